@@ -1,0 +1,16 @@
+//! libmcp: a native engine for the Model Context Protocol.
+//!
+//! One engine serves and consumes both eras of MCP: the stateless 2026-07-28 revision (per-request
+//! `_meta`, `server/discover`, multi round-trip requests, `subscriptions/listen`) and the legacy
+//! revisions 2024-11-05 through 2025-11-25 (the `initialize` handshake and sessions).
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod jsonrpc;
+pub mod meta;
+pub mod model;
+pub mod version;
+
+pub use error::{Error, Result, RpcError};
+pub use jsonrpc::RequestId;
+pub use version::{Era, ProtocolVersion};

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every test of the project. Installs what it needs itself (a Python venv for interop tests).
+# Usage: scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (warnings are errors)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo doc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
+
+step "cargo test"
+cargo test --workspace --locked
+
+for extra in scripts/test.d/*.sh; do
+  [ -e "$extra" ] || continue
+  step "$extra"
+  bash "$extra"
+done
+echo
+echo "all test steps passed"
