@@ -9,6 +9,7 @@ pub mod error;
 pub mod jsonrpc;
 pub mod meta;
 pub mod model;
+pub mod schema;
 pub mod version;
 
 pub use error::{Error, Result, RpcError};

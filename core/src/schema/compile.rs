@@ -1,0 +1,142 @@
+//! Building validators: dialect choice, resource bounds, a retriever that never fetches, and the
+//! canonical content hash the cache is keyed by.
+
+use std::sync::Arc;
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{Draft, PatternOptions, Retrieve, Uri};
+use parking_lot::Mutex;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::SchemaError;
+use super::{CompiledSchema, Dialect, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, REGEX_BACKTRACK_LIMIT};
+
+/// Rejects schemas that are too deep or too large, before anything recursive touches them.
+///
+/// The walk is iterative so a hostile, programmatically built `Value` cannot overflow the stack here.
+pub(super) fn check_bounds(schema: &Value) -> Result<(), SchemaError> {
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 1)];
+    let mut nodes = 0usize;
+    while let Some((value, depth)) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_SCHEMA_NODES {
+            return Err(SchemaError::TooComplex(format!(
+                "more than {MAX_SCHEMA_NODES} JSON values in the schema document"
+            )));
+        }
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(SchemaError::TooComplex(format!(
+                "nested deeper than {MAX_SCHEMA_DEPTH} levels"
+            )));
+        }
+        match value {
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// SHA-256 of a canonical encoding: object keys sorted, strings length-prefixed, so equal schemas
+/// hash equally whatever their key order. Call only after [`check_bounds`] (it recurses).
+pub(super) fn canonical_hash(schema: &Value) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    feed(&mut hasher, schema);
+    hasher.finalize().into()
+}
+
+fn feed(h: &mut Sha256, value: &Value) {
+    match value {
+        Value::Null => h.update(b"z"),
+        Value::Bool(true) => h.update(b"t"),
+        Value::Bool(false) => h.update(b"f"),
+        Value::Number(n) => {
+            h.update(b"n");
+            h.update(n.to_string().as_bytes());
+            h.update(b";");
+        }
+        Value::String(s) => feed_str(h, s),
+        Value::Array(items) => {
+            h.update(b"[");
+            for item in items {
+                feed(h, item);
+            }
+            h.update(b"]");
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            h.update(b"{");
+            for (key, item) in entries {
+                feed_str(h, key);
+                feed(h, item);
+            }
+            h.update(b"}");
+        }
+    }
+}
+
+fn feed_str(h: &mut Sha256, s: &str) {
+    h.update(b"s");
+    h.update((s.len() as u64).to_le_bytes());
+    h.update(s.as_bytes());
+}
+
+/// A retriever that refuses every fetch and remembers what was asked, so the compile error can name
+/// the external reference. MCP forbids dereferencing network URIs automatically; files likewise.
+struct RefusingRetriever {
+    refused: Arc<Mutex<Vec<String>>>,
+}
+
+impl Retrieve for RefusingRetriever {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        self.refused.lock().push(uri.as_str().to_owned());
+        Err(format!("external reference {} is not fetched", uri.as_str()).into())
+    }
+}
+
+fn draft_of(dialect: Dialect) -> Draft {
+    match dialect {
+        Dialect::Draft4 => Draft::Draft4,
+        Dialect::Draft6 => Draft::Draft6,
+        Dialect::Draft7 => Draft::Draft7,
+        Dialect::Draft201909 => Draft::Draft201909,
+        Dialect::Draft202012 => Draft::Draft202012,
+    }
+}
+
+/// Compiles a schema that already passed [`check_bounds`].
+pub(super) fn build(schema: &Value) -> Result<CompiledSchema, SchemaError> {
+    let dialect = Dialect::of(schema)?;
+    let refused = Arc::new(Mutex::new(Vec::new()));
+    let built = jsonschema::options()
+        .with_draft(draft_of(dialect))
+        .with_retriever(RefusingRetriever {
+            refused: Arc::clone(&refused),
+        })
+        .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT))
+        .build(schema);
+    match built {
+        Ok(validator) => Ok(CompiledSchema { validator, dialect }),
+        Err(err) => {
+            if let Some(uri) = refused.lock().first() {
+                return Err(SchemaError::ExternalRef(uri.clone()));
+            }
+            let at = err.instance_path().as_str();
+            let detail = match err.kind() {
+                ValidationErrorKind::Referencing(r) => format!("unresolved $ref: {r}"),
+                _ => err.to_string(),
+            };
+            Err(SchemaError::Invalid(if at.is_empty() {
+                detail
+            } else {
+                format!("at {at}: {detail}")
+            }))
+        }
+    }
+}
