@@ -9,6 +9,7 @@ pub mod error;
 pub mod jsonrpc;
 pub mod meta;
 pub mod model;
+pub mod names;
 pub mod schema;
 pub mod version;
 

@@ -39,6 +39,55 @@ pub(super) fn check_bounds(schema: &Value) -> Result<(), SchemaError> {
     Ok(())
 }
 
+/// Rejects an embedded schema resource that declares a `$schema` this engine does not implement.
+///
+/// The validator would silently apply the parent's dialect to it; the MCP rules ask for an error.
+/// Only subschema positions are visited, so data (`enum`, `const`, `default`, property names) and a
+/// property merely named `$schema` are not mistaken for declarations. Call after [`check_bounds`].
+pub(super) fn check_embedded_dialects(schema: &Value) -> Result<(), SchemaError> {
+    let mut stack: Vec<&Value> = Vec::new();
+    push_subschemas(&mut stack, schema);
+    while let Some(node) = stack.pop() {
+        if let Some(uri) = node.get("$schema").and_then(Value::as_str) {
+            Dialect::from_uri(uri)?;
+        }
+        push_subschemas(&mut stack, node);
+    }
+    Ok(())
+}
+
+fn push_subschemas<'a>(stack: &mut Vec<&'a Value>, schema: &'a Value) {
+    let Some(map) = schema.as_object() else {
+        return;
+    };
+    for (keyword, sub) in map {
+        match keyword.as_str() {
+            "additionalProperties"
+            | "items"
+            | "additionalItems"
+            | "contains"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "propertyNames"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "contentSchema"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "prefixItems" => match sub {
+                Value::Array(items) => stack.extend(items),
+                other => stack.push(other),
+            },
+            "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas"
+            | "dependencies" => stack.extend(sub.as_object().into_iter().flat_map(|m| m.values())),
+            _ => {}
+        }
+    }
+}
+
 /// SHA-256 of a canonical encoding: object keys sorted, strings length-prefixed, so equal schemas
 /// hash equally whatever their key order. Call only after [`check_bounds`] (it recurses).
 pub(super) fn canonical_hash(schema: &Value) -> [u8; 32] {
@@ -113,6 +162,7 @@ fn draft_of(dialect: Dialect) -> Draft {
 /// Compiles a schema that already passed [`check_bounds`].
 pub(super) fn build(schema: &Value) -> Result<CompiledSchema, SchemaError> {
     let dialect = Dialect::of(schema)?;
+    check_embedded_dialects(schema)?;
     let refused = Arc::new(Mutex::new(Vec::new()));
     let built = jsonschema::options()
         .with_draft(draft_of(dialect))

@@ -340,3 +340,19 @@ fn external_reference_in_unused_definition_is_refused() {
         SchemaError::ExternalRef("https://e.invalid/x.json".into())
     );
 }
+
+#[test]
+fn unknown_dialect_of_embedded_resource_is_refused() {
+    let err = compile(json!({
+        "$defs": {"x": {"$id": "urn:example:x", "$schema": "https://example.com/meta", "type": "string"}},
+        "properties": {"a": {"$ref": "urn:example:x"}}
+    }))
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            SchemaError::ExternalRef(_) | SchemaError::UnsupportedDialect(_)
+        ),
+        "{err:?}"
+    );
+}
