@@ -9,6 +9,9 @@
 //! - resource use is bounded: [`MAX_SCHEMA_DEPTH`], [`MAX_SCHEMA_NODES`] and a regex backtracking
 //!   limit ([`REGEX_BACKTRACK_LIMIT`]).
 //!
+//! Shape checks come first where MCP narrows JSON Schema: [`check_tool_input_schema`] (an object
+//! schema) and [`check_elicitation_schema`] (the flat form subset).
+//!
 //! `format` follows the dialect's default (an annotation in 2019-09 and 2020-12, so not asserted).
 //!
 //! Compiling is the expensive step, so [`SchemaCache`] keeps compiled schemas keyed by a hash of their
@@ -16,6 +19,7 @@
 
 mod cache;
 mod compile;
+mod elicitation;
 mod report;
 #[cfg(test)]
 mod tests;
@@ -55,6 +59,9 @@ pub enum SchemaError {
     /// A tool `inputSchema` breaks the MCP shape rule (an object with `"type": "object"`).
     #[error("invalid tool inputSchema: {0}")]
     NotAnObjectSchema(String),
+    /// An elicitation `requestedSchema` breaks the flat form shape (11.11).
+    #[error("invalid elicitation requestedSchema: {0}")]
+    NotAnElicitationSchema(String),
     /// The schema is not valid under its dialect, or an in-document reference does not resolve.
     #[error("invalid schema: {0}")]
     Invalid(String),
@@ -162,6 +169,13 @@ impl CompiledSchema {
 pub fn check_tool_input_schema(schema: &Value) -> Result<(), SchemaError> {
     check_object_shape(schema)?;
     CompiledSchema::new(schema).map(drop)
+}
+
+/// Checks the flat form shape of an elicitation `requestedSchema` (11.11), then compiles it.
+pub fn check_elicitation_schema(schema: &Value) -> Result<(), SchemaError> {
+    compile::check_bounds(schema)?;
+    elicitation::check_shape(schema)?;
+    compile::build(schema).map(drop)
 }
 
 /// The shape rule alone: a JSON object whose `type` is the string `"object"`.
