@@ -9,6 +9,7 @@ pub mod error;
 pub mod jsonrpc;
 pub mod meta;
 pub mod model;
+pub mod request_state;
 pub mod version;
 
 pub use error::{Error, Result, RpcError};
