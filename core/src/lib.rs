@@ -10,6 +10,7 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod model;
 pub mod request_state;
+pub mod uri_template;
 pub mod version;
 
 pub use error::{Error, Result, RpcError};
