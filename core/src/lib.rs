@@ -10,7 +10,9 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod model;
 pub mod names;
+pub mod request_state;
 pub mod schema;
+pub mod uri_template;
 pub mod version;
 
 pub use error::{Error, Result, RpcError};
