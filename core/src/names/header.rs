@@ -69,7 +69,9 @@ impl HeaderParam {
                         .map(|f| f as i64)
                 });
                 match int {
-                    Some(i) if i.abs() <= MAX_SAFE_INTEGER => Ok(Some(i.to_string())),
+                    Some(i) if i.unsigned_abs() <= MAX_SAFE_INTEGER as u64 => {
+                        Ok(Some(i.to_string()))
+                    }
                     _ => wrong("not an integer within ±(2^53−1)"),
                 }
             }

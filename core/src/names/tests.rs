@@ -295,7 +295,7 @@ fn header_param_values() {
         path: path.iter().map(|s| s.to_string()).collect(),
         kind,
     };
-    let args = json!({"s": "héllo", "i": 42, "f": 7.0, "big": 9007199254740992i64,
+    let args = json!({"s": "héllo", "i": 42, "f": 7.0, "big": 9007199254740992i64, "min": i64::MIN, "neg": -9007199254740991i64,
                       "b": false, "n": null, "o": {"t": "plain"}});
     let table = [
         (
@@ -308,6 +308,10 @@ fn header_param_values() {
         ),
         (p(HeaderKind::Integer, &["i"]), Ok(Some("42".to_owned()))),
         (p(HeaderKind::Integer, &["f"]), Ok(Some("7".to_owned()))),
+        (
+            p(HeaderKind::Integer, &["neg"]),
+            Ok(Some("-9007199254740991".to_owned())),
+        ),
         (p(HeaderKind::Boolean, &["b"]), Ok(Some("false".to_owned()))),
         (p(HeaderKind::String, &["n"]), Ok(None)),
         (p(HeaderKind::String, &["missing"]), Ok(None)),
@@ -318,6 +322,7 @@ fn header_param_values() {
     }
     for (kind, key) in [
         (HeaderKind::Integer, "big"),
+        (HeaderKind::Integer, "min"),
         (HeaderKind::Integer, "s"),
         (HeaderKind::Boolean, "i"),
         (HeaderKind::String, "b"),
