@@ -15,6 +15,10 @@ pub mod schema;
 pub mod uri_template;
 pub mod version;
 
+pub mod client;
+pub mod server;
+pub mod transport;
+
 pub use error::{Error, Result, RpcError};
 pub use jsonrpc::RequestId;
 pub use version::{Era, ProtocolVersion};

@@ -1,0 +1,398 @@
+//! Building a server: definitions are JSON objects of the protocol (Tool, Resource, ResourceTemplate,
+//! Prompt) checked at registration; handlers are plain closures, async functions, or raw
+//! [`Handler`]s that complete a [`Responder`] later.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use parking_lot::{Mutex, RwLock};
+use serde_json::{Map, Value, json};
+
+use super::context::{Reply, RequestContext, Responder};
+use super::listen::Listeners;
+use super::registry::{
+    Handler, PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry, Validator,
+};
+use super::{Offers, Server, ServerConfig, ServerInner};
+use crate::error::{Error, Result};
+use crate::request_state::StateSealer;
+use crate::schema::SchemaCache;
+use crate::version::ProtocolVersion;
+
+/// Builds a [`Server`]. Registration problems are collected and reported by [`ServerBuilder::build`].
+pub struct ServerBuilder {
+    info: Map<String, Value>,
+    instructions: Option<String>,
+    registry: Registry,
+    versions: Vec<ProtocolVersion>,
+    config: ServerConfig,
+    key: Option<[u8; 32]>,
+    enabled: Offers,
+    schemas: SchemaCache,
+    errors: Vec<String>,
+}
+
+/// Wraps a synchronous closure as a [`Handler`].
+pub fn sync_handler<F, R>(f: F) -> Handler
+where
+    F: Fn(&RequestContext) -> R + Send + Sync + 'static,
+    R: Into<Reply>,
+{
+    Arc::new(move |ctx: RequestContext, responder: Responder| {
+        let reply = f(&ctx);
+        responder.reply(reply);
+    })
+}
+
+/// Wraps an async function as a [`Handler`]: each call runs as a task on the current tokio runtime and
+/// is dropped if the request is cancelled.
+pub fn async_handler<F, Fut, R>(f: F) -> Handler
+where
+    F: Fn(RequestContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = R> + Send + 'static,
+    R: Into<Reply> + Send + 'static,
+{
+    Arc::new(move |ctx: RequestContext, responder: Responder| {
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            responder.error(crate::RpcError::internal(
+                "async handlers need a tokio runtime",
+            ));
+            return;
+        };
+        let cancel = ctx.cancel_flag().clone();
+        let fut = f(ctx);
+        rt.spawn(async move {
+            tokio::select! {
+                reply = fut => responder.reply(reply),
+                _ = cancel.cancelled() => drop(responder),
+            }
+        });
+    })
+}
+
+impl ServerBuilder {
+    pub(crate) fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        let mut info = Map::new();
+        info.insert("name".into(), json!(name.into()));
+        info.insert("version".into(), json!(version.into()));
+        ServerBuilder {
+            info,
+            instructions: None,
+            registry: Registry::default(),
+            versions: ProtocolVersion::KNOWN.to_vec(),
+            config: ServerConfig::default(),
+            key: None,
+            enabled: Offers::default(),
+            schemas: SchemaCache::default(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Sets a field of the implementation object (`title`, `description`, `websiteUrl`, `icons`).
+    pub fn info_field(mut self, key: &str, value: Value) -> Self {
+        self.info.insert(key.into(), value);
+        self
+    }
+
+    /// Sets the instructions returned by `initialize` and `server/discover`.
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into());
+        self
+    }
+
+    /// Restricts the protocol revisions served (default: all known, both eras).
+    pub fn versions(mut self, versions: Vec<ProtocolVersion>) -> Self {
+        self.versions = versions;
+        self
+    }
+
+    /// Replaces the tunables.
+    pub fn config(mut self, config: ServerConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Sets the key that seals `requestState` (default: random per server). Instances behind one load
+    /// balancer share a key so a retry may land on any of them.
+    pub fn state_key(mut self, key: [u8; 32]) -> Self {
+        self.key = Some(key);
+        self
+    }
+
+    /// Declares the tools capability even while no tool is registered.
+    pub fn enable_tools(mut self) -> Self {
+        self.enabled.tools = true;
+        self
+    }
+
+    /// Declares the resources capability even while no resource is registered.
+    pub fn enable_resources(mut self) -> Self {
+        self.enabled.resources = true;
+        self
+    }
+
+    /// Declares the prompts capability even while no prompt is registered.
+    pub fn enable_prompts(mut self) -> Self {
+        self.enabled.prompts = true;
+        self
+    }
+
+    /// Registers a tool with a synchronous handler receiving the context and the arguments (`{}` when
+    /// the client sent none).
+    pub fn tool<F, R>(self, definition: Value, f: F) -> Self
+    where
+        F: Fn(&RequestContext, &Value) -> R + Send + Sync + 'static,
+        R: Into<Reply>,
+    {
+        self.tool_handler(definition, sync_handler(move |ctx| f(ctx, ctx.arguments())))
+    }
+
+    /// Registers a tool with an async handler.
+    pub fn tool_async<F, Fut, R>(self, definition: Value, f: F) -> Self
+    where
+        F: Fn(RequestContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: Into<Reply> + Send + 'static,
+    {
+        self.tool_handler(definition, async_handler(f))
+    }
+
+    /// Registers a tool with a raw handler.
+    pub fn tool_handler(mut self, definition: Value, handler: Handler) -> Self {
+        match tool_entry(&self.schemas, definition, handler) {
+            Ok((name, entry)) => self.registry.tools.insert(name, entry),
+            Err(e) => self.errors.push(e.to_string()),
+        }
+        self
+    }
+
+    /// Registers a static resource with a synchronous read handler returning a ReadResourceResult.
+    pub fn resource<F, R>(self, definition: Value, f: F) -> Self
+    where
+        F: Fn(&RequestContext) -> R + Send + Sync + 'static,
+        R: Into<Reply>,
+    {
+        self.resource_handler(definition, sync_handler(f))
+    }
+
+    /// Registers a static resource with a raw handler.
+    pub fn resource_handler(mut self, definition: Value, handler: Handler) -> Self {
+        match required_str(&definition, "uri", "resource").and_then(|u| {
+            required_str(&definition, "name", "resource")?;
+            Ok(u)
+        }) {
+            Ok(uri) => self.registry.resources.insert(
+                uri,
+                ResourceEntry {
+                    definition,
+                    handler,
+                },
+            ),
+            Err(e) => self.errors.push(e.to_string()),
+        }
+        self
+    }
+
+    /// Registers a resource template (RFC 6570) with a synchronous read handler; the matched variables
+    /// are in [`RequestContext::template_vars`].
+    pub fn resource_template<F, R>(self, definition: Value, f: F) -> Self
+    where
+        F: Fn(&RequestContext) -> R + Send + Sync + 'static,
+        R: Into<Reply>,
+    {
+        self.template_handler(definition, sync_handler(f))
+    }
+
+    /// Registers a resource template with a raw handler.
+    pub fn template_handler(mut self, definition: Value, handler: Handler) -> Self {
+        match template_entry(definition, handler) {
+            Ok((key, entry)) => self.registry.templates.insert(key, entry),
+            Err(e) => self.errors.push(e.to_string()),
+        }
+        self
+    }
+
+    /// Registers a prompt with a synchronous handler returning a GetPromptResult.
+    pub fn prompt<F, R>(self, definition: Value, f: F) -> Self
+    where
+        F: Fn(&RequestContext, &Value) -> R + Send + Sync + 'static,
+        R: Into<Reply>,
+    {
+        self.prompt_handler(definition, sync_handler(move |ctx| f(ctx, ctx.arguments())))
+    }
+
+    /// Registers a prompt with a raw handler.
+    pub fn prompt_handler(mut self, definition: Value, handler: Handler) -> Self {
+        match prompt_name(&definition) {
+            Ok(name) => self.registry.prompts.insert(
+                name,
+                PromptEntry {
+                    definition,
+                    handler,
+                },
+            ),
+            Err(e) => self.errors.push(e.to_string()),
+        }
+        self
+    }
+
+    /// Registers the `completion/complete` handler (declares the completions capability).
+    pub fn completion<F, R>(mut self, f: F) -> Self
+    where
+        F: Fn(&RequestContext) -> R + Send + Sync + 'static,
+        R: Into<Reply>,
+    {
+        self.registry.completion = Some(sync_handler(f));
+        self
+    }
+
+    /// Registers a raw `completion/complete` handler.
+    pub fn completion_handler(mut self, handler: Handler) -> Self {
+        self.registry.completion = Some(handler);
+        self
+    }
+
+    /// The schema cache shared by the server's validators (also usable for [`Server::add_tool`] entries).
+    pub fn schema_cache(&self) -> &SchemaCache {
+        &self.schemas
+    }
+
+    /// Builds the server, or reports every registration problem at once.
+    pub fn build(self) -> Result<Server> {
+        if !self.errors.is_empty() {
+            return Err(Error::InvalidArgument(self.errors.join("; ")));
+        }
+        if self.versions.is_empty() {
+            return Err(Error::InvalidArgument(
+                "a server must serve at least one protocol version".into(),
+            ));
+        }
+        let sealer = match self.key {
+            Some(k) => StateSealer::new(k),
+            None => StateSealer::random(),
+        };
+        Ok(Server {
+            inner: Arc::new(ServerInner {
+                info: Value::Object(self.info),
+                instructions: self.instructions,
+                registry: RwLock::new(self.registry),
+                versions: self.versions,
+                sealer,
+                config: self.config,
+                enabled: self.enabled,
+                listeners: Listeners::default(),
+                legacy_sessions: Mutex::new(Vec::new()),
+            }),
+        })
+    }
+}
+
+fn required_str(def: &Value, key: &str, what: &str) -> Result<String> {
+    def.get(key)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!("a {what} definition needs a string {key}: {def}"))
+        })
+}
+
+pub(crate) fn tool_name(def: &Value) -> Result<String> {
+    let name = required_str(def, "name", "tool")?;
+    crate::names::validate_tool_name(&name)
+        .map_err(|e| Error::InvalidArgument(format!("tool {name:?}: {e}")))?;
+    Ok(name)
+}
+
+pub(crate) fn prompt_name(def: &Value) -> Result<String> {
+    let name = required_str(def, "name", "prompt")?;
+    if let Some(args) = def.get("arguments")
+        && !args.as_array().is_some_and(|a| {
+            a.iter()
+                .all(|x| x.get("name").is_some_and(Value::is_string))
+        })
+    {
+        return Err(Error::InvalidArgument(format!(
+            "prompt {name}: arguments must be an array of {{name, ...}}"
+        )));
+    }
+    Ok(name)
+}
+
+fn validator(schemas: &SchemaCache, schema: &Value) -> Result<Validator> {
+    let compiled = schemas
+        .compile(schema)
+        .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    Ok(Arc::new(move |instance: &Value| {
+        compiled.validate(instance).map_err(|e| e.to_string())
+    }))
+}
+
+/// Checks a Tool definition and compiles its schemas.
+pub fn tool_entry(
+    schemas: &SchemaCache,
+    mut definition: Value,
+    handler: Handler,
+) -> Result<(String, ToolEntry)> {
+    let name = tool_name(&definition)?;
+    let obj = definition
+        .as_object_mut()
+        .expect("tool_name checked an object");
+    let input = obj
+        .entry("inputSchema")
+        .or_insert_with(|| json!({ "type": "object" }));
+    crate::schema::check_tool_input_schema(input)
+        .map_err(|e| Error::InvalidArgument(format!("tool {name}: inputSchema: {e}")))?;
+    let input = validator(schemas, input)
+        .map_err(|e| Error::InvalidArgument(format!("tool {name}: {e}")))?;
+    let output = match obj.get("outputSchema") {
+        None => None,
+        Some(s) => Some(
+            validator(schemas, s)
+                .map_err(|e| Error::InvalidArgument(format!("tool {name}: outputSchema: {e}")))?,
+        ),
+    };
+    Ok((
+        name,
+        ToolEntry {
+            definition,
+            input: Some(input),
+            output,
+            handler,
+        },
+    ))
+}
+
+fn template_entry(definition: Value, handler: Handler) -> Result<(String, TemplateEntry)> {
+    let template = required_str(&definition, "uriTemplate", "resource template")?;
+    required_str(&definition, "name", "resource template")?;
+    let parsed = crate::uri_template::UriTemplate::parse(&template)
+        .map_err(|e| Error::InvalidArgument(format!("resource template {template}: {e}")))?;
+    let matcher = Arc::new(move |uri: &str| parsed.matches(uri).map(vars_to_json));
+    Ok((
+        template,
+        TemplateEntry {
+            definition,
+            matcher,
+            handler,
+        },
+    ))
+}
+
+/// Template variables as JSON: strings, arrays of strings, or objects of strings.
+fn vars_to_json(
+    vars: std::collections::BTreeMap<String, crate::uri_template::TemplateValue>,
+) -> Map<String, Value> {
+    use crate::uri_template::TemplateValue;
+    vars.into_iter()
+        .map(|(k, v)| {
+            let v = match v {
+                TemplateValue::String(s) => json!(s),
+                TemplateValue::List(l) => json!(l),
+                TemplateValue::Assoc(a) => {
+                    Value::Object(a.into_iter().map(|(k, v)| (k, json!(v))).collect())
+                }
+            };
+            (k, v)
+        })
+        .collect()
+}

@@ -1,0 +1,184 @@
+//! Turning a handler's [`Reply`] into what goes on the wire: output-schema checks, era-specific result
+//! shaping (`resultType`, `serverInfo`, cache hints), and the end of the request's in-flight entry.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::context::{CancelFlag, Reply, RequestContext};
+use super::registry::{Handler, ToolEntry};
+use super::session::SessionShared;
+use crate::error::RpcError;
+use crate::jsonrpc::{self, RequestId};
+use crate::meta;
+use crate::transport::{OutKind, Outgoing, Sink};
+use crate::version::Era;
+
+/// What kind of result a request produces, for shaping.
+#[derive(Clone)]
+pub(crate) enum Kind {
+    /// `tools/call` of this tool.
+    Tool(Arc<ToolEntry>),
+    /// A cacheable result (`resources/read`, lists, discover).
+    Cacheable,
+    /// Anything else.
+    Plain,
+}
+
+/// The pending completion of one request.
+pub(crate) struct Completion {
+    pub(crate) ctx: RequestContext,
+    pub(crate) kind: Kind,
+    /// The handler, kept to re-invoke it after legacy input rounds.
+    pub(crate) handler: Option<Handler>,
+}
+
+impl Completion {
+    pub(crate) fn finish(self, reply: Reply) {
+        if self.ctx.is_cancelled() {
+            // The client gave up on this request: nothing more is sent for it.
+            return;
+        }
+        match reply {
+            Reply::Result(v) => match self.shape(v) {
+                Ok(v) => self.send_result(&v),
+                Err(e) => self.send_error(&e),
+            },
+            Reply::Error(e) => self.send_error(&e),
+            Reply::InputRequired(ir) => super::mrtr::input_required(self, ir),
+        }
+    }
+
+    fn shape(&self, result: Value) -> Result<Value, RpcError> {
+        let Value::Object(mut obj) = result else {
+            return Err(RpcError::internal(
+                "a handler returned a result that is not a JSON object",
+            ));
+        };
+        if let Kind::Tool(entry) = &self.kind {
+            shape_tool_result(entry, &mut obj)?;
+        }
+        let server = &self.ctx.0.session.server;
+        match self.ctx.era() {
+            Era::Modern => {
+                obj.entry("resultType").or_insert_with(|| json!("complete"));
+                if matches!(self.kind, Kind::Cacheable) {
+                    obj.entry("ttlMs")
+                        .or_insert_with(|| json!(server.config.cache_ttl_ms));
+                    obj.entry("cacheScope")
+                        .or_insert_with(|| json!(server.config.cache_scope.as_str()));
+                }
+                add_server_info(&mut obj, &server.info);
+            }
+            Era::Legacy => {
+                for key in ["resultType", "ttlMs", "cacheScope"] {
+                    obj.remove(key);
+                }
+            }
+        }
+        Ok(Value::Object(obj))
+    }
+
+    pub(crate) fn send_result(&self, result: &Value) {
+        let bytes = jsonrpc::encode_result(&self.ctx.0.id, result);
+        self.ctx.0.sink.send(Outgoing {
+            kind: OutKind::Result,
+            bytes,
+        });
+        self.done();
+    }
+
+    pub(crate) fn send_error(&self, error: &RpcError) {
+        let bytes = jsonrpc::encode_error(Some(&self.ctx.0.id), error);
+        self.ctx.0.sink.send(Outgoing {
+            kind: OutKind::Error(error.code),
+            bytes,
+        });
+        self.done();
+    }
+
+    fn done(&self) {
+        end_inflight(&self.ctx.0.session, &self.ctx.0.id, &self.ctx.0.cancel);
+    }
+}
+
+/// Removes an in-flight entry, unless the id was reused by a newer request since.
+pub(crate) fn end_inflight(session: &SessionShared, id: &RequestId, flag: &CancelFlag) {
+    let mut inflight = session.inflight.lock();
+    if inflight.get(id).is_some_and(|f| Arc::ptr_eq(&f.0, &flag.0)) {
+        inflight.remove(id);
+    }
+}
+
+/// Adds `_meta["io.modelcontextprotocol/serverInfo"]` to a modern result.
+pub(crate) fn add_server_info(obj: &mut Map<String, Value>, info: &Value) {
+    let meta = obj
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(m) = meta {
+        m.entry(meta::SERVER_INFO).or_insert_with(|| info.clone());
+    }
+}
+
+/// Checks a tool result against the tool's output schema and fills in what the spec asks for:
+/// `content` always present, and structured output mirrored as a text block when none was given.
+fn shape_tool_result(entry: &ToolEntry, obj: &mut Map<String, Value>) -> Result<(), RpcError> {
+    let is_error = obj.get("isError").and_then(Value::as_bool).unwrap_or(false);
+    let name = entry
+        .definition
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("?");
+    if !is_error && let Some(validate) = &entry.output {
+        match obj.get("structuredContent") {
+            None => {
+                return Err(RpcError::internal(format!(
+                    "tool {name} declares an outputSchema but returned no structuredContent"
+                )));
+            }
+            Some(sc) => validate(sc).map_err(|e| {
+                RpcError::internal(format!(
+                    "tool {name} returned structuredContent that violates its outputSchema: {e}"
+                ))
+            })?,
+        }
+    }
+    let needs_text = matches!(obj.get("content"), None | Some(Value::Null));
+    if needs_text {
+        let content = match obj.get("structuredContent") {
+            Some(sc) => vec![json!({"type": "text", "text": sc.to_string()})],
+            None => vec![],
+        };
+        obj.insert("content".into(), Value::Array(content));
+    } else if !obj.get("content").is_some_and(Value::is_array) {
+        return Err(RpcError::internal(format!(
+            "tool {name} returned a content field that is not an array"
+        )));
+    }
+    Ok(())
+}
+
+/// A result sent by the engine itself (lists, discover, empty results), shaped for the era.
+pub(crate) fn send_engine_result(ctx: &RequestContext, kind: Kind, result: Value) {
+    let c = Completion {
+        ctx: ctx.clone(),
+        kind,
+        handler: None,
+    };
+    c.finish(Reply::Result(result));
+}
+
+/// An error for a request that never reached a handler.
+pub(crate) fn send_engine_error(
+    sink: &Sink,
+    session: &SessionShared,
+    id: &RequestId,
+    flag: &CancelFlag,
+    e: &RpcError,
+) {
+    sink.send(Outgoing {
+        kind: OutKind::Error(e.code),
+        bytes: jsonrpc::encode_error(Some(id), e),
+    });
+    end_inflight(session, id, flag);
+}

@@ -1,0 +1,207 @@
+//! Change notifications. Modern clients open `subscriptions/listen` streams (acknowledged first, every
+//! message tagged with the listen id); legacy sessions get list_changed notifications on their connection
+//! and `resources/updated` for the URIs they subscribed to.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use serde_json::{Map, Value, json};
+
+use super::complete::{add_server_info, end_inflight, send_engine_error};
+use super::context::RequestContext;
+use super::session::SessionShared;
+use crate::error::RpcError;
+use crate::jsonrpc::{self, RequestId};
+use crate::meta;
+use crate::transport::{OutKind, Outgoing};
+
+/// A change the server announces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The tool list changed.
+    Tools,
+    /// The prompt list changed.
+    Prompts,
+    /// The resource list changed.
+    Resources,
+    /// One resource's content changed.
+    ResourceUpdated(String),
+}
+
+impl Change {
+    fn method(&self) -> &'static str {
+        match self {
+            Change::Tools => "notifications/tools/list_changed",
+            Change::Prompts => "notifications/prompts/list_changed",
+            Change::Resources => "notifications/resources/list_changed",
+            Change::ResourceUpdated(_) => "notifications/resources/updated",
+        }
+    }
+}
+
+struct Listener {
+    ctx: RequestContext,
+    tools: bool,
+    prompts: bool,
+    resources: bool,
+    uris: Vec<String>,
+}
+
+impl Listener {
+    fn wants(&self, change: &Change) -> bool {
+        match change {
+            Change::Tools => self.tools,
+            Change::Prompts => self.prompts,
+            Change::Resources => self.resources,
+            Change::ResourceUpdated(uri) => self.uris.iter().any(|u| u == uri),
+        }
+    }
+
+    fn session_is(&self, s: &SessionShared) -> bool {
+        std::ptr::eq(Arc::as_ptr(&self.ctx.0.session), s)
+    }
+}
+
+/// The open listen streams of a server.
+#[derive(Default)]
+pub(crate) struct Listeners {
+    list: Mutex<Vec<Arc<Listener>>>,
+}
+
+impl Listeners {
+    /// Drops the listen stream with this id on this session (the client cancelled it).
+    pub(crate) fn remove(&self, id: &RequestId, session: &SessionShared) {
+        self.list
+            .lock()
+            .retain(|l| !(l.ctx.id() == id && l.session_is(session)));
+    }
+
+    /// Drops every listen stream of a closed session.
+    pub(crate) fn remove_session(&self, session: &SessionShared) {
+        self.list.lock().retain(|l| !l.session_is(session));
+    }
+
+    /// Sends a change to every stream that asked for it.
+    pub(crate) fn broadcast(&self, change: &Change) {
+        let targets: Vec<Arc<Listener>> = self
+            .list
+            .lock()
+            .iter()
+            .filter(|l| l.wants(change))
+            .cloned()
+            .collect();
+        for l in targets {
+            let mut params = Map::new();
+            params.insert(
+                "_meta".into(),
+                json!({ meta::SUBSCRIPTION_ID: l.ctx.id().to_value() }),
+            );
+            if let Change::ResourceUpdated(uri) = change {
+                params.insert("uri".into(), json!(uri));
+            }
+            let bytes = jsonrpc::encode_notification(change.method(), Some(&Value::Object(params)));
+            l.ctx.0.sink.send(Outgoing {
+                kind: OutKind::Notification,
+                bytes,
+            });
+        }
+    }
+
+    /// Ends every stream gracefully with a final result (server shutdown).
+    pub(crate) fn close_all(&self) {
+        let all: Vec<Arc<Listener>> = std::mem::take(&mut *self.list.lock());
+        for l in all {
+            let mut obj = Map::new();
+            obj.insert("resultType".into(), json!("complete"));
+            add_server_info(&mut obj, &l.ctx.0.session.server.info);
+            if let Some(Value::Object(m)) = obj.get_mut("_meta") {
+                m.insert(meta::SUBSCRIPTION_ID.into(), l.ctx.id().to_value());
+            }
+            let bytes = jsonrpc::encode_result(l.ctx.id(), &Value::Object(obj));
+            l.ctx.0.sink.send(Outgoing {
+                kind: OutKind::Result,
+                bytes,
+            });
+            end_inflight(&l.ctx.0.session, &l.ctx.0.id, &l.ctx.0.cancel);
+        }
+    }
+}
+
+/// Opens a listen stream: validates the filter, acknowledges the honoured subset, and registers it.
+pub(crate) fn listen(shared: &SessionShared, ctx: RequestContext) {
+    let fail = |e: RpcError| send_engine_error(&ctx.0.sink, shared, &ctx.0.id, &ctx.0.cancel, &e);
+    let Some(filter) = ctx.params().get("notifications").and_then(Value::as_object) else {
+        return fail(RpcError::invalid_params(
+            "notifications must be an object (the subscription filter)",
+        ));
+    };
+    let flag = |k: &str| -> Result<bool, RpcError> {
+        match filter.get(k) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(RpcError::invalid_params(format!(
+                "notifications.{k} must be a boolean"
+            ))),
+        }
+    };
+    let offers = shared.server.offers();
+    let parsed = (|| -> Result<Listener, RpcError> {
+        let uris = match filter.get("resourceSubscriptions") {
+            None | Some(Value::Null) => vec![],
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|u| u.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    RpcError::invalid_params(
+                        "notifications.resourceSubscriptions must be an array of URIs",
+                    )
+                })?,
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "notifications.resourceSubscriptions must be an array",
+                ));
+            }
+        };
+        if filter.get("taskIds").is_some() {
+            return Err(RpcError::missing_capability(
+                json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}),
+            ));
+        }
+        Ok(Listener {
+            ctx: ctx.clone(),
+            tools: flag("toolsListChanged")? && offers.tools,
+            prompts: flag("promptsListChanged")? && offers.prompts,
+            resources: flag("resourcesListChanged")? && offers.resources,
+            uris: if offers.resources { uris } else { vec![] },
+        })
+    })();
+    let listener = match parsed {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    let mut honoured = Map::new();
+    for (key, on) in [
+        ("toolsListChanged", listener.tools),
+        ("promptsListChanged", listener.prompts),
+        ("resourcesListChanged", listener.resources),
+    ] {
+        if on {
+            honoured.insert(key.into(), json!(true));
+        }
+    }
+    if !listener.uris.is_empty() {
+        honoured.insert("resourceSubscriptions".into(), json!(listener.uris));
+    }
+    let ack = json!({
+        "_meta": { meta::SUBSCRIPTION_ID: ctx.id().to_value() },
+        "notifications": honoured,
+    });
+    // Registered under the lock before the acknowledgement is queued, so no change can slip between.
+    let mut list = shared.server.listeners.list.lock();
+    ctx.0.sink.send(Outgoing {
+        kind: OutKind::Notification,
+        bytes: jsonrpc::encode_notification("notifications/subscriptions/acknowledged", Some(&ack)),
+    });
+    list.push(Arc::new(listener));
+}

@@ -1,0 +1,304 @@
+//! The MCP server: a registry of tools, resources and prompts served to clients of both eras.
+//!
+//! ```no_run
+//! use libmcp::server::{Server, Reply};
+//! use serde_json::json;
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! let server = Server::builder("demo", "1.0.0")
+//!     .tool(
+//!         json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}),
+//!         |_ctx, args| Reply::text(args["text"].as_str().unwrap_or_default()),
+//!     )
+//!     .build()
+//!     .expect("valid definitions");
+//! server.serve_stdio().await
+//! # }
+//! ```
+
+mod builder;
+mod complete;
+pub mod context;
+mod listen;
+mod methods;
+mod mrtr;
+pub mod registry;
+mod session;
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use parking_lot::{Mutex, RwLock};
+use serde_json::{Value, json};
+
+pub use builder::ServerBuilder;
+pub use context::{CancelFlag, InputRequired, Reply, RequestContext, Responder};
+pub use listen::Change;
+pub use registry::{
+    Handler, PromptEntry, ResourceEntry, TemplateEntry, ToolEntry, UriMatcher, Validator,
+};
+pub use session::Session;
+
+use crate::request_state::StateSealer;
+use crate::transport::Sink;
+use crate::version::{Era, ProtocolVersion};
+use listen::Listeners;
+use registry::Registry;
+use session::SessionShared;
+
+/// Who may share a cached result (`cacheScope`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheScope {
+    /// Shareable across users and intermediaries.
+    Public,
+    /// Reusable only within the same authorization context.
+    Private,
+}
+
+impl CacheScope {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+}
+
+/// Tunables of a server. Every limit has a safe default.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Items per page of `tools/list` and the other lists.
+    pub page_size: usize,
+    /// Largest accepted message in bytes; larger ones get -32600 and the connection carries on.
+    pub max_message_bytes: usize,
+    /// How long a sealed `requestState` stays valid.
+    pub state_ttl: Duration,
+    /// Most input rounds one legacy request may take before it fails.
+    pub max_input_rounds: u32,
+    /// `ttlMs` put on cacheable results that do not set their own.
+    pub cache_ttl_ms: u64,
+    /// `cacheScope` put on cacheable results that do not set their own.
+    pub cache_scope: CacheScope,
+    /// How long a legacy server-to-client request may wait for the client.
+    pub client_request_timeout: Duration,
+    /// How long the stdio server waits for in-flight requests after stdin closes.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            page_size: 100,
+            max_message_bytes: 8 * 1024 * 1024,
+            state_ttl: Duration::from_secs(600),
+            max_input_rounds: 10,
+            cache_ttl_ms: 0,
+            cache_scope: CacheScope::Private,
+            client_request_timeout: Duration::from_secs(300),
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Which features are offered (and so which capabilities are declared).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Offers {
+    pub(crate) tools: bool,
+    pub(crate) resources: bool,
+    pub(crate) prompts: bool,
+    pub(crate) completions: bool,
+}
+
+pub(crate) struct ServerInner {
+    pub(crate) info: Value,
+    pub(crate) instructions: Option<String>,
+    pub(crate) registry: RwLock<Registry>,
+    pub(crate) versions: Vec<ProtocolVersion>,
+    pub(crate) sealer: StateSealer,
+    pub(crate) config: ServerConfig,
+    /// Features enabled explicitly even while nothing of that kind is registered.
+    pub(crate) enabled: Offers,
+    pub(crate) listeners: Listeners,
+    legacy_sessions: Mutex<Vec<Weak<SessionShared>>>,
+}
+
+impl ServerInner {
+    pub(crate) fn offers(&self) -> Offers {
+        let r = self.registry.read();
+        Offers {
+            tools: self.enabled.tools || !r.tools.is_empty(),
+            resources: self.enabled.resources || !r.resources.is_empty() || !r.templates.is_empty(),
+            prompts: self.enabled.prompts || !r.prompts.is_empty(),
+            completions: r.completion.is_some(),
+        }
+    }
+
+    pub(crate) fn serves_legacy(&self) -> bool {
+        self.versions.iter().any(|v| v.era() == Era::Legacy)
+    }
+
+    /// The capabilities object, matching what is registered.
+    pub(crate) fn capabilities(&self, _era: Era) -> Value {
+        let o = self.offers();
+        let mut caps = json!({ "logging": {} });
+        if o.tools {
+            caps["tools"] = json!({ "listChanged": true });
+        }
+        if o.resources {
+            caps["resources"] = json!({ "subscribe": true, "listChanged": true });
+        }
+        if o.prompts {
+            caps["prompts"] = json!({ "listChanged": true });
+        }
+        if o.completions {
+            caps["completions"] = json!({});
+        }
+        caps
+    }
+
+    pub(crate) fn remember_session(&self, s: &Arc<SessionShared>) {
+        let mut list = self.legacy_sessions.lock();
+        list.retain(|w| w.strong_count() > 0);
+        if !list
+            .iter()
+            .any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(s)))
+        {
+            list.push(Arc::downgrade(s));
+        }
+    }
+
+    pub(crate) fn forget_session(&self, s: &SessionShared) {
+        self.legacy_sessions
+            .lock()
+            .retain(|w| w.strong_count() > 0 && !std::ptr::eq(w.as_ptr(), s));
+    }
+
+    fn announce(&self, change: Change) {
+        self.listeners.broadcast(&change);
+        let sessions: Vec<Arc<SessionShared>> = self
+            .legacy_sessions
+            .lock()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect();
+        for s in sessions {
+            let wanted = match s.legacy.read().as_ref() {
+                Some(l) if l.initialized => match &change {
+                    Change::ResourceUpdated(uri) => l.subscriptions.contains(uri),
+                    _ => true,
+                },
+                _ => false,
+            };
+            if wanted {
+                let params = match &change {
+                    Change::ResourceUpdated(uri) => Some(json!({ "uri": uri })),
+                    _ => None,
+                };
+                let bytes =
+                    crate::jsonrpc::encode_notification(change_method(&change), params.as_ref());
+                s.sink.send(crate::transport::Outgoing {
+                    kind: crate::transport::OutKind::Notification,
+                    bytes,
+                });
+            }
+        }
+    }
+}
+
+fn change_method(c: &Change) -> &'static str {
+    match c {
+        Change::Tools => "notifications/tools/list_changed",
+        Change::Prompts => "notifications/prompts/list_changed",
+        Change::Resources => "notifications/resources/list_changed",
+        Change::ResourceUpdated(_) => "notifications/resources/updated",
+    }
+}
+
+/// A server: cheap to clone, shareable across threads and connections.
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) inner: Arc<ServerInner>,
+}
+
+impl Server {
+    /// Starts building a server with its implementation name and version.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder::new(name, version)
+    }
+
+    /// A new connection whose connection-level messages go to `sink`.
+    pub fn session(&self, sink: Sink) -> Session {
+        Session::new(self.inner.clone(), sink, None)
+    }
+
+    /// A new connection on which requests without `_meta` or handshake are served as `assume` (for
+    /// HTTP clients of 2025-03-26, which send no protocol-version header).
+    pub fn session_assuming(&self, sink: Sink, assume: ProtocolVersion) -> Session {
+        Session::new(self.inner.clone(), sink, Some(assume))
+    }
+
+    /// The server's implementation object (`serverInfo`).
+    pub fn info(&self) -> &Value {
+        &self.inner.info
+    }
+
+    /// The capabilities currently declared.
+    pub fn capabilities(&self) -> Value {
+        self.inner.capabilities(Era::Modern)
+    }
+
+    /// The tunables in force.
+    pub fn config(&self) -> &ServerConfig {
+        &self.inner.config
+    }
+
+    /// Announces a change to listening clients of both eras.
+    pub fn notify(&self, change: Change) {
+        self.inner.announce(change);
+    }
+
+    /// Registers (or replaces) a tool at runtime and announces the change.
+    pub fn add_tool(&self, entry: ToolEntry) -> crate::Result<()> {
+        let name = builder::tool_name(&entry.definition)?;
+        self.inner.registry.write().tools.insert(name, entry);
+        self.notify(Change::Tools);
+        Ok(())
+    }
+
+    /// Removes a tool at runtime and announces the change; `false` if there was none.
+    pub fn remove_tool(&self, name: &str) -> bool {
+        let removed = self.inner.registry.write().tools.remove(name);
+        if removed {
+            self.notify(Change::Tools);
+        }
+        removed
+    }
+
+    /// Registers (or replaces) a prompt at runtime and announces the change.
+    pub fn add_prompt(&self, entry: PromptEntry) -> crate::Result<()> {
+        let name = builder::prompt_name(&entry.definition)?;
+        self.inner.registry.write().prompts.insert(name, entry);
+        self.notify(Change::Prompts);
+        Ok(())
+    }
+
+    /// Removes a prompt at runtime and announces the change; `false` if there was none.
+    pub fn remove_prompt(&self, name: &str) -> bool {
+        let removed = self.inner.registry.write().prompts.remove(name);
+        if removed {
+            self.notify(Change::Prompts);
+        }
+        removed
+    }
+
+    /// Ends every open listen stream with a graceful final result.
+    pub fn close_subscriptions(&self) {
+        self.inner.listeners.close_all();
+    }
+
+    /// Serves this process's stdin and stdout until stdin closes.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        crate::transport::stdio::serve(self, tokio::io::stdin(), tokio::io::stdout()).await
+    }
+}

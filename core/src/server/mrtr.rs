@@ -1,0 +1,277 @@
+//! Multi round-trip requests, server side. One handler serves both eras:
+//! - modern: the handler's [`InputRequired`] becomes an `InputRequiredResult` with a sealed
+//!   `requestState`; the client's retry is verified and handed back through the context;
+//! - legacy: the engine sends the real server-to-client requests (`elicitation/create`,
+//!   `sampling/createMessage`, `roots/list`), waits for the answers and re-invokes the handler with them.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::complete::{Completion, add_server_info};
+use super::context::{CtxInner, InputRequired, RequestContext, Responder, client_has_capability};
+use crate::error::RpcError;
+use crate::request_state::{StateBinding, params_digest};
+use crate::version::{Era, ProtocolVersion};
+
+/// Methods that may answer `input_required`.
+pub(crate) const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+
+/// What a (modern) retry carries: the answers and the verified state.
+#[derive(Default)]
+pub(crate) struct Retry {
+    pub(crate) responses: Option<Map<String, Value>>,
+    pub(crate) state: Option<String>,
+}
+
+/// Reads `inputResponses` and a verified `requestState` from a (modern) retry.
+pub(crate) fn read_retry(
+    server: &super::ServerInner,
+    method: &str,
+    params: &Value,
+) -> Result<Retry, RpcError> {
+    let responses = match params.get("inputResponses") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(m)) => {
+            if let Some((k, _)) = m.iter().find(|(_, v)| !v.is_object()) {
+                return Err(RpcError::invalid_params(format!(
+                    "inputResponses.{k} must be a result object"
+                )));
+            }
+            Some(m.clone())
+        }
+        Some(_) => return Err(RpcError::invalid_params("inputResponses must be an object")),
+    };
+    let state = match params.get("requestState") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(token)) => {
+            let binding = StateBinding {
+                method,
+                params_digest: params_digest(params),
+                principal: None,
+            };
+            let plain = server
+                .sealer
+                .open(&binding, token)
+                .map_err(|e| RpcError::invalid_params(format!("requestState rejected: {e}")))?;
+            Some(
+                String::from_utf8(plain)
+                    .map_err(|_| RpcError::invalid_params("requestState rejected: not UTF-8"))?,
+            )
+        }
+        Some(_) => return Err(RpcError::invalid_params("requestState must be a string")),
+    };
+    Ok(Retry { responses, state })
+}
+
+/// The capability an input request needs, as a path and as the `requiredCapabilities` object.
+fn required_capability(req: &Value) -> Result<(Vec<&'static str>, Value), RpcError> {
+    let method = req.get("method").and_then(Value::as_str).unwrap_or("");
+    let params = req.get("params");
+    match method {
+        "elicitation/create" => {
+            let url = params.and_then(|p| p.get("mode")).and_then(Value::as_str) == Some("url");
+            Ok(if url {
+                (
+                    vec!["elicitation", "url"],
+                    json!({"elicitation": {"url": {}}}),
+                )
+            } else {
+                (
+                    vec!["elicitation", "form"],
+                    json!({"elicitation": {"form": {}}}),
+                )
+            })
+        }
+        "sampling/createMessage" => {
+            let p = params.cloned().unwrap_or(Value::Null);
+            if p.get("tools").is_some() || p.get("toolChoice").is_some() {
+                Ok((
+                    vec!["sampling", "tools"],
+                    json!({"sampling": {"tools": {}}}),
+                ))
+            } else if matches!(
+                p.get("includeContext").and_then(Value::as_str),
+                Some("thisServer" | "allServers")
+            ) {
+                Ok((
+                    vec!["sampling", "context"],
+                    json!({"sampling": {"context": {}}}),
+                ))
+            } else {
+                Ok((vec!["sampling"], json!({"sampling": {}})))
+            }
+        }
+        "roots/list" => Ok((vec!["roots"], json!({"roots": {}}))),
+        other => Err(RpcError::internal(format!(
+            "a handler asked for input with unsupported method {other:?} (allowed: elicitation/create, sampling/createMessage, roots/list)"
+        ))),
+    }
+}
+
+/// Handles a handler's request for input.
+pub(crate) fn input_required(c: Completion, ir: InputRequired) {
+    let method = c.ctx.method();
+    if !INPUT_METHODS.contains(&method) {
+        return c.send_error(&RpcError::internal(format!(
+            "{method} cannot ask the client for input"
+        )));
+    }
+    if ir.requests.is_empty() && ir.state.is_none() {
+        return c.send_error(&RpcError::internal(
+            "input_required needs input requests or a request state",
+        ));
+    }
+    for req in ir.requests.values() {
+        let (path, required) = match required_capability(req) {
+            Ok(x) => x,
+            Err(e) => return c.send_error(&e),
+        };
+        if !client_has_capability(c.ctx.client_capabilities(), &path) {
+            return c.send_error(&match c.ctx.era() {
+                Era::Modern => RpcError::missing_capability(required),
+                Era::Legacy => RpcError::internal(format!(
+                    "this request needs the client capability {} which the client did not declare",
+                    path.join(".")
+                )),
+            });
+        }
+    }
+    match c.ctx.era() {
+        Era::Modern => modern(c, ir),
+        Era::Legacy => legacy(c, ir),
+    }
+}
+
+fn modern(c: Completion, ir: InputRequired) {
+    let server = &c.ctx.0.session.server;
+    let mut obj = Map::new();
+    obj.insert("resultType".into(), json!("input_required"));
+    if !ir.requests.is_empty() {
+        obj.insert("inputRequests".into(), Value::Object(ir.requests));
+    }
+    if let Some(state) = ir.state {
+        let binding = StateBinding {
+            method: c.ctx.method(),
+            params_digest: params_digest(c.ctx.params()),
+            principal: None,
+        };
+        let token = server
+            .sealer
+            .seal(&binding, state.as_bytes(), server.config.state_ttl);
+        obj.insert("requestState".into(), json!(token));
+    }
+    add_server_info(&mut obj, &server.info);
+    c.send_result(&Value::Object(obj));
+}
+
+/// Adapts an input request to what a legacy revision's schema allows.
+fn legacy_params(version: &ProtocolVersion, method: &str, params: Option<&Value>) -> Option<Value> {
+    let mut p = params.cloned()?;
+    if method == "elicitation/create" && version.as_str() < ProtocolVersion::V2025_11_25.as_str() {
+        // `mode` arrived with URL elicitation in 2025-11-25; form mode is the implied default before.
+        if p.get("mode").and_then(Value::as_str) == Some("form")
+            && let Some(o) = p.as_object_mut()
+        {
+            o.remove("mode");
+        }
+    }
+    Some(p)
+}
+
+fn legacy(c: Completion, ir: InputRequired) {
+    let server = c.ctx.0.session.server.clone();
+    let round = c.ctx.round() + 1;
+    if round > server.config.max_input_rounds {
+        return c.send_error(&RpcError::internal(format!(
+            "the handler asked for input more than {} times",
+            server.config.max_input_rounds
+        )));
+    }
+    let Some(handler) = c.handler.clone() else {
+        return c.send_error(&RpcError::internal(
+            "input_required from a request without a handler",
+        ));
+    };
+    let Ok(rt) = tokio::runtime::Handle::try_current() else {
+        return c.send_error(&RpcError::internal(
+            "legacy input rounds need a tokio runtime",
+        ));
+    };
+    rt.spawn(async move {
+        let ctx = c.ctx.clone();
+        let session = ctx.0.session.clone();
+        let version = ctx.protocol_version().clone();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (key, req) in ir.requests {
+            let session = session.clone();
+            let sink = ctx.0.sink.clone();
+            let version = version.clone();
+            tasks.spawn(async move {
+                let method = req
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let params = legacy_params(&version, &method, req.get("params"));
+                let answer = session
+                    .request_client(&sink, &method, params.as_ref())
+                    .await;
+                (key, method, answer)
+            });
+        }
+        let mut responses = Map::new();
+        let cancelled = ctx.cancel_flag().clone();
+        loop {
+            let next = tokio::select! {
+                n = tasks.join_next() => n,
+                _ = cancelled.cancelled() => return,
+            };
+            let Some(joined) = next else { break };
+            match joined {
+                Ok((key, _, Ok(v))) => {
+                    responses.insert(key, v);
+                }
+                Ok((_, method, Err(e))) => {
+                    return c.send_error(&RpcError::internal(format!(
+                        "the client failed {method}: {}",
+                        e.message
+                    )));
+                }
+                Err(e) => {
+                    return c.send_error(&RpcError::internal(format!("input task failed: {e}")));
+                }
+            }
+        }
+        let inner = &ctx.0;
+        let next_ctx = RequestContext(Arc::new(CtxInner {
+            id: inner.id.clone(),
+            method: inner.method.clone(),
+            params: inner.params.clone(),
+            version: inner.version.clone(),
+            client_capabilities: inner.client_capabilities.clone(),
+            client_info: inner.client_info.clone(),
+            log_level: inner.log_level,
+            input_responses: Some(responses),
+            request_state: ir.state,
+            template_vars: inner.template_vars.clone(),
+            cancel: inner.cancel.clone(),
+            sink: inner.sink.clone(),
+            session: inner.session.clone(),
+            last_progress: parking_lot::Mutex::new(*inner.last_progress.lock()),
+            round,
+        }));
+        let completion = Completion {
+            ctx: next_ctx.clone(),
+            kind: c.kind.clone(),
+            handler: Some(handler.clone()),
+        };
+        super::methods::invoke(
+            &handler,
+            next_ctx,
+            Responder {
+                completion: Some(completion),
+            },
+        );
+    });
+}

@@ -1,0 +1,410 @@
+//! One connection's view of the server: era detection, the legacy handshake state, in-flight requests
+//! (duplicate ids, cancellation) and server-to-client requests of the legacy era.
+//!
+//! Dispatch rule (PROTOCOL.md §4): `initialize` switches the connection to legacy; a request whose
+//! `_meta` names a protocol version is served statelessly; any other request is served under the legacy
+//! session if there is one, and otherwise gets a JSON-RPC error that says what is missing.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use parking_lot::{Mutex, RwLock};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use super::ServerInner;
+use super::context::CancelFlag;
+use crate::error::RpcError;
+use crate::jsonrpc::{self, ErrorResponse, Frame, Message, Notification, Request, RequestId};
+use crate::meta::{self, RequestMeta};
+use crate::model::logging::LoggingLevel;
+use crate::transport::{BatchCollector, OutKind, Outgoing, Sink};
+use crate::version::{self, Era, ProtocolVersion};
+
+/// The legacy handshake state of a connection.
+#[derive(Clone, Debug)]
+pub(crate) struct LegacyState {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) client_capabilities: Value,
+    pub(crate) client_info: Option<Value>,
+    pub(crate) initialized: bool,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) subscriptions: std::collections::HashSet<String>,
+}
+
+/// Which era a request is served under, and with what client facts.
+pub(crate) struct Served {
+    pub(crate) version: ProtocolVersion,
+    pub(crate) client_capabilities: Value,
+    pub(crate) client_info: Option<Value>,
+    pub(crate) log_level: Option<LoggingLevel>,
+}
+
+pub(crate) struct SessionShared {
+    pub(crate) server: Arc<ServerInner>,
+    /// Where messages that belong to no request go (legacy notifications, server-to-client requests).
+    pub(crate) sink: Sink,
+    pub(crate) legacy: RwLock<Option<LegacyState>>,
+    pub(crate) inflight: Mutex<HashMap<RequestId, CancelFlag>>,
+    pub(crate) outgoing: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
+    next_out_id: AtomicI64,
+    /// Whether requests without `_meta` may be served as legacy 2025-03-26 when no session exists
+    /// (HTTP without an `MCP-Protocol-Version` header).
+    pub(crate) assume_legacy: Option<ProtocolVersion>,
+}
+
+impl SessionShared {
+    pub(crate) fn legacy_log_level(&self) -> Option<LoggingLevel> {
+        self.legacy.read().as_ref().and_then(|l| l.log_level)
+    }
+
+    pub(crate) fn legacy_version(&self) -> Option<ProtocolVersion> {
+        self.legacy.read().as_ref().map(|l| l.version.clone())
+    }
+
+    /// Sends a server-to-client request (legacy era) on `sink` and waits for the answer.
+    pub(crate) async fn request_client(
+        &self,
+        sink: &Sink,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Result<Value, RpcError> {
+        let id = RequestId::Number(self.next_out_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        self.outgoing.lock().insert(id.clone(), tx);
+        let sent = sink.send(Outgoing {
+            kind: OutKind::Request,
+            bytes: jsonrpc::encode_request(&id, method, params),
+        });
+        if !sent {
+            self.outgoing.lock().remove(&id);
+            return Err(RpcError::internal("the connection to the client is closed"));
+        }
+        let timeout = self.server.config.client_request_timeout;
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => Err(RpcError::internal(
+                "the connection to the client closed before it answered",
+            )),
+            Err(_) => {
+                self.outgoing.lock().remove(&id);
+                Err(RpcError::internal(format!(
+                    "the client did not answer {method} within {timeout:?}"
+                )))
+            }
+        }
+    }
+
+    fn send_error(&self, sink: &Sink, id: Option<&RequestId>, error: &RpcError) {
+        sink.send(Outgoing {
+            kind: OutKind::Error(error.code),
+            bytes: jsonrpc::encode_error(id, error),
+        });
+    }
+}
+
+/// A connection to the server (a stdio process, an HTTP session, or one stateless HTTP request).
+#[derive(Clone)]
+pub struct Session {
+    pub(crate) shared: Arc<SessionShared>,
+}
+
+impl Session {
+    pub(crate) fn new(
+        server: Arc<ServerInner>,
+        sink: Sink,
+        assume_legacy: Option<ProtocolVersion>,
+    ) -> Session {
+        Session {
+            shared: Arc::new(SessionShared {
+                server,
+                sink,
+                legacy: RwLock::new(None),
+                inflight: Mutex::new(HashMap::new()),
+                outgoing: Mutex::new(HashMap::new()),
+                next_out_id: AtomicI64::new(1),
+                assume_legacy,
+            }),
+        }
+    }
+
+    /// The legacy protocol version negotiated on this connection, if any.
+    pub fn legacy_version(&self) -> Option<ProtocolVersion> {
+        self.shared.legacy_version()
+    }
+
+    /// Number of requests in flight.
+    pub fn inflight(&self) -> usize {
+        self.shared.inflight.lock().len()
+    }
+
+    /// Handles one raw frame: parses it, answers malformed input with the right error, and dispatches.
+    /// Responses go to the connection sink.
+    pub fn handle_bytes(&self, bytes: &[u8]) {
+        let sink = self.shared.sink.clone();
+        match jsonrpc::parse_frame(bytes) {
+            Err(e) => self.shared.send_error(&sink, e.id.as_ref(), &e.error),
+            Ok(Frame::Single(m)) => self.handle_message(m, sink),
+            Ok(Frame::Batch(items)) => self.handle_batch(items, sink),
+        }
+    }
+
+    fn handle_batch(&self, items: Vec<Result<Message, ErrorResponse>>, sink: Sink) {
+        let allowed = self
+            .shared
+            .legacy_version()
+            .is_some_and(|v| v.allows_batches());
+        if !allowed {
+            let e = RpcError::invalid_request(
+                "JSON-RPC batches are only allowed after initialize with 2025-03-26",
+            );
+            self.shared.send_error(&sink, None, &e);
+            return;
+        }
+        let expected = items
+            .iter()
+            .filter(|i| matches!(i, Err(_) | Ok(Message::Request(_))))
+            .count();
+        if expected == 0 {
+            for item in items.into_iter().flatten() {
+                self.handle_message(item, sink.clone());
+            }
+            return;
+        }
+        let collector = Sink::new(BatchCollector::new(expected, sink));
+        for item in items {
+            match item {
+                Err(e) => self.shared.send_error(&collector, e.id.as_ref(), &e.error),
+                Ok(Message::Request(r)) if r.method == "initialize" => {
+                    let e = RpcError::invalid_request("initialize must not be part of a batch");
+                    self.shared.send_error(&collector, Some(&r.id), &e);
+                }
+                Ok(m) => self.handle_message(m, collector.clone()),
+            }
+        }
+    }
+
+    /// Handles one parsed message; anything it produces for a request goes to `sink`.
+    pub fn handle_message(&self, message: Message, sink: Sink) {
+        match message {
+            Message::Request(r) => self.handle_request(r, sink),
+            Message::Notification(n) => self.handle_notification(n),
+            Message::Response(r) => {
+                let tx = self.shared.outgoing.lock().remove(&r.id);
+                if let Some(tx) = tx {
+                    let value = serde_json::from_str(r.result.get()).unwrap_or(Value::Null);
+                    let _ = tx.send(Ok(value));
+                }
+            }
+            Message::Error(e) => {
+                let tx =
+                    e.id.as_ref()
+                        .and_then(|id| self.shared.outgoing.lock().remove(id));
+                if let Some(tx) = tx {
+                    let _ = tx.send(Err(e.error));
+                }
+            }
+        }
+    }
+
+    fn handle_notification(&self, n: Notification) {
+        match n.method.as_str() {
+            "notifications/initialized" => {
+                if let Some(l) = self.shared.legacy.write().as_mut() {
+                    l.initialized = true;
+                }
+            }
+            "notifications/cancelled" => {
+                let id = n
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value);
+                if let Some(id) = id {
+                    self.cancel(&id);
+                }
+            }
+            // Everything else (roots/list_changed, progress from the client, unknown) needs no action.
+            _ => {}
+        }
+    }
+
+    /// Cancels an in-flight request: its handler sees the flag and its response is dropped.
+    pub fn cancel(&self, id: &RequestId) {
+        let flag = self.shared.inflight.lock().remove(id);
+        if let Some(flag) = flag {
+            flag.cancel();
+            self.shared.server.listeners.remove(id, &self.shared);
+        }
+    }
+
+    /// Cancels everything in flight and drops this connection's subscriptions (the transport closed).
+    pub fn close(&self) {
+        let flags: Vec<CancelFlag> = self
+            .shared
+            .inflight
+            .lock()
+            .drain()
+            .map(|(_, f)| f)
+            .collect();
+        for f in flags {
+            f.cancel();
+        }
+        self.shared.outgoing.lock().clear();
+        self.shared.server.listeners.remove_session(&self.shared);
+        self.shared.server.forget_session(&self.shared);
+    }
+
+    fn handle_request(&self, req: Request, sink: Sink) {
+        let shared = &self.shared;
+        if req.method == "initialize" {
+            let result = self.initialize(&req);
+            match result {
+                Ok(v) => {
+                    sink.send(Outgoing {
+                        kind: OutKind::Result,
+                        bytes: jsonrpc::encode_result(&req.id, &v),
+                    });
+                }
+                Err(e) => shared.send_error(&sink, Some(&req.id), &e),
+            }
+            return;
+        }
+        let served = match self.era_of(&req) {
+            Ok(s) => s,
+            Err(e) => return shared.send_error(&sink, Some(&req.id), &e),
+        };
+        // Duplicate ids among in-flight requests are refused before any work starts.
+        let cancel = CancelFlag::default();
+        {
+            let mut inflight = shared.inflight.lock();
+            if inflight.contains_key(&req.id) {
+                drop(inflight);
+                let e = RpcError::invalid_request(format!(
+                    "duplicate request id {} is already in flight",
+                    req.id
+                ));
+                return shared.send_error(&sink, Some(&req.id), &e);
+            }
+            inflight.insert(req.id.clone(), cancel.clone());
+        }
+        super::methods::dispatch(shared, req, served, cancel, sink);
+    }
+
+    /// Decides the era of a non-initialize request and gathers the client facts it is served with.
+    fn era_of(&self, req: &Request) -> Result<Served, RpcError> {
+        let server = &self.shared.server;
+        if let Some(requested) = meta::modern_version(req.params.as_ref()) {
+            // Modern: version, then shape; capability checks come with the method.
+            let version = version::check_modern(requested, &server.versions)
+                .map_err(|supported| RpcError::unsupported_version(&supported, requested))?
+                .clone();
+            let m = RequestMeta::parse(req.params.as_ref())?;
+            return Ok(Served {
+                version,
+                client_capabilities: m.client_capabilities,
+                client_info: m.client_info,
+                log_level: m.log_level,
+            });
+        }
+        if let Some(l) = self.shared.legacy.read().as_ref() {
+            return Ok(Served {
+                version: l.version.clone(),
+                client_capabilities: l.client_capabilities.clone(),
+                client_info: l.client_info.clone(),
+                log_level: None,
+            });
+        }
+        if req.method == "ping" && server.serves_legacy() {
+            // Legacy clients may ping before the handshake completes.
+            return Ok(Served {
+                version: ProtocolVersion::LATEST_LEGACY,
+                client_capabilities: json!({}),
+                client_info: None,
+                log_level: None,
+            });
+        }
+        if let Some(v) = &self.shared.assume_legacy {
+            return Ok(Served {
+                version: v.clone(),
+                client_capabilities: json!({}),
+                client_info: None,
+                log_level: None,
+            });
+        }
+        if meta::of(req.params.as_ref()).is_some() {
+            return Err(RpcError::invalid_params(format!(
+                "params._meta is missing {}",
+                meta::PROTOCOL_VERSION
+            )));
+        }
+        let hint = if server.serves_legacy() {
+            " (or send initialize first to use a legacy revision)"
+        } else {
+            ""
+        };
+        Err(RpcError::invalid_params(format!(
+            "params._meta must be an object carrying {} and {}{hint}",
+            meta::PROTOCOL_VERSION,
+            meta::CLIENT_CAPABILITIES
+        )))
+    }
+
+    fn initialize(&self, req: &Request) -> Result<Value, RpcError> {
+        let server = &self.shared.server;
+        let params = req
+            .params
+            .as_ref()
+            .ok_or_else(|| RpcError::invalid_params("initialize needs params"))?;
+        let requested = params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                RpcError::invalid_params("initialize: protocolVersion must be a string")
+            })?;
+        let caps = match params.get("capabilities") {
+            Some(c @ Value::Object(_)) => c.clone(),
+            None => json!({}),
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "initialize: capabilities must be an object",
+                ));
+            }
+        };
+        let Some(version) = version::negotiate_legacy(requested, &server.versions) else {
+            // A modern-only server names what it does support.
+            let supported: Vec<&str> = server.versions.iter().map(|v| v.as_str()).collect();
+            return Err(RpcError::unsupported_version(&supported, requested));
+        };
+        if self
+            .shared
+            .legacy
+            .read()
+            .as_ref()
+            .is_some_and(|l| l.initialized)
+        {
+            return Err(RpcError::invalid_request(
+                "the session is already initialized",
+            ));
+        }
+        *self.shared.legacy.write() = Some(LegacyState {
+            version: version.clone(),
+            client_capabilities: caps,
+            client_info: params.get("clientInfo").cloned(),
+            initialized: false,
+            log_level: None,
+            subscriptions: Default::default(),
+        });
+        server.remember_session(&self.shared);
+        let mut result = json!({
+            "protocolVersion": version.as_str(),
+            "capabilities": server.capabilities(Era::Legacy),
+            "serverInfo": server.info,
+        });
+        if let Some(i) = &server.instructions {
+            result["instructions"] = json!(i);
+        }
+        Ok(result)
+    }
+}

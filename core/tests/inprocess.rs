@@ -1,0 +1,71 @@
+//! Client and server wired together in one process over in-memory pipes: both eras, every feature.
+
+use libmcp::client::{Client, VersionPreference};
+use libmcp::server::{InputRequired, Reply, Server};
+use libmcp::{Era, ProtocolVersion};
+use serde_json::{Value, json};
+
+fn server() -> Server {
+    Server::builder("test-server", "1.0.0")
+        .tool(
+            json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}),
+            |_ctx, args| Reply::text(args["text"].as_str().unwrap_or_default()),
+        )
+        .tool(json!({"name": "ask", "inputSchema": {"type": "object"}}), |ctx, _| {
+            match ctx.input_response("name").and_then(|r| r.get("content")).and_then(|c| c.get("name")) {
+                Some(n) => Reply::text(format!("Hello, {}! state={}", n.as_str().unwrap_or("?"), ctx.request_state().unwrap_or("-"))),
+                None => InputRequired::new()
+                    .elicit("name", "What is your name?", json!({"type": "object", "properties": {"name": {"type": "string"}}}))
+                    .with_state("s1")
+                    .into(),
+            }
+        })
+        .build()
+        .unwrap()
+}
+
+async fn connect(pref: VersionPreference) -> Client {
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    let (sr, sw) = tokio::io::split(server_io);
+    let s = server();
+    tokio::spawn(async move { libmcp::transport::stdio::serve(s, sr, sw).await });
+    let (cr, cw) = tokio::io::split(client_io);
+    Client::builder("test-client", "1.0.0")
+        .version_preference(pref)
+        .on_elicitation(|_params: Value| async move {
+            Ok(json!({"action": "accept", "content": {"name": "Ada"}}))
+        })
+        .connect_io(cr, cw)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn both_eras_list_call_and_mrtr() {
+    for (pref, era) in [
+        (VersionPreference::Auto, Era::Modern),
+        (
+            VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
+            Era::Legacy,
+        ),
+        (
+            VersionPreference::Legacy(ProtocolVersion::V2024_11_05),
+            Era::Legacy,
+        ),
+    ] {
+        let client = connect(pref.clone()).await;
+        assert_eq!(client.era(), era, "{pref:?}");
+        let tools = client.list_all_tools().await.unwrap();
+        assert_eq!(tools.len(), 2);
+        let r = client
+            .call_tool("echo", json!({"text": "hi"}))
+            .await
+            .unwrap();
+        assert_eq!(r["content"][0]["text"], "hi");
+        let r = client.call_tool("ask", json!({})).await.unwrap();
+        assert_eq!(r["content"][0]["text"], "Hello, Ada! state=s1", "{pref:?}");
+        let r = client.call_tool("echo", json!({})).await.unwrap();
+        assert_eq!(r["isError"], true);
+        client.close().await;
+    }
+}
