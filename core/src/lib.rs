@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod icons;
 pub mod jsonrpc;
 pub mod meta;
 pub mod model;
