@@ -22,8 +22,14 @@ fn modern_meta() -> Value {
 fn every_revision_compiles_with_method_tables() {
     for rev in REVISIONS {
         let s = schema_for(rev);
-        assert!(s.request_definition(Side::Client, "tools/call").is_some(), "{rev}");
-        assert_eq!(s.request_definition(Side::Client, "tools/list"), Some("ListToolsRequest"));
+        assert!(
+            s.request_definition(Side::Client, "tools/call").is_some(),
+            "{rev}"
+        );
+        assert_eq!(
+            s.request_definition(Side::Client, "tools/list"),
+            Some("ListToolsRequest")
+        );
     }
     assert_eq!(schema_for("2024-11-05").defs_key, "definitions");
     assert_eq!(schema_for("2026-07-28").defs_key, "$defs");
@@ -56,7 +62,8 @@ fn modern_2026_accepts_valid_messages() {
     let err = json!({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version",
         "data":{"supported":["2026-07-28"],"requested":"1999-01-01"}}});
     assert_valid_message(rev, &err, Side::Server, None);
-    let cancelled = json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}});
+    let cancelled =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}});
     assert_valid_message(rev, &cancelled, Side::Client, None);
 }
 
@@ -66,13 +73,17 @@ fn modern_2026_rejects_invalid_messages() {
     // params._meta is required in 2026-07-28.
     let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}});
     let e = rejects(rev, &call, Side::Client, None);
-    assert!(e.contains("2026-07-28") && e.contains("CallToolRequest"), "{e}");
+    assert!(
+        e.contains("2026-07-28") && e.contains("CallToolRequest"),
+        "{e}"
+    );
     // tools/list results must carry the cache hints.
     let list = json!({"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","tools":[]}});
     let e = rejects(rev, &list, Side::Server, Some("tools/list"));
     assert!(e.contains("ListToolsResult") && e.contains("ttlMs"), "{e}");
     // input_required is only allowed on tools/call, prompts/get and resources/read.
-    let input = json!({"jsonrpc":"2.0","id":3,"result":{"resultType":"input_required","requestState":"s"}});
+    let input =
+        json!({"jsonrpc":"2.0","id":3,"result":{"resultType":"input_required","requestState":"s"}});
     assert!(rejects(rev, &input, Side::Server, Some("tools/list")).contains("not allowed"));
     // -32022 must carry {supported, requested}.
     let err = json!({"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"nope"}});
@@ -104,9 +115,13 @@ fn legacy_2025_11_25_accepts_and_rejects() {
         "mode":"url","message":"m","url":"https://example.com","elicitationId":"e1"}});
     assert_valid_message(rev, &elicit, Side::Server, None);
 
-    let bad_result = json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}});
+    let bad_result =
+        json!({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}});
     let e = rejects(rev, &bad_result, Side::Server, Some("initialize"));
-    assert!(e.contains("InitializeResult") && e.contains("serverInfo"), "{e}");
+    assert!(
+        e.contains("InitializeResult") && e.contains("serverInfo"),
+        "{e}"
+    );
     // Clients do not send server notifications.
     let changed = json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"});
     rejects(rev, &changed, Side::Client, None);
@@ -126,7 +141,10 @@ fn legacy_2024_11_05_accepts_and_rejects() {
     // 2024-11-05 has no audio content.
     let audio = json!({"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"audio","data":"AA==","mimeType":"audio/wav"}]}});
     let e = rejects(rev, &audio, Side::Server, Some("tools/call"));
-    assert!(e.contains("2024-11-05") && e.contains("CallToolResult"), "{e}");
+    assert!(
+        e.contains("2024-11-05") && e.contains("CallToolResult"),
+        "{e}"
+    );
     // A request without a method name it knows.
     let unknown = json!({"jsonrpc":"2.0","id":9,"method":"server/discover","params":{}});
     rejects(rev, &unknown, Side::Client, None);

@@ -110,10 +110,17 @@ pub struct ElicitationSchema {
 
 impl ElicitationSchema {
     /// The same schema with one more field, required or not.
-    pub fn field(mut self, name: impl Into<String>, def: PrimitiveSchemaDefinition, required: bool) -> Self {
+    pub fn field(
+        mut self,
+        name: impl Into<String>,
+        def: PrimitiveSchemaDefinition,
+        required: bool,
+    ) -> Self {
         let name = name.into();
         if required {
-            self.required.get_or_insert_with(Vec::new).push(name.clone());
+            self.required
+                .get_or_insert_with(Vec::new)
+                .push(name.clone());
         }
         self.properties.push((name, def));
         self
@@ -127,7 +134,10 @@ mod ordered_map {
     use serde::ser::{SerializeMap, Serializer};
     use serde::{Deserialize, Serialize};
 
-    pub fn serialize<S: Serializer, T: Serialize>(v: &[(String, T)], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer, T: Serialize>(
+        v: &[(String, T)],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(v.len()))?;
         for (k, t) in v {
             m.serialize_entry(k, t)?;
@@ -265,13 +275,25 @@ pub struct NumberSchema {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Smallest allowed value.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub minimum: Option<f64>,
     /// Largest allowed value.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub maximum: Option<f64>,
     /// Pre-filled value.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub default: Option<f64>,
 }
 

@@ -46,10 +46,12 @@ pub use mrtr::{
 };
 pub use pagination::{Cursor, PaginatedParams};
 pub use progress::{ProgressNotificationParams, ProgressToken};
-pub use prompts::{GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage};
+pub use prompts::{
+    GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
+};
 pub use resources::{
-    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate,
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult,
+    Resource, ResourceContents, ResourceTemplate,
 };
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageParams, CreateMessageResult, SamplingMessage};

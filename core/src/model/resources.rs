@@ -145,7 +145,11 @@ pub enum ResourceContents {
 
 impl ResourceContents {
     /// Text contents of `uri`.
-    pub fn text(uri: impl Into<String>, mime_type: Option<String>, text: impl Into<String>) -> Self {
+    pub fn text(
+        uri: impl Into<String>,
+        mime_type: Option<String>,
+        text: impl Into<String>,
+    ) -> Self {
         ResourceContents::Text(TextResourceContents {
             uri: uri.into(),
             mime_type,
@@ -155,7 +159,11 @@ impl ResourceContents {
     }
 
     /// Binary contents of `uri` (already base64-encoded).
-    pub fn blob(uri: impl Into<String>, mime_type: Option<String>, blob: impl Into<String>) -> Self {
+    pub fn blob(
+        uri: impl Into<String>,
+        mime_type: Option<String>,
+        blob: impl Into<String>,
+    ) -> Self {
         ResourceContents::Blob(BlobResourceContents {
             uri: uri.into(),
             mime_type,

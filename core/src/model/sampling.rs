@@ -134,13 +134,25 @@ pub struct ModelPreferences {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hints: Option<Vec<ModelHint>>,
     /// How much cost matters.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub cost_priority: Option<f64>,
     /// How much speed matters.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub speed_priority: Option<f64>,
     /// How much capability matters.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub intelligence_priority: Option<f64>,
 }
 
@@ -192,7 +204,11 @@ pub struct CreateMessageParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_context: Option<IncludeContext>,
     /// Sampling temperature.
-    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_f64")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_f64"
+    )]
     pub temperature: Option<f64>,
     /// The most tokens to sample; the client must respect it.
     pub max_tokens: u64,

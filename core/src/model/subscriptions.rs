@@ -32,7 +32,10 @@ impl SubscriptionFilter {
         self.tools_list_changed != Some(true)
             && self.prompts_list_changed != Some(true)
             && self.resources_list_changed != Some(true)
-            && self.resource_subscriptions.as_ref().is_none_or(Vec::is_empty)
+            && self
+                .resource_subscriptions
+                .as_ref()
+                .is_none_or(Vec::is_empty)
             && self.task_ids.as_ref().is_none_or(Vec::is_empty)
     }
 }
@@ -72,7 +75,10 @@ impl SubscriptionsListenResult {
     /// The closing result of the listen request with id `subscription_id`.
     pub fn closed(subscription_id: &crate::RequestId) -> Self {
         let mut meta = Meta::new();
-        meta.insert(crate::meta::SUBSCRIPTION_ID.into(), subscription_id.to_value());
+        meta.insert(
+            crate::meta::SUBSCRIPTION_ID.into(),
+            subscription_id.to_value(),
+        );
         SubscriptionsListenResult {
             result_type: ResultType::Complete,
             meta,

@@ -89,9 +89,14 @@ impl Schemas {
         let mut requests = BTreeMap::new();
         let mut notifications = BTreeMap::new();
         for side in ["Client", "Server"] {
-            for (kind, table) in [("Request", &mut requests), ("Notification", &mut notifications)] {
+            for (kind, table) in [
+                ("Request", &mut requests),
+                ("Notification", &mut notifications),
+            ] {
                 let union = format!("{side}{kind}");
-                let Some(def) = defs.get(&union) else { continue };
+                let Some(def) = defs.get(&union) else {
+                    continue;
+                };
                 let members: Vec<String> = match def.get("anyOf").and_then(Value::as_array) {
                     Some(refs) => refs
                         .iter()
@@ -110,11 +115,17 @@ impl Schemas {
         }
         let mut error_codes = BTreeMap::new();
         for (name, def) in defs {
-            let Some(parts) = def.pointer("/properties/error/allOf").and_then(Value::as_array) else {
+            let Some(parts) = def
+                .pointer("/properties/error/allOf")
+                .and_then(Value::as_array)
+            else {
                 continue;
             };
             for part in parts {
-                if let Some(code) = part.pointer("/properties/code/const").and_then(Value::as_i64) {
+                if let Some(code) = part
+                    .pointer("/properties/code/const")
+                    .and_then(Value::as_i64)
+                {
                     error_codes.insert(code, name.clone());
                 }
             }
@@ -146,14 +157,19 @@ impl Schemas {
     /// Validates `instance` against `definition`; `Err` lists each error with its instance path.
     pub fn validate(&self, definition: &str, instance: &Value) -> Result<(), Vec<String>> {
         let pointer = format!("#/{}/{definition}", self.defs_key);
-        let validator = self.validators.get(&pointer).unwrap_or_else(|| {
-            panic!("revision {} has no definition {definition}", self.revision)
-        });
+        let validator = self
+            .validators
+            .get(&pointer)
+            .unwrap_or_else(|| panic!("revision {} has no definition {definition}", self.revision));
         let errors: Vec<String> = validator
             .iter_errors(instance)
             .map(|e| format!("at {:?}: {e}", e.instance_path().as_str()))
             .collect();
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 
     /// The request definition for `method` sent by `side`, if the revision has one.
@@ -191,7 +207,11 @@ impl Schemas {
             return Ok("CreateTaskResult".into());
         }
         let own = format!("{}Result", request.trim_end_matches("Request"));
-        Ok(if self.has(&own) { own } else { "EmptyResult".into() })
+        Ok(if self.has(&own) {
+            own
+        } else {
+            "EmptyResult".into()
+        })
     }
 
     fn first_of<'a>(&self, names: &[&'a str]) -> &'a str {
@@ -215,23 +235,41 @@ impl Schemas {
             if msg.get("id").is_some() {
                 checks.push("JSONRPCRequest".into());
                 let def = self.request_definition(sent_by, method).ok_or_else(|| {
-                    format!("no {sent_by:?} request {method:?} in revision {}", self.revision)
+                    format!(
+                        "no {sent_by:?} request {method:?} in revision {}",
+                        self.revision
+                    )
                 })?;
                 checks.push(def.into());
             } else {
                 checks.push("JSONRPCNotification".into());
-                let def = self.notification_definition(sent_by, method).ok_or_else(|| {
-                    format!("no {sent_by:?} notification {method:?} in revision {}", self.revision)
-                })?;
+                let def = self
+                    .notification_definition(sent_by, method)
+                    .ok_or_else(|| {
+                        format!(
+                            "no {sent_by:?} notification {method:?} in revision {}",
+                            self.revision
+                        )
+                    })?;
                 checks.push(def.into());
             }
         } else if let Some(error) = msg.get("error") {
-            checks.push(self.first_of(&["JSONRPCErrorResponse", "JSONRPCError"]).into());
-            if let Some(def) = error.get("code").and_then(Value::as_i64).and_then(|c| self.error_codes.get(&c)) {
+            checks.push(
+                self.first_of(&["JSONRPCErrorResponse", "JSONRPCError"])
+                    .into(),
+            );
+            if let Some(def) = error
+                .get("code")
+                .and_then(Value::as_i64)
+                .and_then(|c| self.error_codes.get(&c))
+            {
                 checks.push(def.clone());
             }
         } else if let Some(result) = msg.get("result") {
-            checks.push(self.first_of(&["JSONRPCResultResponse", "JSONRPCResponse"]).into());
+            checks.push(
+                self.first_of(&["JSONRPCResultResponse", "JSONRPCResponse"])
+                    .into(),
+            );
             if let Some(method) = request_method {
                 let def = self.result_definition(method, result)?;
                 self.validate(&def, result).map_err(|errors| {
@@ -274,7 +312,12 @@ pub fn schema_for(revision: &str) -> &'static Schemas {
 /// for that side; error responses against the error envelope (and the specific error definition for
 /// codes the revision defines); result responses against the envelope and, when `request_method`
 /// names the request answered, the result definition of that method.
-pub fn assert_valid_message(revision: &str, msg: &Value, sent_by: Side, request_method: Option<&str>) {
+pub fn assert_valid_message(
+    revision: &str,
+    msg: &Value,
+    sent_by: Side,
+    request_method: Option<&str>,
+) {
     if let Err(e) = schema_for(revision).check_message(msg, sent_by, request_method) {
         panic!("{e}");
     }
