@@ -1,0 +1,6 @@
+//! Shared helpers for the integration tests: `mod support;` from a test file, then use
+//! `support::wire` to check messages against the vendored schemas in `tests/spec/`.
+// Each test crate uses a different part of the helpers.
+#![allow(dead_code)]
+
+pub mod wire;
