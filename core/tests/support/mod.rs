@@ -3,4 +3,6 @@
 // Each test crate uses a different part of the helpers.
 #![allow(dead_code)]
 
+pub mod fixture;
+pub mod harness;
 pub mod wire;
