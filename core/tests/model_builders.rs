@@ -156,3 +156,14 @@ fn capabilities_keep_unmodelled_entries() {
     assert!(caps.extra.contains_key("tasks"));
     assert_eq!(serde_json::to_value(&caps).unwrap(), legacy);
 }
+
+#[test]
+fn self_tagged_structs_write_their_tag() {
+    assert_eq!(to(&TextContent::new("t"))["type"], json!("text"));
+    assert_eq!(
+        to(&ResourceLink::new("file:///a", "a"))["type"],
+        json!("resource_link")
+    );
+    // The struct's own decoder does not check the tag (see content.rs); the enum's does.
+    assert!(serde_json::from_value::<ContentBlock>(json!({"type":"image","text":"x"})).is_err());
+}

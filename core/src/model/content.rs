@@ -3,7 +3,8 @@
 //!
 //! Each block struct writes its own `type` tag (`#[serde(tag = "type")]` on the struct), so a
 //! `TextContent` serialised on its own is a complete block; [`ContentBlock`] dispatches on that tag
-//! when reading.
+//! when reading. Decoding a block struct directly does not check its tag (serde ignores a struct's
+//! own tag on input), so decode untrusted input through [`ContentBlock`].
 
 use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};

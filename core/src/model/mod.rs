@@ -15,6 +15,7 @@ pub mod completion;
 pub mod content;
 pub mod discover;
 pub mod elicitation;
+pub mod form_schema;
 pub mod implementation;
 pub mod logging;
 pub mod mrtr;
