@@ -11,52 +11,25 @@ use crate::meta;
 use crate::transport::{OutKind, Outgoing};
 use crate::version::Era;
 
-/// What to be notified about.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SubscriptionFilter {
-    /// `notifications/tools/list_changed`.
-    pub tools_list_changed: bool,
-    /// `notifications/prompts/list_changed`.
-    pub prompts_list_changed: bool,
-    /// `notifications/resources/list_changed`.
-    pub resources_list_changed: bool,
-    /// `notifications/resources/updated` for these URIs.
-    pub resource_subscriptions: Vec<String>,
-}
+pub use crate::model::SubscriptionFilter;
 
-impl SubscriptionFilter {
-    fn to_json(&self) -> Value {
-        let mut v = json!({});
-        if self.tools_list_changed {
-            v["toolsListChanged"] = json!(true);
+/// Whether a legacy session notification falls under the filter.
+fn wants(filter: &SubscriptionFilter, n: &Notification) -> bool {
+    let on = |f: Option<bool>| f == Some(true);
+    match n.method.as_str() {
+        "notifications/tools/list_changed" => on(filter.tools_list_changed),
+        "notifications/prompts/list_changed" => on(filter.prompts_list_changed),
+        "notifications/resources/list_changed" => on(filter.resources_list_changed),
+        "notifications/resources/updated" => {
+            let uri = n
+                .params
+                .as_ref()
+                .and_then(|p| p.get("uri"))
+                .and_then(Value::as_str);
+            let subs = filter.resource_subscriptions.as_deref().unwrap_or_default();
+            uri.is_some_and(|u| subs.iter().any(|s| s == u))
         }
-        if self.prompts_list_changed {
-            v["promptsListChanged"] = json!(true);
-        }
-        if self.resources_list_changed {
-            v["resourcesListChanged"] = json!(true);
-        }
-        if !self.resource_subscriptions.is_empty() {
-            v["resourceSubscriptions"] = json!(self.resource_subscriptions);
-        }
-        v
-    }
-
-    fn wants(&self, n: &Notification) -> bool {
-        match n.method.as_str() {
-            "notifications/tools/list_changed" => self.tools_list_changed,
-            "notifications/prompts/list_changed" => self.prompts_list_changed,
-            "notifications/resources/list_changed" => self.resources_list_changed,
-            "notifications/resources/updated" => {
-                let uri = n
-                    .params
-                    .as_ref()
-                    .and_then(|p| p.get("uri"))
-                    .and_then(Value::as_str);
-                uri.is_some_and(|u| self.resource_subscriptions.iter().any(|s| s == u))
-            }
-            _ => false,
-        }
+        _ => false,
     }
 }
 
@@ -91,7 +64,7 @@ impl Subscription {
                 },
                 None => self.rx.recv().await?,
             };
-            if self.done.is_some() || self.filter.wants(&n) {
+            if self.done.is_some() || wants(&self.filter, &n) {
                 return Some(n);
             }
         }
@@ -108,9 +81,13 @@ impl Drop for Subscription {
                 "notifications/cancelled",
                 Some(&json!({ "requestId": id.to_value() })),
             );
-        } else if !self.filter.resource_subscriptions.is_empty() {
+        } else if let Some(uris) = self
+            .filter
+            .resource_subscriptions
+            .take()
+            .filter(|u| !u.is_empty())
+        {
             let client = self.client.clone();
-            let uris = std::mem::take(&mut self.filter.resource_subscriptions);
             if let Ok(rt) = tokio::runtime::Handle::try_current() {
                 rt.spawn(async move {
                     for uri in uris {
@@ -132,7 +109,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
     let (tx, mut rx) = mpsc::unbounded_channel();
     let conn = &client.conn;
     if client.era() == Era::Legacy {
-        for uri in &filter.resource_subscriptions {
+        for uri in filter.resource_subscriptions.iter().flatten() {
             client
                 .request(
                     "resources/subscribe",
@@ -142,7 +119,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
                 .await?;
         }
         conn.legacy_subs.lock().push(tx);
-        let acknowledged = filter.to_json();
+        let acknowledged = serde_json::to_value(&filter).unwrap_or_default();
         return Ok(Subscription {
             client: client.clone(),
             listen_id: None,
@@ -157,7 +134,13 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
     conn.subs.lock().insert(id.clone(), tx);
     let mut done = conn.expect(id.clone());
     let version = client.server.read().version.clone();
-    let mut params = json!({ "notifications": filter.to_json(), "_meta": {} });
+    if filter.task_ids.is_some() {
+        return Err(Error::InvalidArgument(
+            "task notifications need the tasks extension, which this client does not declare"
+                .into(),
+        ));
+    }
+    let mut params = json!({ "notifications": filter, "_meta": {} });
     let m = &mut params["_meta"];
     m[meta::PROTOCOL_VERSION] = json!(version.as_str());
     m[meta::CLIENT_CAPABILITIES] = conn.handlers.capabilities();

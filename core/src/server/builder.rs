@@ -6,6 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::context::{Reply, RequestContext, Responder};
@@ -139,7 +140,7 @@ impl ServerBuilder {
 
     /// Registers a tool with a synchronous handler receiving the context and the arguments (`{}` when
     /// the client sent none).
-    pub fn tool<F, R>(self, definition: Value, f: F) -> Self
+    pub fn tool<F, R>(self, definition: impl Serialize, f: F) -> Self
     where
         F: Fn(&RequestContext, &Value) -> R + Send + Sync + 'static,
         R: Into<Reply>,
@@ -147,8 +148,28 @@ impl ServerBuilder {
         self.tool_handler(definition, sync_handler(move |ctx| f(ctx, ctx.arguments())))
     }
 
+    /// Registers a tool whose input schema is derived from the Rust type `A` (JSON Schema 2020-12, via
+    /// `schemars`) and whose arguments arrive deserialised into `A`.
+    #[cfg(feature = "schemars")]
+    pub fn typed_tool<A, F, R>(self, name: &str, description: &str, f: F) -> Self
+    where
+        A: serde::de::DeserializeOwned + schemars::JsonSchema,
+        F: Fn(&RequestContext, A) -> R + Send + Sync + 'static,
+        R: Into<Reply>,
+    {
+        let schema = serde_json::to_value(schemars::schema_for!(A))
+            .unwrap_or_else(|_| json!({"type": "object"}));
+        let definition = json!({ "name": name, "description": description, "inputSchema": schema });
+        self.tool(definition, move |ctx, args| {
+            match serde_json::from_value::<A>(args.clone()) {
+                Ok(a) => f(ctx, a).into(),
+                Err(e) => Reply::tool_error(format!("Input validation error: {e}")),
+            }
+        })
+    }
+
     /// Registers a tool with an async handler.
-    pub fn tool_async<F, Fut, R>(self, definition: Value, f: F) -> Self
+    pub fn tool_async<F, Fut, R>(self, definition: impl Serialize, f: F) -> Self
     where
         F: Fn(RequestContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = R> + Send + 'static,
@@ -158,8 +179,8 @@ impl ServerBuilder {
     }
 
     /// Registers a tool with a raw handler.
-    pub fn tool_handler(mut self, definition: Value, handler: Handler) -> Self {
-        match tool_entry(&self.schemas, definition, handler) {
+    pub fn tool_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
+        match to_definition(definition).and_then(|d| tool_entry(&self.schemas, d, handler)) {
             Ok((name, entry)) => self.registry.tools.insert(name, entry),
             Err(e) => self.errors.push(e.to_string()),
         }
@@ -167,7 +188,7 @@ impl ServerBuilder {
     }
 
     /// Registers a static resource with a synchronous read handler returning a ReadResourceResult.
-    pub fn resource<F, R>(self, definition: Value, f: F) -> Self
+    pub fn resource<F, R>(self, definition: impl Serialize, f: F) -> Self
     where
         F: Fn(&RequestContext) -> R + Send + Sync + 'static,
         R: Into<Reply>,
@@ -176,12 +197,13 @@ impl ServerBuilder {
     }
 
     /// Registers a static resource with a raw handler.
-    pub fn resource_handler(mut self, definition: Value, handler: Handler) -> Self {
-        match required_str(&definition, "uri", "resource").and_then(|u| {
+    pub fn resource_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
+        match to_definition(definition).and_then(|definition| {
+            let uri = required_str(&definition, "uri", "resource")?;
             required_str(&definition, "name", "resource")?;
-            Ok(u)
+            Ok((uri, definition))
         }) {
-            Ok(uri) => self.registry.resources.insert(
+            Ok((uri, definition)) => self.registry.resources.insert(
                 uri,
                 ResourceEntry {
                     definition,
@@ -195,7 +217,7 @@ impl ServerBuilder {
 
     /// Registers a resource template (RFC 6570) with a synchronous read handler; the matched variables
     /// are in [`RequestContext::template_vars`].
-    pub fn resource_template<F, R>(self, definition: Value, f: F) -> Self
+    pub fn resource_template<F, R>(self, definition: impl Serialize, f: F) -> Self
     where
         F: Fn(&RequestContext) -> R + Send + Sync + 'static,
         R: Into<Reply>,
@@ -204,8 +226,8 @@ impl ServerBuilder {
     }
 
     /// Registers a resource template with a raw handler.
-    pub fn template_handler(mut self, definition: Value, handler: Handler) -> Self {
-        match template_entry(definition, handler) {
+    pub fn template_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
+        match to_definition(definition).and_then(|d| template_entry(d, handler)) {
             Ok((key, entry)) => self.registry.templates.insert(key, entry),
             Err(e) => self.errors.push(e.to_string()),
         }
@@ -213,7 +235,7 @@ impl ServerBuilder {
     }
 
     /// Registers a prompt with a synchronous handler returning a GetPromptResult.
-    pub fn prompt<F, R>(self, definition: Value, f: F) -> Self
+    pub fn prompt<F, R>(self, definition: impl Serialize, f: F) -> Self
     where
         F: Fn(&RequestContext, &Value) -> R + Send + Sync + 'static,
         R: Into<Reply>,
@@ -222,9 +244,9 @@ impl ServerBuilder {
     }
 
     /// Registers a prompt with a raw handler.
-    pub fn prompt_handler(mut self, definition: Value, handler: Handler) -> Self {
-        match prompt_name(&definition) {
-            Ok(name) => self.registry.prompts.insert(
+    pub fn prompt_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
+        match to_definition(definition).and_then(|d| Ok((prompt_name(&d)?, d))) {
+            Ok((name, definition)) => self.registry.prompts.insert(
                 name,
                 PromptEntry {
                     definition,
@@ -284,6 +306,19 @@ impl ServerBuilder {
                 legacy_sessions: Mutex::new(Vec::new()),
             }),
         })
+    }
+}
+
+/// A definition object from a model type or JSON.
+fn to_definition(definition: impl Serialize) -> Result<Value> {
+    match serde_json::to_value(definition) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(other) => Err(Error::InvalidArgument(format!(
+            "a definition must be a JSON object, got {other}"
+        ))),
+        Err(e) => Err(Error::InvalidArgument(format!(
+            "a definition does not serialise: {e}"
+        ))),
     }
 }
 

@@ -348,6 +348,24 @@ impl Reply {
     }
 }
 
+/// Typed results of the model become replies through their JSON form.
+macro_rules! reply_from_model {
+    ($($t:ty),* $(,)?) => {$(
+        impl From<$t> for Reply {
+            fn from(v: $t) -> Self {
+                serde_json::to_value(v).map_or_else(|e| Reply::Error(RpcError::internal(e)), Reply::Result)
+            }
+        }
+    )*};
+}
+
+reply_from_model!(
+    crate::model::CallToolResult,
+    crate::model::GetPromptResult,
+    crate::model::ReadResourceResult,
+    crate::model::CompleteResult,
+);
+
 impl From<Value> for Reply {
     fn from(v: Value) -> Self {
         Reply::Result(v)

@@ -29,7 +29,8 @@ pub enum Change {
 }
 
 impl Change {
-    fn method(&self) -> &'static str {
+    /// The notification method announcing this change.
+    pub fn method(&self) -> &'static str {
         match self {
             Change::Tools => "notifications/tools/list_changed",
             Change::Prompts => "notifications/prompts/list_changed",

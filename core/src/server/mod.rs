@@ -31,6 +31,7 @@ use std::time::Duration;
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Value, json};
 
+pub use crate::model::CacheScope;
 pub use builder::ServerBuilder;
 pub use context::{CancelFlag, InputRequired, Reply, RequestContext, Responder};
 pub use listen::Change;
@@ -45,25 +46,6 @@ use crate::version::{Era, ProtocolVersion};
 use listen::Listeners;
 use registry::Registry;
 use session::SessionShared;
-
-/// Who may share a cached result (`cacheScope`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CacheScope {
-    /// Shareable across users and intermediaries.
-    Public,
-    /// Reusable only within the same authorization context.
-    Private,
-}
-
-impl CacheScope {
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CacheScope::Public => "public",
-            CacheScope::Private => "private",
-        }
-    }
-}
 
 /// Tunables of a server. Every limit has a safe default.
 #[derive(Clone, Debug)]
@@ -134,6 +116,10 @@ impl ServerInner {
         }
     }
 
+    pub(crate) fn serves_modern(&self) -> bool {
+        self.versions.iter().any(|v| v.era() == Era::Modern)
+    }
+
     pub(crate) fn serves_legacy(&self) -> bool {
         self.versions.iter().any(|v| v.era() == Era::Legacy)
     }
@@ -195,23 +181,13 @@ impl ServerInner {
                     Change::ResourceUpdated(uri) => Some(json!({ "uri": uri })),
                     _ => None,
                 };
-                let bytes =
-                    crate::jsonrpc::encode_notification(change_method(&change), params.as_ref());
+                let bytes = crate::jsonrpc::encode_notification(change.method(), params.as_ref());
                 s.sink.send(crate::transport::Outgoing {
                     kind: crate::transport::OutKind::Notification,
                     bytes,
                 });
             }
         }
-    }
-}
-
-fn change_method(c: &Change) -> &'static str {
-    match c {
-        Change::Tools => "notifications/tools/list_changed",
-        Change::Prompts => "notifications/prompts/list_changed",
-        Change::Resources => "notifications/resources/list_changed",
-        Change::ResourceUpdated(_) => "notifications/resources/updated",
     }
 }
 

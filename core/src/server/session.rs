@@ -295,7 +295,10 @@ impl Session {
     /// Decides the era of a non-initialize request and gathers the client facts it is served with.
     fn era_of(&self, req: &Request) -> Result<Served, RpcError> {
         let server = &self.shared.server;
-        if let Some(requested) = meta::modern_version(req.params.as_ref()) {
+        // A server without a modern version answers like the legacy server it is: no -32022, which
+        // clients read as a definitive modern answer.
+        let modern = meta::modern_version(req.params.as_ref()).filter(|_| server.serves_modern());
+        if let Some(requested) = modern {
             // Modern: version, then shape; capability checks come with the method.
             let version = version::check_modern(requested, &server.versions)
                 .map_err(|supported| RpcError::unsupported_version(&supported, requested))?

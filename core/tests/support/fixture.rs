@@ -83,7 +83,7 @@ pub fn server_with(config: ServerConfig) -> Server {
             json!({"name": "later", "inputSchema": {"type": "object"}}),
             std::sync::Arc::new(|_ctx, responder: libmcp::server::Responder| {
                 std::thread::spawn(move || {
-                    std::thread::sleep(Duration::from_millis(20));
+                    std::thread::sleep(Duration::from_millis(200));
                     responder.result(json!({"content": [{"type": "text", "text": "from another thread"}]}));
                 });
             }),

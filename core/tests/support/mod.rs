@@ -5,4 +5,5 @@
 
 pub mod fixture;
 pub mod harness;
+pub mod tap;
 pub mod wire;
