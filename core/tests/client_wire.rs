@@ -131,7 +131,7 @@ async fn legacy_clients_of_every_revision_are_valid() {
         assert_eq!(client.era(), Era::Legacy);
         assert_eq!(client.server().version.as_str(), v);
         client.ping().await.unwrap();
-        assert_eq!(client.list_all_tools().await.unwrap().len(), 9);
+        assert_eq!(client.list_all_tools().await.unwrap().len(), 10);
         assert_eq!(
             client.call_tool("roots", json!({})).await.unwrap()["content"][0]["text"],
             "1 roots",

@@ -48,6 +48,7 @@ async fn discover_lists_and_results_carry_the_modern_fields() {
             "sample",
             "roots",
             "url",
+            "bad_form",
             "structured",
             "panics",
             "later"

@@ -197,3 +197,20 @@ async fn sampling_and_roots_rounds() {
     assert_eq!(r["result"]["content"][0]["text"], "2 roots");
     w.finish().await;
 }
+
+#[tokio::test]
+async fn invalid_input_requests_never_leave_the_server() {
+    let mut w = Wire::start(fixture::server(), REV);
+    let r = w
+        .request(json!(1), "tools/call", modern(json!({"name": "bad_form"})))
+        .await;
+    assert_eq!(r["error"]["code"], -32603);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("requestedSchema"),
+        "{r}"
+    );
+    w.finish().await;
+}

@@ -340,6 +340,7 @@ pub(crate) fn tool_name(def: &Value) -> Result<String> {
 
 pub(crate) fn prompt_name(def: &Value) -> Result<String> {
     let name = required_str(def, "name", "prompt")?;
+    check_meta_keys(def.get("_meta"), &name)?;
     if let Some(args) = def.get("arguments")
         && !args.as_array().is_some_and(|a| {
             a.iter()
@@ -372,13 +373,15 @@ pub fn tool_entry(
     let obj = definition
         .as_object_mut()
         .expect("tool_name checked an object");
+    check_meta_keys(obj.get("_meta"), &name)?;
     let input = obj
         .entry("inputSchema")
         .or_insert_with(|| json!({ "type": "object" }));
-    crate::schema::check_tool_input_schema(input)
+    let compiled = schemas
+        .compile_tool_input_schema(input)
         .map_err(|e| Error::InvalidArgument(format!("tool {name}: inputSchema: {e}")))?;
-    let input = validator(schemas, input)
-        .map_err(|e| Error::InvalidArgument(format!("tool {name}: {e}")))?;
+    let input: Validator =
+        Arc::new(move |instance: &Value| compiled.validate(instance).map_err(|e| e.to_string()));
     let output = match obj.get("outputSchema") {
         None => None,
         Some(s) => Some(
@@ -395,6 +398,19 @@ pub fn tool_entry(
             handler,
         },
     ))
+}
+
+/// `_meta` keys of a definition must follow the key syntax (prefix labels, name characters).
+fn check_meta_keys(meta: Option<&Value>, what: &str) -> Result<()> {
+    let Some(meta) = meta else { return Ok(()) };
+    let obj = meta
+        .as_object()
+        .ok_or_else(|| Error::InvalidArgument(format!("{what}: _meta must be an object")))?;
+    for key in obj.keys() {
+        crate::names::validate_meta_key(key)
+            .map_err(|e| Error::InvalidArgument(format!("{what}: _meta: {e}")))?;
+    }
+    Ok(())
 }
 
 fn template_entry(definition: Value, handler: Handler) -> Result<(String, TemplateEntry)> {

@@ -109,6 +109,43 @@ fn required_capability(req: &Value) -> Result<(Vec<&'static str>, Value), RpcErr
     }
 }
 
+/// Checks what a handler asks of the client before it goes out: a form elicitation's schema must be
+/// the flat subset the spec allows, a URL elicitation needs a URL, sampling needs messages and maxTokens.
+fn check_request_params(req: &Value) -> Result<(), String> {
+    let params = req.get("params");
+    let text = |k: &str| params.and_then(|p| p.get(k)).and_then(Value::as_str);
+    match req.get("method").and_then(Value::as_str) {
+        Some("elicitation/create") => {
+            text("message").ok_or("elicitation needs a message")?;
+            if text("mode") == Some("url") {
+                let url = text("url").ok_or("URL elicitation needs a url")?;
+                if !(url.starts_with("https://") || url.starts_with("http://")) {
+                    return Err(format!("URL elicitation needs an http(s) URL, got {url:?}"));
+                }
+                Ok(())
+            } else {
+                let schema = params
+                    .and_then(|p| p.get("requestedSchema"))
+                    .ok_or("form elicitation needs a requestedSchema")?;
+                crate::schema::check_elicitation_schema(schema)
+                    .map_err(|e| format!("requestedSchema: {e}"))
+            }
+        }
+        Some("sampling/createMessage") => {
+            params
+                .and_then(|p| p.get("messages"))
+                .filter(|m| m.is_array())
+                .ok_or("sampling needs a messages array")?;
+            params
+                .and_then(|p| p.get("maxTokens"))
+                .filter(|m| m.is_u64())
+                .ok_or("sampling needs maxTokens")?;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Handles a handler's request for input.
 pub(crate) fn input_required(c: Completion, ir: InputRequired) {
     let method = c.ctx.method();
@@ -122,7 +159,10 @@ pub(crate) fn input_required(c: Completion, ir: InputRequired) {
             "input_required needs input requests or a request state",
         ));
     }
-    for req in ir.requests.values() {
+    for (key, req) in &ir.requests {
+        if let Err(e) = check_request_params(req) {
+            return c.send_error(&RpcError::internal(format!("input request {key:?}: {e}")));
+        }
         let (path, required) = match required_capability(req) {
             Ok(x) => x,
             Err(e) => return c.send_error(&e),

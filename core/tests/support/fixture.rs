@@ -68,6 +68,10 @@ pub fn server_with(config: ServerConfig) -> Server {
                 None => InputRequired::new().elicit_url("go", "Open this", "https://example.com/auth").into(),
             }
         })
+        .tool(json!({"name": "bad_form", "inputSchema": {"type": "object"}}), |_ctx, _| {
+            // Nested objects are not allowed in elicitation forms: the engine refuses to send this.
+            InputRequired::new().elicit("k", "?", json!({"type": "object", "properties": {"o": {"type": "object"}}}))
+        })
         .tool(
             json!({"name": "structured", "inputSchema": {"type": "object", "properties": {"good": {"type": "boolean"}}},
                    "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}),
