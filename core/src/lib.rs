@@ -23,3 +23,8 @@ pub mod transport;
 pub use error::{Error, Result, RpcError};
 pub use jsonrpc::RequestId;
 pub use version::{Era, ProtocolVersion};
+
+/// The README's Rust examples, compiled as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -117,3 +117,56 @@ async fn typed_tools_and_model_results() {
     assert_eq!(r["structuredContent"], json!({"ok": true}));
     client.close().await;
 }
+
+#[tokio::test]
+async fn runtime_registration_is_checked_and_served() {
+    use libmcp::server::sync_handler;
+    let s = server();
+    assert!(
+        s.add_tool(
+            json!({"name": "bad name!"}),
+            sync_handler(|_| Reply::text("x"))
+        )
+        .is_err()
+    );
+    assert!(
+        s.add_tool(
+            json!({"name": "t", "inputSchema": {"type": "string"}}),
+            sync_handler(|_| Reply::text("x"))
+        )
+        .is_err()
+    );
+    s.add_tool(
+        json!({"name": "late", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}),
+        sync_handler(|ctx| Reply::text(ctx.arguments()["n"].to_string())),
+    )
+    .unwrap();
+    s.add_resource(
+        json!({"uri": "mem://x", "name": "x"}),
+        sync_handler(|ctx| {
+            Reply::Result(json!({"contents": [{"uri": ctx.uri().unwrap(), "text": "x"}]}))
+        }),
+    )
+    .unwrap();
+    let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    let (sr, sw) = tokio::io::split(server_io);
+    tokio::spawn(async move { libmcp::transport::stdio::serve(s, sr, sw).await });
+    let (cr, cw) = tokio::io::split(client_io);
+    let client = Client::builder("c", "1").connect_io(cr, cw).await.unwrap();
+    assert_eq!(
+        client.call_tool("late", json!({"n": 5})).await.unwrap()["content"][0]["text"],
+        "5"
+    );
+    assert_eq!(
+        client
+            .call_tool("late", json!({"n": "five"}))
+            .await
+            .unwrap()["isError"],
+        true
+    );
+    assert_eq!(
+        client.read_resource("mem://x").await.unwrap()["contents"][0]["text"],
+        "x"
+    );
+    client.close().await;
+}

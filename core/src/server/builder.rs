@@ -198,11 +198,7 @@ impl ServerBuilder {
 
     /// Registers a static resource with a raw handler.
     pub fn resource_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
-        match to_definition(definition).and_then(|definition| {
-            let uri = required_str(&definition, "uri", "resource")?;
-            required_str(&definition, "name", "resource")?;
-            Ok((uri, definition))
-        }) {
+        match resource_definition(definition) {
             Ok((uri, definition)) => self.registry.resources.insert(
                 uri,
                 ResourceEntry {
@@ -274,11 +270,6 @@ impl ServerBuilder {
         self
     }
 
-    /// The schema cache shared by the server's validators (also usable for [`Server::add_tool`] entries).
-    pub fn schema_cache(&self) -> &SchemaCache {
-        &self.schemas
-    }
-
     /// Builds the server, or reports every registration problem at once.
     pub fn build(self) -> Result<Server> {
         if !self.errors.is_empty() {
@@ -303,6 +294,7 @@ impl ServerBuilder {
                 config: self.config,
                 enabled: self.enabled,
                 listeners: Listeners::default(),
+                schemas: self.schemas,
                 legacy_sessions: Mutex::new(Vec::new()),
             }),
         })
@@ -310,7 +302,7 @@ impl ServerBuilder {
 }
 
 /// A definition object from a model type or JSON.
-fn to_definition(definition: impl Serialize) -> Result<Value> {
+pub(crate) fn to_definition(definition: impl Serialize) -> Result<Value> {
     match serde_json::to_value(definition) {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(other) => Err(Error::InvalidArgument(format!(
@@ -320,6 +312,15 @@ fn to_definition(definition: impl Serialize) -> Result<Value> {
             "a definition does not serialise: {e}"
         ))),
     }
+}
+
+/// A Resource definition and its URI.
+pub(crate) fn resource_definition(definition: impl Serialize) -> Result<(String, Value)> {
+    let definition = to_definition(definition)?;
+    let uri = required_str(&definition, "uri", "resource")?;
+    required_str(&definition, "name", "resource")?;
+    check_meta_keys(definition.get("_meta"), &uri)?;
+    Ok((uri, definition))
 }
 
 fn required_str(def: &Value, key: &str, what: &str) -> Result<String> {
@@ -364,7 +365,7 @@ fn validator(schemas: &SchemaCache, schema: &Value) -> Result<Validator> {
 }
 
 /// Checks a Tool definition and compiles its schemas.
-pub fn tool_entry(
+pub(crate) fn tool_entry(
     schemas: &SchemaCache,
     mut definition: Value,
     handler: Handler,

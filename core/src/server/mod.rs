@@ -32,7 +32,7 @@ use parking_lot::{Mutex, RwLock};
 use serde_json::{Value, json};
 
 pub use crate::model::CacheScope;
-pub use builder::ServerBuilder;
+pub use builder::{ServerBuilder, async_handler, sync_handler};
 pub use context::{CancelFlag, InputRequired, Reply, RequestContext, Responder};
 pub use listen::Change;
 pub use registry::{
@@ -102,6 +102,7 @@ pub(crate) struct ServerInner {
     /// Features enabled explicitly even while nothing of that kind is registered.
     pub(crate) enabled: Offers,
     pub(crate) listeners: Listeners,
+    pub(crate) schemas: crate::schema::SchemaCache,
     legacy_sessions: Mutex<Vec<Weak<SessionShared>>>,
 }
 
@@ -234,9 +235,18 @@ impl Server {
         self.inner.announce(change);
     }
 
-    /// Registers (or replaces) a tool at runtime and announces the change.
-    pub fn add_tool(&self, entry: ToolEntry) -> crate::Result<()> {
-        let name = builder::tool_name(&entry.definition)?;
+    /// Registers (or replaces) a tool at runtime, checked and compiled like a builder registration,
+    /// and announces the change to listeners of both eras.
+    pub fn add_tool(
+        &self,
+        definition: impl serde::Serialize,
+        handler: Handler,
+    ) -> crate::Result<()> {
+        let (name, entry) = builder::tool_entry(
+            &self.inner.schemas,
+            builder::to_definition(definition)?,
+            handler,
+        )?;
         self.inner.registry.write().tools.insert(name, entry);
         self.notify(Change::Tools);
         Ok(())
@@ -252,9 +262,20 @@ impl Server {
     }
 
     /// Registers (or replaces) a prompt at runtime and announces the change.
-    pub fn add_prompt(&self, entry: PromptEntry) -> crate::Result<()> {
-        let name = builder::prompt_name(&entry.definition)?;
-        self.inner.registry.write().prompts.insert(name, entry);
+    pub fn add_prompt(
+        &self,
+        definition: impl serde::Serialize,
+        handler: Handler,
+    ) -> crate::Result<()> {
+        let definition = builder::to_definition(definition)?;
+        let name = builder::prompt_name(&definition)?;
+        self.inner.registry.write().prompts.insert(
+            name,
+            PromptEntry {
+                definition,
+                handler,
+            },
+        );
         self.notify(Change::Prompts);
         Ok(())
     }
@@ -264,6 +285,33 @@ impl Server {
         let removed = self.inner.registry.write().prompts.remove(name);
         if removed {
             self.notify(Change::Prompts);
+        }
+        removed
+    }
+
+    /// Registers (or replaces) a static resource at runtime and announces the change.
+    pub fn add_resource(
+        &self,
+        definition: impl serde::Serialize,
+        handler: Handler,
+    ) -> crate::Result<()> {
+        let (uri, definition) = builder::resource_definition(definition)?;
+        self.inner.registry.write().resources.insert(
+            uri,
+            ResourceEntry {
+                definition,
+                handler,
+            },
+        );
+        self.notify(Change::Resources);
+        Ok(())
+    }
+
+    /// Removes a static resource at runtime and announces the change; `false` if there was none.
+    pub fn remove_resource(&self, uri: &str) -> bool {
+        let removed = self.inner.registry.write().resources.remove(uri);
+        if removed {
+            self.notify(Change::Resources);
         }
         removed
     }
