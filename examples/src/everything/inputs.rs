@@ -28,6 +28,27 @@ fn accepted_str(ctx: &RequestContext, key: &str, field: &str) -> Option<String> 
     accepted(ctx, key)?.get(field)?.as_str().map(str::to_string)
 }
 
+/// Wraps a tool handler so that a declined or cancelled elicitation among `keys` ends the request: a
+/// refusal is an answer, so the server does not ask again.
+fn ends_on_refusal<F>(
+    keys: &'static [&'static str],
+    f: F,
+) -> impl Fn(&RequestContext, &Value) -> Reply + Send + Sync + 'static
+where
+    F: Fn(&RequestContext, &Value) -> Reply + Send + Sync + 'static,
+{
+    move |ctx, args| refused(ctx, keys).unwrap_or_else(|| f(ctx, args))
+}
+
+/// A completion for a request whose user declined or cancelled one of the elicitations `keys`.
+fn refused(ctx: &RequestContext, keys: &[&str]) -> Option<Reply> {
+    keys.iter().find_map(|k| {
+        let action = ctx.input_response(k)?.get("action")?.as_str()?;
+        (action == "decline" || action == "cancel")
+            .then(|| Reply::text(format!("The user chose to {action} the question ({k})")))
+    })
+}
+
 /// `action=…, content=…` of any elicitation answer (accept, decline or cancel).
 fn describe_elicitation(answer: &Value) -> String {
     let action = answer
@@ -98,6 +119,11 @@ pub(super) fn register(b: ServerBuilder) -> ServerBuilder {
             "description": "A prompt that first asks the user for context (MRTR)",
         }),
         |ctx, _args| match accepted_str(ctx, "user_context", "context") {
+            None if refused(ctx, &["user_context"]).is_some() => json!({
+                "description": "A prompt without user context (the user refused)",
+                "messages": [{"role": "user", "content": {"type": "text", "text": "No context was provided."}}],
+            })
+            .into(),
             Some(context) => json!({
                 "description": "A prompt built from user-provided context",
                 "messages": [{"role": "user", "content": {"type": "text",
@@ -204,10 +230,10 @@ fn enum_form() -> Value {
 fn mrtr_tools(b: ServerBuilder) -> ServerBuilder {
     b.tool(
         no_args("test_input_required_result_elicitation", "MRTR: asks for the user's name, then greets them"),
-        |ctx, _args| match accepted_str(ctx, "user_name", "name") {
+        ends_on_refusal(&["user_name"], |ctx, _args| match accepted_str(ctx, "user_name", "name") {
             Some(name) => Reply::text(format!("Hello, {name}!")),
             None => ask_name(InputRequired::new(), "user_name").into(),
-        },
+        },)
     )
     .tool(
         no_args("test_input_required_result_sampling", "MRTR: asks the client's LLM for the capital of France"),
@@ -225,7 +251,7 @@ fn mrtr_tools(b: ServerBuilder) -> ServerBuilder {
     )
     .tool(
         no_args("test_input_required_result_request_state", "MRTR: asks for a confirmation and carries a requestState"),
-        |ctx, _args| {
+        ends_on_refusal(&["confirm"], |ctx, _args| {
             let confirmed = accepted(ctx, "confirm").and_then(|c| c.get("ok")).and_then(Value::as_bool);
             match (confirmed, ctx.request_state()) {
                 (Some(ok), Some(REQUEST_STATE)) => Reply::text(format!("Request state verified: {REQUEST_STATE} (ok={ok})")),
@@ -234,11 +260,11 @@ fn mrtr_tools(b: ServerBuilder) -> ServerBuilder {
                     .with_state(REQUEST_STATE)
                     .into(),
             }
-        },
+        },)
     )
     .tool(
         no_args("test_input_required_result_multiple_inputs", "MRTR: asks for a name, a sampled greeting and the roots at once"),
-        |ctx, _args| {
+        ends_on_refusal(&["user_name"], |ctx, _args| {
             let name = accepted_str(ctx, "user_name", "name");
             let greeting = sampled_text(ctx, "greeting");
             let roots = root_list(ctx, "client_roots");
@@ -252,22 +278,22 @@ fn mrtr_tools(b: ServerBuilder) -> ServerBuilder {
                     .with_state("multiple-inputs")
                     .into(),
             }
-        },
+        },)
     )
     .tool(
         no_args("test_input_required_result_multi_round", "MRTR: asks for a name, then in a second round for a favourite colour"),
-        |ctx, _args| multi_round(ctx),
+        ends_on_refusal(&["step1", "step2"], |ctx, _args| multi_round(ctx),)
     )
     .tool(
         no_args("test_input_required_result_tampered_state", "MRTR: carries an integrity-protected requestState; a modified one is rejected with -32602"),
-        |ctx, _args| match (accepted_str(ctx, "user_name", "name"), ctx.request_state()) {
+        ends_on_refusal(&["user_name"], |ctx, _args| match (accepted_str(ctx, "user_name", "name"), ctx.request_state()) {
             (Some(name), Some("untampered")) => Reply::text(format!("State verified, hello {name}!")),
             _ => ask_name(InputRequired::new(), "user_name").with_state("untampered").into(),
-        },
+        },)
     )
     .tool(
         no_args("test_input_required_result_capabilities", "MRTR: asks only for the kinds of input the client declared"),
-        |ctx, _args| capabilities(ctx),
+        ends_on_refusal(&["user_name"], |ctx, _args| capabilities(ctx),)
     )
 }
 
