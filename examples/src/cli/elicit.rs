@@ -72,20 +72,20 @@ pub fn from_answers(params: &Value, answers: &[(String, String)]) -> (Value, Vec
             content.insert(name.clone(), d.clone());
         }
     }
+    // The answers are a pool for every form of the run (multi-round tools ask one field at a time),
+    // so keys this form does not have are skipped, not an error.
     for (k, v) in answers {
-        match props.iter().find(|(name, _)| name == k) {
-            Some((_, prop)) => match convert(prop, v) {
-                Ok(value) => {
-                    content.insert(k.clone(), value);
-                }
-                Err(e) => {
-                    notes.push(format!("declined: --answer {k}: {e}"));
-                    return (decline(), notes);
-                }
-            },
-            // The answers are a pool for every form of the run (multi-round tools ask one field at a
-            // time), so keys this form does not have are not an error.
-            None => {}
+        let Some((_, prop)) = props.iter().find(|(name, _)| name == k) else {
+            continue;
+        };
+        match convert(prop, v) {
+            Ok(value) => {
+                content.insert(k.clone(), value);
+            }
+            Err(e) => {
+                notes.push(format!("declined: --answer {k}: {e}"));
+                return (decline(), notes);
+            }
         }
     }
     let missing: Vec<String> = required(params)

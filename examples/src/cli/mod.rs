@@ -1,5 +1,5 @@
 //! The `mcp` command-line tool: argument parsing ([`parse`]), answering elicitation ([`elicit`]) and
-//! human-readable output ([`format`]).
+//! human-readable output ([`format`](mod@format)).
 
 pub mod elicit;
 pub mod format;
