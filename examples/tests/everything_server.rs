@@ -8,6 +8,8 @@ use libmcp_examples::everything::build_server;
 use serde_json::{Value, json};
 
 type Seen = Arc<Mutex<Vec<(String, Value)>>>;
+/// Progress reports seen: (progress, total).
+type Progress = Arc<Mutex<Vec<(f64, Option<f64>)>>>;
 
 async fn connect(pref: VersionPreference) -> (Client, Seen) {
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
@@ -36,7 +38,7 @@ fn eras() -> [VersionPreference; 2] {
 async fn progress_is_0_50_100_of_100() {
     for pref in eras() {
         let (client, _) = connect(pref.clone()).await;
-        let got: Arc<Mutex<Vec<(f64, Option<f64>)>>> = Arc::default();
+        let got: Progress = Arc::default();
         let g = got.clone();
         let opts = CallOptions {
             timeout: None,
