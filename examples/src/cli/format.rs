@@ -1,0 +1,242 @@
+//! Human-readable rendering of results for the `mcp` tool.
+
+use std::fmt::Write as _;
+
+use libmcp::client::ServerDescription;
+use serde_json::Value;
+
+fn s<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `info`: era, version, server, capabilities, instructions.
+pub fn info(d: &ServerDescription) -> String {
+    let mut out = String::new();
+    let era = match d.era {
+        libmcp::Era::Modern => "modern (stateless, per-request _meta)",
+        libmcp::Era::Legacy => "legacy (initialize handshake)",
+    };
+    let _ = writeln!(out, "Era:                {era}");
+    let _ = writeln!(out, "Protocol version:   {}", d.version.as_str());
+    let _ = writeln!(
+        out,
+        "Supported versions: {}",
+        d.supported_versions.join(", ")
+    );
+    match &d.server_info {
+        Some(i) => {
+            let _ = write!(
+                out,
+                "Server:             {} {}",
+                s(i, "name"),
+                s(i, "version")
+            );
+            if let Some(t) = i.get("title").and_then(Value::as_str) {
+                let _ = write!(out, " ({t})");
+            }
+            out.push('\n');
+        }
+        None => out.push_str("Server:             (no serverInfo)\n"),
+    }
+    let _ = writeln!(out, "Capabilities:       {}", capabilities(&d.capabilities));
+    if let Some(i) = &d.instructions {
+        let _ = writeln!(out, "Instructions:       {i}");
+    }
+    out
+}
+
+/// `tools listChanged, resources subscribe listChanged, ...`.
+fn capabilities(caps: &Value) -> String {
+    let Some(m) = caps.as_object() else {
+        return "(none)".into();
+    };
+    let parts: Vec<String> = m
+        .iter()
+        .map(|(name, v)| {
+            let flags: Vec<&str> = v
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(_, f)| f.as_bool() != Some(false))
+                .map(|(k, _)| k.as_str())
+                .collect();
+            if flags.is_empty() {
+                name.clone()
+            } else {
+                format!("{name} ({})", flags.join(", "))
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        "(none)".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The parameters of an input schema: `a: string (required), b: integer`.
+fn params(schema: &Value) -> String {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let props: Vec<String> = schema["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, p)| {
+            let ty = p.get("type").and_then(Value::as_str).unwrap_or("any");
+            let req = if required.contains(&name.as_str()) {
+                ", required"
+            } else {
+                ""
+            };
+            format!("{name}: {ty}{req}")
+        })
+        .collect();
+    props.join("; ")
+}
+
+/// One line per tool, with its parameters on an indented line.
+pub fn tools(tools: &[Value]) -> String {
+    let mut out = String::new();
+    for t in tools {
+        let _ = writeln!(out, "{}  {}", s(t, "name"), s(t, "description"));
+        let p = params(&t["inputSchema"]);
+        if !p.is_empty() {
+            let _ = writeln!(out, "    args: {p}");
+        }
+    }
+    let _ = write!(out, "({} tools)", tools.len());
+    out
+}
+
+/// One line per resource: `uri  name (mime)  description`.
+pub fn resources(list: &[Value], uri_key: &str) -> String {
+    let mut out = String::new();
+    for r in list {
+        let _ = write!(out, "{}  {}", s(r, uri_key), s(r, "name"));
+        if let Some(m) = r.get("mimeType").and_then(Value::as_str) {
+            let _ = write!(out, " ({m})");
+        }
+        let _ = writeln!(out, "  {}", s(r, "description"));
+    }
+    let what = if uri_key == "uri" {
+        "resources"
+    } else {
+        "templates"
+    };
+    let _ = write!(out, "({} {what})", list.len());
+    out
+}
+
+/// One line per prompt, with its arguments.
+pub fn prompts(list: &[Value]) -> String {
+    let mut out = String::new();
+    for p in list {
+        let _ = writeln!(out, "{}  {}", s(p, "name"), s(p, "description"));
+        let args: Vec<String> = p["arguments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| {
+                let req = if a["required"] == true {
+                    " (required)"
+                } else {
+                    ""
+                };
+                format!("{}{req}", s(a, "name"))
+            })
+            .collect();
+        if !args.is_empty() {
+            let _ = writeln!(out, "    args: {}", args.join(", "));
+        }
+    }
+    let _ = write!(out, "({} prompts)", list.len());
+    out
+}
+
+/// A content block: text as is, binary as a summary line.
+pub fn content_block(b: &Value) -> String {
+    match s(b, "type") {
+        "text" => s(b, "text").to_string(),
+        "image" | "audio" => format!(
+            "[{} {}, {} base64 chars]",
+            s(b, "type"),
+            s(b, "mimeType"),
+            s(b, "data").len()
+        ),
+        "resource" => resource_contents(&b["resource"]),
+        "resource_link" => format!("[link {} {}]", s(b, "uri"), s(b, "name")),
+        other => format!("[{other} block] {b}"),
+    }
+}
+
+/// One entry of `contents` (resources/read) or an embedded resource.
+pub fn resource_contents(c: &Value) -> String {
+    let head = format!("[resource {} {}]", s(c, "uri"), s(c, "mimeType"));
+    match (c.get("text"), c.get("blob")) {
+        (Some(Value::String(t)), _) => format!("{head}\n{t}"),
+        (_, Some(Value::String(b))) => format!("{head} blob, {} base64 chars", b.len()),
+        _ => head,
+    }
+}
+
+/// A CallToolResult: its content blocks, then structured content if any.
+pub fn call_result(r: &Value) -> String {
+    let mut parts: Vec<String> = r["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(content_block)
+        .collect();
+    if let Some(sc) = r.get("structuredContent") {
+        parts.push(format!(
+            "structuredContent: {}",
+            serde_json::to_string_pretty(sc).unwrap_or_default()
+        ));
+    }
+    parts.join("\n")
+}
+
+/// A ReadResourceResult.
+pub fn read_result(r: &Value) -> String {
+    r["contents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(resource_contents)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A GetPromptResult: `role: content` per message.
+pub fn prompt_result(r: &Value) -> String {
+    let mut out = String::new();
+    if let Some(d) = r.get("description").and_then(Value::as_str) {
+        let _ = writeln!(out, "# {d}");
+    }
+    let messages: Vec<String> = r["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| format!("{}: {}", s(m, "role"), content_block(&m["content"])))
+        .collect();
+    out.push_str(&messages.join("\n"));
+    out
+}
+
+/// A CompleteResult: one value per line.
+pub fn completion(r: &Value) -> String {
+    let c = &r["completion"];
+    let mut lines: Vec<String> = c["values"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    if c["hasMore"] == true {
+        lines.push(format!("(more available; total {})", c["total"]));
+    }
+    lines.join("\n")
+}

@@ -1,0 +1,187 @@
+//! The client scenarios of the MCP conformance suite (CONFORMANCE.md §5), each a function over a
+//! connected [`Client`]. The transport-specific parts of some scenarios (HTTP headers, SSE retry,
+//! OAuth) belong to the transport; what is here is the protocol logic every transport shares.
+
+use libmcp::client::{Client, ClientBuilder, VersionPreference};
+use libmcp::{Era, ProtocolVersion};
+use serde_json::{Map, Value, json};
+
+/// The scenarios [`run`] implements.
+pub const SCENARIOS: [&str; 11] = [
+    "initialize",
+    "tools_call",
+    "elicitation-sep1034-client-defaults",
+    "request-metadata",
+    "sep-2322-client-request-state",
+    "json-schema-2020-12-preservation",
+    "json-schema-ref-no-deref",
+    "sse-retry",
+    "http-standard-headers",
+    "http-custom-headers",
+    "http-invalid-tool-headers",
+];
+
+/// Whether `name` is a scenario of the suite that needs OAuth (not implemented by this client).
+pub fn is_auth(name: &str) -> bool {
+    name.starts_with("auth/")
+}
+
+/// The era and version to connect with: the harness's `MCP_CONFORMANCE_PROTOCOL_VERSION` decides
+/// (dated versions through 2025-11-25 use `initialize`, 2026-07-28 and later the modern lifecycle);
+/// without it the client probes. `json-schema-ref-no-deref` is always legacy: its mock server only
+/// speaks the handshake lifecycle.
+pub fn version_preference(scenario: &str, protocol_version: Option<&str>) -> VersionPreference {
+    if scenario == "json-schema-ref-no-deref" {
+        let v = protocol_version
+            .map(ProtocolVersion::new)
+            .filter(|v| v.era() == Era::Legacy)
+            .unwrap_or(ProtocolVersion::LATEST_LEGACY);
+        return VersionPreference::Legacy(v);
+    }
+    match protocol_version.map(ProtocolVersion::new) {
+        None => VersionPreference::Auto,
+        Some(v) if v.era() == Era::Legacy => VersionPreference::Legacy(v),
+        Some(v) => VersionPreference::Modern(v),
+    }
+}
+
+/// Answers an elicitation form: `accept`, with every schema `default` filled in, and a placeholder for
+/// required fields that have none.
+pub fn accept_with_defaults(params: &Value) -> Value {
+    let schema = &params["requestedSchema"];
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut content = Map::new();
+    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
+        if let Some(d) = prop.get("default") {
+            content.insert(name.clone(), d.clone());
+        } else if required.contains(&name.as_str()) {
+            content.insert(name.clone(), placeholder(prop));
+        }
+    }
+    json!({"action": "accept", "content": content})
+}
+
+/// A value of the property's type for a required field without a default.
+fn placeholder(prop: &Value) -> Value {
+    if let Some(first) = prop["enum"].as_array().and_then(|e| e.first()) {
+        return first.clone();
+    }
+    if let Some(first) = prop["oneOf"].as_array().and_then(|e| e.first()) {
+        return first["const"].clone();
+    }
+    match prop["type"].as_str() {
+        Some("boolean") => json!(true),
+        Some("integer" | "number") => json!(0),
+        Some("array") => json!([]),
+        _ => json!("conformance"),
+    }
+}
+
+/// A client builder with the handlers the scenarios need: elicitation accepted with defaults, a canned
+/// sampling answer, and one root.
+pub fn client_builder() -> ClientBuilder {
+    Client::builder("libmcp-everything-client", env!("CARGO_PKG_VERSION"))
+        .on_elicitation(|params: Value| async move { Ok(accept_with_defaults(&params)) })
+        .on_sampling(|_params: Value| async move {
+            Ok(json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "This is a canned answer from the libmcp everything-client."},
+                "model": "libmcp-everything-client",
+                "stopReason": "endTurn",
+            }))
+        })
+        .roots(vec![
+            json!({"uri": "file:///tmp/libmcp-everything-client", "name": "Scratch"}),
+        ])
+}
+
+/// Runs one scenario. `context` is the parsed `MCP_CONFORMANCE_CONTEXT` (or `{}`).
+pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), String> {
+    match name {
+        "initialize" | "json-schema-ref-no-deref" => list_tools(client).await.map(drop),
+        "tools_call" | "http-standard-headers" => {
+            list_tools(client).await?;
+            call(client, "add_numbers", json!({"a": 5, "b": 3})).await
+        }
+        "request-metadata" => {
+            if client.era() == Era::Modern {
+                client
+                    .discover()
+                    .await
+                    .map_err(|e| format!("server/discover: {e}"))?;
+            }
+            list_tools(client).await?;
+            call(client, "add_numbers", json!({"a": 5, "b": 3})).await
+        }
+        "elicitation-sep1034-client-defaults" => {
+            call(client, "test_client_elicitation_defaults", json!({})).await
+        }
+        "sse-retry" => {
+            list_tools(client).await?;
+            call(client, "test_reconnection", json!({})).await
+        }
+        "sep-2322-client-request-state" => {
+            list_tools(client).await?;
+            for tool in [
+                "test_mrtr_echo_state",
+                "test_mrtr_unrelated",
+                "test_mrtr_no_state",
+                "test_mrtr_no_result_type",
+            ] {
+                call(client, tool, json!({})).await?;
+            }
+            Ok(())
+        }
+        "json-schema-2020-12-preservation" => {
+            let tools = list_tools(client).await?;
+            let schema = tools
+                .iter()
+                .find(|t| t["name"] == "json_schema_2020_12_tool")
+                .map(|t| t["inputSchema"].clone())
+                .ok_or("json_schema_2020_12_tool is not listed")?;
+            call(client, "json_schema_echo", json!({ "schema": schema })).await
+        }
+        "http-custom-headers" => {
+            let calls = context["toolCalls"].as_array().cloned().unwrap_or_default();
+            for c in calls {
+                let tool = c["name"].as_str().ok_or("a toolCalls entry has no name")?;
+                let args = c.get("arguments").cloned().unwrap_or_else(|| json!({}));
+                call(client, tool, args).await?;
+            }
+            Ok(())
+        }
+        "http-invalid-tool-headers" => {
+            list_tools(client).await?;
+            call(client, "valid_tool", json!({})).await
+        }
+        other if is_auth(other) => Err(format!(
+            "scenario {other} needs OAuth over HTTP, which this client does not implement yet"
+        )),
+        other => Err(format!("Unknown scenario: {other}")),
+    }
+}
+
+async fn list_tools(client: &Client) -> Result<Vec<Value>, String> {
+    client
+        .list_all_tools()
+        .await
+        .map_err(|e| format!("tools/list: {e}"))
+}
+
+/// Calls a tool; a result with `isError: true` is a failure of the scenario.
+async fn call(client: &Client, tool: &str, args: Value) -> Result<(), String> {
+    let r = client
+        .call_tool(tool, args)
+        .await
+        .map_err(|e| format!("tools/call {tool}: {e}"))?;
+    if r["isError"] == true {
+        return Err(format!(
+            "tools/call {tool} returned a tool error: {}",
+            r["content"]
+        ));
+    }
+    Ok(())
+}
