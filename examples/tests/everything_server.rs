@@ -113,8 +113,8 @@ async fn trigger_tools_announce_list_changes_and_keep_the_lists() {
         let (client, _) = connect(pref.clone()).await;
         let before = client.list_all_tools().await.unwrap();
         let filter = SubscriptionFilter {
-            tools_list_changed: true,
-            prompts_list_changed: true,
+            tools_list_changed: Some(true),
+            prompts_list_changed: Some(true),
             ..Default::default()
         };
         let mut sub = client.subscribe(filter).await.unwrap();

@@ -192,6 +192,17 @@ impl ServerInner {
     }
 }
 
+/// A weak handle to a [`Server`]; see [`Server::downgrade`].
+#[derive(Clone)]
+pub struct WeakServer(Weak<ServerInner>);
+
+impl WeakServer {
+    /// The server, while it is alive.
+    pub fn upgrade(&self) -> Option<Server> {
+        self.0.upgrade().map(|inner| Server { inner })
+    }
+}
+
 /// A server: cheap to clone, shareable across threads and connections.
 #[derive(Clone)]
 pub struct Server {
@@ -202,6 +213,12 @@ impl Server {
     /// Starts building a server with its implementation name and version.
     pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
         ServerBuilder::new(name, version)
+    }
+
+    /// A weak handle, for handlers that need the server (to change its lists) without keeping it
+    /// alive through its own registry.
+    pub fn downgrade(&self) -> WeakServer {
+        WeakServer(Arc::downgrade(&self.inner))
     }
 
     /// A new connection whose connection-level messages go to `sink`.

@@ -10,7 +10,7 @@ mod resources;
 
 use std::sync::{Arc, OnceLock};
 
-use libmcp::server::{Reply, Server, ServerBuilder};
+use libmcp::server::{Reply, Server, ServerBuilder, WeakServer};
 use serde_json::{Value, json};
 
 /// The server's implementation name.
@@ -29,8 +29,8 @@ pub const SIMPLE_TEXT: &str = "This is a simple text response for testing.";
 /// this example that the tests catch.
 pub fn build_server() -> Server {
     // The trigger tools mutate the server they belong to, so they reach it through a cell filled in
-    // after `build()`. (The cell keeps the server alive for as long as the process runs: fine here.)
-    let cell: Arc<OnceLock<Server>> = Arc::new(OnceLock::new());
+    // after `build()` with a weak handle (no reference cycle through the server's own registry).
+    let cell: Arc<OnceLock<WeakServer>> = Arc::new(OnceLock::new());
     let builder = Server::builder(SERVER_NAME, env!("CARGO_PKG_VERSION"))
         .info_field("title", json!("libmcp everything server"))
         .instructions(
@@ -43,7 +43,7 @@ pub fn build_server() -> Server {
     let server = builder
         .build()
         .expect("the everything-server's definitions are valid");
-    let _ = cell.set(server.clone());
+    let _ = cell.set(server.downgrade());
     server
 }
 
@@ -63,7 +63,7 @@ const DYNAMIC_PROMPT: &str = "test_dynamic_prompt";
 
 /// `test_trigger_tool_change` / `test_trigger_prompt_change`: each adds a temporary entry and removes it
 /// again, so listeners get list_changed notifications while the listed set stays exactly the contract.
-fn triggers(b: ServerBuilder, cell: &Arc<OnceLock<Server>>) -> ServerBuilder {
+fn triggers(b: ServerBuilder, cell: &Arc<OnceLock<WeakServer>>) -> ServerBuilder {
     let tools_cell = cell.clone();
     let prompts_cell = cell.clone();
     b.tool(
@@ -72,16 +72,12 @@ fn triggers(b: ServerBuilder, cell: &Arc<OnceLock<Server>>) -> ServerBuilder {
             "Changes the tool list (adds and removes a temporary tool) so that listeners receive notifications/tools/list_changed",
         ),
         move |_ctx, _args| {
-            let Some(server) = tools_cell.get() else {
+            let Some(server) = tools_cell.get().and_then(WeakServer::upgrade) else {
                 return Reply::tool_error("the server is not running yet");
             };
-            let entry = libmcp::server::ToolEntry {
-                definition: no_args(DYNAMIC_TOOL, "A temporary tool of test_trigger_tool_change"),
-                input: None,
-                output: None,
-                handler: Arc::new(|_ctx, responder| responder.reply(Reply::text("dynamic"))),
-            };
-            if let Err(e) = server.add_tool(entry) {
+            let definition = no_args(DYNAMIC_TOOL, "A temporary tool of test_trigger_tool_change");
+            let handler = libmcp::server::sync_handler(|_ctx| Reply::text("dynamic"));
+            if let Err(e) = server.add_tool(definition, handler) {
                 return Reply::tool_error(format!("cannot add {DYNAMIC_TOOL}: {e}"));
             }
             server.remove_tool(DYNAMIC_TOOL);
@@ -94,16 +90,14 @@ fn triggers(b: ServerBuilder, cell: &Arc<OnceLock<Server>>) -> ServerBuilder {
             "Changes the prompt list (adds and removes a temporary prompt) so that listeners receive notifications/prompts/list_changed",
         ),
         move |_ctx, _args| {
-            let Some(server) = prompts_cell.get() else {
+            let Some(server) = prompts_cell.get().and_then(WeakServer::upgrade) else {
                 return Reply::tool_error("the server is not running yet");
             };
-            let entry = libmcp::server::PromptEntry {
-                definition: json!({"name": DYNAMIC_PROMPT, "description": "A temporary prompt of test_trigger_prompt_change"}),
-                handler: Arc::new(|_ctx, responder| {
-                    responder.reply(json!({"messages": [{"role": "user", "content": {"type": "text", "text": "dynamic"}}]}))
-                }),
-            };
-            if let Err(e) = server.add_prompt(entry) {
+            let definition = json!({"name": DYNAMIC_PROMPT, "description": "A temporary prompt of test_trigger_prompt_change"});
+            let handler = libmcp::server::sync_handler(|_ctx| {
+                json!({"messages": [{"role": "user", "content": {"type": "text", "text": "dynamic"}}]})
+            });
+            if let Err(e) = server.add_prompt(definition, handler) {
                 return Reply::tool_error(format!("cannot add {DYNAMIC_PROMPT}: {e}"));
             }
             server.remove_prompt(DYNAMIC_PROMPT);
