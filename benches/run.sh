@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 cargo build --release -p libmcp-bench --bins
 echo "# mcp-bench $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(uname -sr)"
 echo
-exec target/release/mcp-bench --extras "$@"
+exec target/release/mcp-bench --extras --rounds 3 "$@"
