@@ -194,7 +194,7 @@ impl ClientBuilder {
             let mut lines = LineReader::new(BufReader::with_capacity(64 * 1024, reader), max);
             loop {
                 match lines.next().await {
-                    Ok(Line::Frame(bytes)) => reader_conn.on_frame(&bytes),
+                    Ok(Line::Frame(bytes)) => reader_conn.on_frame(bytes),
                     Ok(Line::TooLong) => {
                         eprintln!("libmcp client: dropped a message over {max} bytes")
                     }

@@ -340,6 +340,6 @@ impl Server {
 
     /// Serves this process's stdin and stdout until stdin closes.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        crate::transport::stdio::serve(self, tokio::io::stdin(), tokio::io::stdout()).await
+        crate::transport::stdio::serve_process_stdio(self).await
     }
 }

@@ -1,13 +1,17 @@
 //! Newline-delimited framing with a size limit: an oversized line is skipped to its end and reported,
 //! so one huge message costs no more memory than the limit and does not end the connection.
+//!
+//! Frames are lent out of one reused buffer (no allocation per message), and [`LineReader::next`] is
+//! cancel-safe: dropped mid-line, it resumes where it stopped on the next call, so it can sit in a
+//! `select!` beside the writer.
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 /// One frame read from a newline-delimited stream.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Line {
+pub(crate) enum Line<'a> {
     /// A complete line, without its `\n` (and without a trailing `\r`).
-    Frame(Vec<u8>),
+    Frame(&'a [u8]),
     /// A line longer than the limit was skipped.
     TooLong,
     /// The stream ended.
@@ -19,7 +23,14 @@ pub(crate) struct LineReader<R> {
     inner: R,
     max: usize,
     buf: Vec<u8>,
+    /// The buffer holds the frame lent out by the previous call.
+    lent: bool,
+    /// The line being read has outgrown the limit; its bytes are being skipped.
+    overflow: bool,
 }
+
+/// Buffers that grew past this for one large message are given back after it.
+const KEEP_CAPACITY: usize = 1 << 20;
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
     /// A reader with a maximum frame size.
@@ -28,41 +39,57 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             inner,
             max,
             buf: Vec::new(),
+            lent: false,
+            overflow: false,
         }
     }
 
     /// The next non-empty frame.
-    pub(crate) async fn next(&mut self) -> std::io::Result<Line> {
+    pub(crate) async fn next(&mut self) -> std::io::Result<Line<'_>> {
         loop {
-            match self.next_raw().await? {
-                Line::Frame(f) if f.iter().all(|b| b.is_ascii_whitespace()) => continue,
-                other => return Ok(other),
+            if self.lent {
+                self.lent = false;
+                self.buf.clear();
+                if self.buf.capacity() > KEEP_CAPACITY {
+                    self.buf.shrink_to(KEEP_CAPACITY);
+                }
+            }
+            match self.fill().await? {
+                Filled::Line if self.buf.iter().all(u8::is_ascii_whitespace) => self.buf.clear(),
+                Filled::Line => {
+                    self.lent = true;
+                    if self.buf.last() == Some(&b'\r') {
+                        self.buf.pop();
+                    }
+                    return Ok(Line::Frame(&self.buf));
+                }
+                Filled::TooLong => return Ok(Line::TooLong),
+                Filled::Eof => return Ok(Line::Eof),
             }
         }
     }
 
-    async fn next_raw(&mut self) -> std::io::Result<Line> {
-        self.buf.clear();
-        let mut overflow = false;
+    /// Reads up to the end of a line. Only state in `self` carries over an await, so cancelling this
+    /// loses nothing.
+    async fn fill(&mut self) -> std::io::Result<Filled> {
         loop {
             let available = self.inner.fill_buf().await?;
             if available.is_empty() {
                 // EOF: a final unterminated line still counts as a frame.
-                return Ok(if overflow {
-                    Line::TooLong
+                let was_overflow = std::mem::take(&mut self.overflow);
+                return Ok(if was_overflow {
+                    Filled::TooLong
                 } else if self.buf.is_empty() {
-                    Line::Eof
+                    Filled::Eof
                 } else {
-                    Line::Frame(std::mem::take(&mut self.buf))
+                    Filled::Line
                 });
             }
-            let (chunk, found) = match memchr(available) {
-                Some(i) => (&available[..i], Some(i)),
-                None => (available, None),
-            };
-            if !overflow {
+            let found = memchr::memchr(b'\n', available);
+            let chunk = &available[..found.unwrap_or(available.len())];
+            if !self.overflow {
                 if self.buf.len() + chunk.len() > self.max {
-                    overflow = true;
+                    self.overflow = true;
                     self.buf = Vec::new();
                 } else {
                     self.buf.extend_from_slice(chunk);
@@ -71,20 +98,20 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
             let consumed = found.map_or(chunk.len(), |i| i + 1);
             self.inner.consume(consumed);
             if found.is_some() {
-                if overflow {
-                    return Ok(Line::TooLong);
-                }
-                if self.buf.last() == Some(&b'\r') {
-                    self.buf.pop();
-                }
-                return Ok(Line::Frame(std::mem::take(&mut self.buf)));
+                return Ok(if std::mem::take(&mut self.overflow) {
+                    Filled::TooLong
+                } else {
+                    Filled::Line
+                });
             }
         }
     }
 }
 
-fn memchr(hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == b'\n')
+enum Filled {
+    Line,
+    TooLong,
+    Eof,
 }
 
 #[cfg(test)]
@@ -95,10 +122,25 @@ mod tests {
     async fn frames_limits_and_eof() {
         let input: &[u8] = b"abc\r\n\n  \n0123456789ABCDEF\nxyz\nlast";
         let mut r = LineReader::new(tokio::io::BufReader::with_capacity(4, input), 8);
-        assert_eq!(r.next().await.unwrap(), Line::Frame(b"abc".to_vec()));
+        assert_eq!(r.next().await.unwrap(), Line::Frame(b"abc"));
         assert_eq!(r.next().await.unwrap(), Line::TooLong);
-        assert_eq!(r.next().await.unwrap(), Line::Frame(b"xyz".to_vec()));
-        assert_eq!(r.next().await.unwrap(), Line::Frame(b"last".to_vec()));
+        assert_eq!(r.next().await.unwrap(), Line::Frame(b"xyz"));
+        assert_eq!(r.next().await.unwrap(), Line::Frame(b"last"));
         assert_eq!(r.next().await.unwrap(), Line::Eof);
+    }
+
+    #[tokio::test]
+    async fn cancelled_reads_resume_mid_line() {
+        let (mut w, r) = tokio::io::duplex(64);
+        let mut lines = LineReader::new(tokio::io::BufReader::new(r), 1024);
+        use tokio::io::AsyncWriteExt;
+        w.write_all(b"{\"par").await.unwrap();
+        // The read is cancelled while half a line is buffered...
+        let cancelled =
+            tokio::time::timeout(std::time::Duration::from_millis(20), lines.next()).await;
+        assert!(cancelled.is_err());
+        w.write_all(b"tial\":1}\n").await.unwrap();
+        // ...and the next call still returns the whole line.
+        assert_eq!(lines.next().await.unwrap(), Line::Frame(b"{\"partial\":1}"));
     }
 }

@@ -1,10 +1,14 @@
 //! The stdio transport, server side: newline-delimited JSON on stdin/stdout. Nothing but protocol
-//! messages is ever written to stdout; diagnostics go to stderr. Writes are batched: the writer drains
-//! everything queued before it flushes.
+//! messages is ever written to stdout; diagnostics go to stderr.
+//!
+//! One task reads, dispatches and writes: a synchronous handler's answer is queued and written by the
+//! same task on its next turn, with no hop to another thread. Everything queued is written with one
+//! `write` call, and reading goes on while a write waits, so a peer that writes a lot before it reads
+//! cannot deadlock the connection.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::lines::{Line, LineReader};
@@ -15,78 +19,167 @@ use crate::server::Server;
 
 /// Serves one connection over a byte stream pair until the reader reaches EOF, then waits (up to the
 /// configured grace period) for in-flight requests, ends listen streams, and flushes.
-pub async fn serve<R, W>(server: Server, reader: R, writer: W) -> std::io::Result<()>
+pub async fn serve<R, W>(server: Server, reader: R, mut writer: W) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin,
 {
-    let (sink, rx) = Sink::channel();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let writer_task = tokio::spawn(write_loop(writer, rx, stop_rx));
+    let (sink, mut rx) = Sink::channel();
     let session = server.session(sink.clone());
     let max = server.config().max_message_bytes;
     let mut lines = LineReader::new(BufReader::with_capacity(64 * 1024, reader), max);
-    let read_result = loop {
-        match lines.next().await {
-            Ok(Line::Frame(bytes)) => session.handle_bytes(&bytes),
-            Ok(Line::TooLong) => {
-                let e =
-                    RpcError::invalid_request(format!("message exceeds the limit of {max} bytes"));
-                sink.send(Outgoing {
-                    kind: OutKind::Error(e.code),
-                    bytes: jsonrpc::encode_error(None, &e),
-                });
-            }
-            Ok(Line::Eof) => break Ok(()),
-            Err(e) => break Err(e),
+    let mut out = OutBuf::default();
+    let mut eof_at: Option<Instant> = None;
+    let mut read_error = None;
+    loop {
+        out.take_queued(&mut rx);
+        if let Some(at) = eof_at
+            && out.is_empty()
+            && (session.inflight() == 0 || at.elapsed() >= server.config().shutdown_grace)
+        {
+            break;
         }
-    };
-    // Stdin closed: listen streams end, other requests get a grace period to answer.
-    server.close_subscriptions();
-    let deadline = Instant::now() + server.config().shutdown_grace;
-    while session.inflight() > 0 && Instant::now() < deadline {
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        tokio::select! {
+            biased;
+            written = writer.write(out.pending()), if !out.is_empty() => {
+                match written {
+                    Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                    Ok(n) => out.advance(n),
+                    Err(e) => return Err(e),
+                }
+            }
+            msg = rx.recv() => {
+                if let Some(m) = msg {
+                    out.push(&m);
+                }
+            }
+            // Reading pauses while the peer is not reading what we write (backpressure).
+            line = lines.next(), if eof_at.is_none() && out.pending().len() < HIGH_WATER => match line {
+                Ok(Line::Frame(bytes)) => session.handle_bytes(bytes),
+                Ok(Line::TooLong) => {
+                    let e = RpcError::invalid_request(format!("message exceeds the limit of {max} bytes"));
+                    out.push(&Outgoing { kind: OutKind::Error(e.code), bytes: jsonrpc::encode_error(None, &e) });
+                }
+                Ok(Line::Eof) | Err(_) => {
+                    if let Err(e) = line {
+                        read_error = Some(e);
+                    }
+                    // Stdin closed: listen streams end, other requests get a grace period to answer.
+                    server.close_subscriptions();
+                    eof_at = Some(Instant::now());
+                }
+            },
+            _ = tokio::time::sleep(Duration::from_millis(10)), if eof_at.is_some() => {}
+        }
     }
     session.close();
-    let _ = stop_tx.send(());
-    let write_result = writer_task.await.map_err(std::io::Error::other)?;
-    read_result.and(write_result)
+    writer.flush().await?;
+    writer.shutdown().await?;
+    read_error.map_or(Ok(()), Err)
 }
 
-/// Writes queued messages, one per line, flushing only when the queue is empty.
+/// Above this many unwritten bytes the server stops reading new requests.
+const HIGH_WATER: usize = 16 << 20;
+
+/// Serialised messages waiting for the writer, newline-terminated, written from `pos` on.
+#[derive(Default)]
+struct OutBuf {
+    bytes: Vec<u8>,
+    pos: usize,
+}
+
+impl OutBuf {
+    fn push(&mut self, m: &Outgoing) {
+        self.bytes.extend_from_slice(&m.bytes);
+        self.bytes.push(b'\n');
+    }
+
+    fn take_queued(&mut self, rx: &mut mpsc::UnboundedReceiver<Outgoing>) {
+        while let Ok(m) = rx.try_recv() {
+            self.push(&m);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.pos == self.bytes.len()
+    }
+
+    fn pending(&self) -> &[u8] {
+        &self.bytes[self.pos..]
+    }
+
+    fn advance(&mut self, n: usize) {
+        self.pos += n;
+        if self.pos == self.bytes.len() {
+            self.bytes.clear();
+            self.pos = 0;
+            if self.bytes.capacity() > 1 << 20 {
+                self.bytes.shrink_to(1 << 20);
+            }
+        }
+    }
+}
+
+/// Writes queued messages, one per line, each batch in as few writes as possible (client side, where
+/// many tasks send).
 pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
-    writer: W,
+    mut writer: W,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
     mut stop: tokio::sync::oneshot::Receiver<()>,
 ) -> std::io::Result<()> {
-    let mut out = BufWriter::with_capacity(64 * 1024, writer);
+    let mut out = OutBuf::default();
     loop {
         let first = tokio::select! {
             biased;
             m = rx.recv() => m,
             _ = &mut stop => {
-                // Drain what is already queued, then finish.
-                while let Ok(m) = rx.try_recv() {
-                    write_one(&mut out, &m).await?;
-                }
+                out.take_queued(&mut rx);
+                writer.write_all(out.pending()).await?;
                 break;
             }
         };
         let Some(first) = first else { break };
-        write_one(&mut out, &first).await?;
-        while let Ok(m) = rx.try_recv() {
-            write_one(&mut out, &m).await?;
-        }
-        out.flush().await?;
+        out.push(&first);
+        out.take_queued(&mut rx);
+        writer.write_all(out.pending()).await?;
+        out.advance(out.pending().len());
     }
-    out.flush().await?;
-    out.shutdown().await
+    writer.flush().await?;
+    writer.shutdown().await
 }
 
-async fn write_one<W: AsyncWrite + Unpin>(
-    out: &mut BufWriter<W>,
-    m: &Outgoing,
-) -> std::io::Result<()> {
-    out.write_all(&m.bytes).await?;
-    out.write_all(b"\n").await
+/// Non-blocking handles on this process's stdin and stdout when both are pipes (the usual case under
+/// an MCP client): reopened through `/proc/self/fd`, so the flag does not leak to the pipes' other users.
+/// Tokio's own stdin/stdout go through a blocking thread pool, a thread hop per read and write.
+#[cfg(target_os = "linux")]
+pub(crate) fn nonblocking_pipes() -> Option<(
+    tokio::net::unix::pipe::Receiver,
+    tokio::net::unix::pipe::Sender,
+)> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let is_pipe = |fd: &str| std::fs::metadata(fd).is_ok_and(|m| m.file_type().is_fifo());
+    if !is_pipe("/proc/self/fd/0") || !is_pipe("/proc/self/fd/1") {
+        return None;
+    }
+    let open = |path: &str, write: bool| {
+        std::fs::OpenOptions::new()
+            .read(!write)
+            .write(write)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+    };
+    let rx = open("/proc/self/fd/0", false).ok()?;
+    let tx = open("/proc/self/fd/1", true).ok()?;
+    let rx = tokio::net::unix::pipe::Receiver::from_file(rx).ok()?;
+    let tx = tokio::net::unix::pipe::Sender::from_file(tx).ok()?;
+    Some((rx, tx))
+}
+
+/// Serves this process's stdin and stdout.
+pub async fn serve_process_stdio(server: Server) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    if let Some((rx, tx)) = nonblocking_pipes() {
+        return serve(server, rx, tx).await;
+    }
+    serve(server, tokio::io::stdin(), tokio::io::stdout()).await
 }
