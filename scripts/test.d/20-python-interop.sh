@@ -11,7 +11,10 @@ requirements=tests/interop/requirements.txt
 stamp="$venv/.interop-requirements.sha256"
 
 if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
+  python3 -m venv "$venv" || {
+    echo "error: could not create $venv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
+    exit 1
+  }
 fi
 # Reinstall only when the pinned requirements changed since the last successful install.
 want=$(sha256sum "$requirements" | cut -d' ' -f1)

@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from mcp import Client, ClientSession, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, MCPDeprecationWarning, MCPError, StdioServerParameters, stdio_client
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -76,6 +76,7 @@ SDK_CONNECTIONS = {
     "legacy": "2025-11-25",
     "handshake-2025-06-18": "2025-06-18",
     "handshake-2025-03-26": "2025-03-26",
+    "handshake-2024-11-05": "2024-11-05",
 }
 
 CLIENT_INFO = types.Implementation(name="libmcp-interop-tests", version="1.0.0")
@@ -96,11 +97,17 @@ CONFORMANCE_TOOLS = {
 
 
 @asynccontextmanager
-async def sdk_client(connection: str, request: pytest.FixtureRequest) -> AsyncIterator[Client | ClientSession]:
-    """A connected SDK client (Client or bare ClientSession) talking to everything-server over stdio."""
+async def sdk_client(
+    connection: str, request: pytest.FixtureRequest, **client_options: Any
+) -> AsyncIterator[Client | ClientSession]:
+    """A connected SDK client (Client or bare ClientSession) talking to everything-server over stdio.
+
+    `client_options` (callbacks, log_level) go to `Client`; only the Client connections take them.
+    """
     command = _tapped([str(_binary("everything-server"))], request)
     params = StdioServerParameters(command=command[0], args=command[1:])
     if connection.startswith("handshake-"):
+        assert not client_options, "the bare-ClientSession connections take no options"
         version = connection.removeprefix("handshake-")
         async with stdio_client(params) as (read, write), ClientSession(read, write, client_info=CLIENT_INFO) as s:
             result = await s.send_request(
@@ -118,7 +125,9 @@ async def sdk_client(connection: str, request: pytest.FixtureRequest) -> AsyncIt
             yield s
         return
     mode = {"auto": "auto", "pinned-2026-07-28": "2026-07-28", "legacy": "legacy"}[connection]
-    async with Client(params, mode=mode, client_info=CLIENT_INFO, read_timeout_seconds=STEP_TIMEOUT) as client:
+    async with Client(
+        params, mode=mode, client_info=CLIENT_INFO, read_timeout_seconds=STEP_TIMEOUT, **client_options
+    ) as client:
         yield client
 
 
@@ -209,6 +218,126 @@ async def test_sdk_gets_simple_prompt(connection: str, request: pytest.FixtureRe
     assert [(m.role, m.content.type, getattr(m.content, "text", None)) for m in result.messages] == [
         ("user", "text", "This is a simple prompt for testing.")
     ]
+
+
+# Beyond the basics, through the SDK's high-level Client only: its callbacks serve server-to-client
+# requests in the legacy era and MRTR input requests in the modern one.
+client_connection = pytest.mark.parametrize("connection", ["auto", "pinned-2026-07-28", "legacy"])
+
+
+def _is_modern(connection: str) -> bool:
+    return SDK_CONNECTIONS[connection] == "2026-07-28"
+
+
+def _texts(result: types.CallToolResult) -> list[str | None]:
+    return [getattr(c, "text", None) for c in result.content]
+
+
+@pytest.mark.anyio
+@client_connection
+async def test_sdk_progress(connection: str, request: pytest.FixtureRequest) -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    with anyio.fail_after(STEP_TIMEOUT):
+        async with sdk_client(connection, request) as client:
+            result = await client.call_tool("test_tool_with_progress", {}, progress_callback=on_progress)
+    assert _texts(result) == ["Tool with progress executed successfully"]
+    assert seen == [(0.0, 100.0, None), (50.0, 100.0, None), (100.0, 100.0, None)]
+
+
+@pytest.mark.anyio
+@client_connection
+async def test_sdk_logging(connection: str, request: pytest.FixtureRequest) -> None:
+    logs: list[types.LoggingMessageNotificationParams] = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logs.append(params)
+
+    # Modern: opt in per request with _meta logLevel (Client(log_level=...)); legacy: logging/setLevel.
+    options: dict[str, Any] = {"logging_callback": on_log}
+    if _is_modern(connection):
+        options["log_level"] = "info"
+    with anyio.fail_after(STEP_TIMEOUT):
+        async with sdk_client(connection, request, **options) as client:
+            assert isinstance(client, Client)
+            if not _is_modern(connection):
+                with pytest.warns(MCPDeprecationWarning):
+                    await client.set_logging_level("info")
+            result = await client.call_tool("test_tool_with_logging", {})
+    assert _texts(result) == ["Tool with logging executed successfully"]
+    assert [(m.level, m.data) for m in logs] == [
+        ("info", "Tool execution started"),
+        ("info", "Tool processing data"),
+        ("info", "Tool execution completed"),
+    ]
+
+
+@pytest.mark.anyio
+async def test_sdk_modern_sends_no_logs_without_log_level(request: pytest.FixtureRequest) -> None:
+    logs: list[types.LoggingMessageNotificationParams] = []
+
+    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
+        logs.append(params)
+
+    with anyio.fail_after(STEP_TIMEOUT):
+        async with sdk_client("auto", request, logging_callback=on_log) as client:
+            result = await client.call_tool("test_tool_with_logging", {})
+    assert _texts(result) == ["Tool with logging executed successfully"]
+    assert logs == []
+
+
+async def _sample(_ctx: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+    assert params.messages[0].role == "user"
+    return types.CreateMessageResult(
+        role="assistant", content=types.TextContent(type="text", text="Paris"), model="interop-fake", stop_reason="endTurn"
+    )
+
+
+async def _elicit(_ctx: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    assert isinstance(params, types.ElicitRequestFormParams)
+    return types.ElicitResult(action="accept", content={key: "Ada" for key in params.requested_schema["properties"]})
+
+
+@pytest.mark.anyio
+@client_connection
+async def test_sdk_sampling(connection: str, request: pytest.FixtureRequest) -> None:
+    with anyio.fail_after(STEP_TIMEOUT):
+        async with sdk_client(connection, request, sampling_callback=_sample) as client:
+            first = await client.call_tool("test_sampling", {"prompt": "What is the capital of France?"})
+            second = await client.call_tool("test_input_required_result_sampling", {})
+    assert _texts(first) == ["LLM response: Paris"]
+    assert _texts(second) == ["Sampling result: Paris"]
+
+
+@pytest.mark.anyio
+@client_connection
+async def test_sdk_elicitation(connection: str, request: pytest.FixtureRequest) -> None:
+    with anyio.fail_after(STEP_TIMEOUT):
+        async with sdk_client(connection, request, elicitation_callback=_elicit) as client:
+            first = await client.call_tool("test_elicitation", {"message": "Your name?"})
+            second = await client.call_tool("test_input_required_result_elicitation", {})
+            prompt = await client.get_prompt("test_input_required_result_prompt", {})
+    assert _texts(first) == ['User response: action=accept, content={"response":"Ada"}']
+    assert _texts(second) == ["Hello, Ada!"]
+    assert [getattr(m.content, "text", None) for m in prompt.messages] == ["Use this context: Ada"]
+
+
+@pytest.mark.anyio
+@client_connection
+async def test_sdk_protocol_errors(connection: str, request: pytest.FixtureRequest) -> None:
+    with anyio.fail_after(STEP_TIMEOUT):
+        async with sdk_client(connection, request) as client:
+            with pytest.raises(MCPError) as unknown_tool:
+                await client.call_tool("no_such_tool", {})
+            with pytest.raises(MCPError) as unknown_resource:
+                await client.read_resource("test://no-such-resource")
+    assert unknown_tool.value.code == -32602
+    # "Resource not found" is -32602 from 2026-07-28 on and -32002 before (PROTOCOL.md section 1, item 16).
+    assert unknown_resource.value.code == (-32602 if _is_modern(connection) else -32002)
+    assert unknown_resource.value.error.data == {"uri": "test://no-such-resource"}
 
 
 # --------------------------------------------------------------------------------------------------
