@@ -360,10 +360,17 @@ cli_mode_per_era = pytest.mark.parametrize("mode", ["auto", "legacy-2025-11-25"]
 SERVER_INFO = {"name": "python-interop-server", "version": "1.0.0"}
 
 
-def run_cli(mode: str, request: pytest.FixtureRequest, *args: str) -> dict[str, Any]:
-    """Run `mcp --json [mode flags] ARGS -- python python_server.py` and return its parsed JSON output."""
+def run_cli(mode: str, request: pytest.FixtureRequest, *args: str, wire_log: Path | None = None) -> dict[str, Any]:
+    """Run `mcp --json [mode flags] ARGS -- python python_server.py` and return its parsed JSON output.
+
+    With `wire_log`, the server runs behind wire_tap.py writing to that file.
+    """
     flags = CLI_MODES[mode][0]
-    server = _tapped([sys.executable, str(PYTHON_SERVER)], request)
+    server = [sys.executable, str(PYTHON_SERVER)]
+    if wire_log is not None:
+        server = [sys.executable, str(HERE / "wire_tap.py"), str(wire_log), "--", *server]
+    else:
+        server = _tapped(server, request)
     command = [str(_binary("mcp")), "--json", *flags, *args, "--", *server]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=STEP_TIMEOUT, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, f"{command} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
@@ -387,7 +394,7 @@ def test_cli_info(mode: str, request: pytest.FixtureRequest) -> None:
     assert info["era"] == era
     assert info["protocolVersion"] == version
     assert info["serverInfo"] == SERVER_INFO
-    assert info["instructions"] == "Interop fixture for libmcp: add, greet, one resource, one prompt."
+    assert info["instructions"] == "Interop fixture for libmcp: tools add, greet and welcome, one resource, one prompt."
     assert version in info["supportedVersions"]
     assert {"tools", "resources", "prompts"} <= set(info["capabilities"])
 
@@ -396,7 +403,7 @@ def test_cli_info(mode: str, request: pytest.FixtureRequest) -> None:
 def test_cli_tools(mode: str, request: pytest.FixtureRequest) -> None:
     result = run_cli(mode, request, "tools")
     tools = {tool["name"]: tool for tool in result["tools"]}
-    assert sorted(tools) == ["add", "greet"]
+    assert sorted(tools) == ["add", "greet", "welcome"]
     assert tools["add"]["description"] == "Add two integers."
     assert tools["add"]["inputSchema"]["required"] == ["a", "b"]
     assert tools["add"]["inputSchema"]["properties"]["a"]["type"] == "integer"
@@ -440,3 +447,49 @@ def test_cli_prompt(mode: str, request: pytest.FixtureRequest) -> None:
     result = run_cli(mode, request, "prompt", "summarize", '{"topic":"MCP"}')
     assert result["messages"] == [{"role": "user", "content": {"type": "text", "text": "Please summarize MCP."}}]
     assert_result_envelope(mode, result)
+
+
+def _wire(log: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The JSON-RPC messages of a wire_tap.py log, as (direction, message) with direction "->" or "<-"."""
+    messages = []
+    for line in log.read_text(encoding="utf-8").splitlines():
+        arrow, _, body = line.partition(" ")
+        if arrow in ("->", "<-"):
+            messages.append((arrow, json.loads(body)))
+    return messages
+
+
+@cli_mode_per_era
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_cli_elicitation(mode: str, answer: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """The SDK's `welcome` tool asks for a name: by MRTR in the modern era, by elicitation/create in legacy."""
+    log = tmp_path / "wire.log"
+    flags = ["--answer", "name=Ada"] if answer == "accept" else ["--decline"]
+    result = run_cli(mode, request, *flags, "call", "welcome", wire_log=log)
+    expected = "Welcome, Ada!" if answer == "accept" else "No name given (decline)."
+    assert result["content"] == [{"type": "text", "text": expected}]
+    assert_result_envelope(mode, result)
+
+    wire = _wire(log)
+    calls = [m for arrow, m in wire if arrow == "->" and m.get("method") == "tools/call"]
+    server_requests = [m for arrow, m in wire if arrow == "<-" and "method" in m and "id" in m]
+    reply = {"action": "accept", "content": {"name": "Ada"}} if answer == "accept" else {"action": "decline"}
+    if CLI_MODES[mode][1] == "modern":
+        # First call answered with input_required; the retry has a new id, the answer keyed as asked,
+        # and the server's requestState echoed byte for byte.
+        assert server_requests == []
+        assert len(calls) == 2 and calls[0]["id"] != calls[1]["id"]
+        first = next(m for arrow, m in wire if arrow == "<-" and m.get("id") == calls[0]["id"])
+        assert first["result"]["resultType"] == "input_required"
+        (key,) = first["result"]["inputRequests"]
+        assert first["result"]["inputRequests"][key]["method"] == "elicitation/create"
+        assert calls[1]["params"]["inputResponses"] == {key: reply}
+        assert calls[1]["params"]["requestState"] == first["result"]["requestState"]
+    else:
+        assert len(calls) == 1
+        assert [m["method"] for m in server_requests] == ["elicitation/create"]
+        # Ids are per direction: the client's answer is the client-sent response with the server's id.
+        answered = [
+            m for arrow, m in wire if arrow == "->" and "method" not in m and m.get("id") == server_requests[0]["id"]
+        ]
+        assert [m.get("result") for m in answered] == [reply]
