@@ -292,7 +292,10 @@ async def test_sdk_modern_sends_no_logs_without_log_level(request: pytest.Fixtur
 async def _sample(_ctx: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
     assert params.messages[0].role == "user"
     return types.CreateMessageResult(
-        role="assistant", content=types.TextContent(type="text", text="Paris"), model="interop-fake", stop_reason="endTurn"
+        role="assistant",
+        content=types.TextContent(type="text", text="Paris"),
+        model="interop-fake",
+        stop_reason="endTurn",
     )
 
 
