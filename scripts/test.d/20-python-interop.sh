@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Interop with the official MCP Python SDK (tests/interop): the SDK's client against libmcp's
+# everything-server, and libmcp's `mcp` CLI against a server written with the SDK, over stdio, both eras.
+# Creates or reuses a venv at .venv, installs tests/interop/requirements.txt into it, builds the example
+# binaries and runs pytest. Needs python3 (with venv) and access to PyPI on the first run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+venv=.venv
+requirements=tests/interop/requirements.txt
+stamp="$venv/.interop-requirements.sha256"
+
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv" || {
+    echo "error: could not create $venv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
+    exit 1
+  }
+fi
+# Reinstall only when the pinned requirements changed since the last successful install.
+want=$(sha256sum "$requirements" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  echo "$want" > "$stamp"
+fi
+
+cargo build -p libmcp-examples --locked --quiet
+bin_dir="$(cargo metadata --format-version 1 --no-deps | "$venv/bin/python" -c \
+  'import json, sys; print(json.load(sys.stdin)["target_directory"])')/debug"
+
+# pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.
+LIBMCP_BIN_DIR="$bin_dir" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/interop
