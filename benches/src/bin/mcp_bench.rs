@@ -127,13 +127,6 @@ fn main() {
     ];
     if o.extras {
         targets.push(target("rmcp modern", "rmcp", Mode::Modern, &rmcp, &[]));
-        targets.push(target(
-            "libmcp --pipes",
-            "libmcp-pipes",
-            Mode::Legacy,
-            &libmcp,
-            &["--pipes"],
-        ));
     }
 
     let mut per_target: Vec<Vec<RunResult>> = vec![Vec::new(); targets.len()];

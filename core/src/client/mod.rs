@@ -340,6 +340,11 @@ impl Client {
         subscription::open(self, filter).await
     }
 
+    /// The process id of a spawned server, while it runs.
+    pub fn server_pid(&self) -> Option<u32> {
+        self.child.lock().as_ref().and_then(ChildProcess::id)
+    }
+
     /// Closes the connection: stdin of a child server is closed, then the process is stopped.
     pub async fn close(&self) {
         if let Some(stop) = self.stop_writer.lock().take() {

@@ -90,6 +90,12 @@ struct OutBuf {
 
 impl OutBuf {
     fn push(&mut self, m: &Outgoing) {
+        // Written bytes at the front are dropped before the buffer grows, so a writer that never quite
+        // catches up does not make the buffer hold everything ever written.
+        if self.pos > 0 && self.pos >= self.bytes.len() / 2 {
+            self.bytes.drain(..self.pos);
+            self.pos = 0;
+        }
         self.bytes.extend_from_slice(&m.bytes);
         self.bytes.push(b'\n');
     }
@@ -156,22 +162,10 @@ pub(crate) fn nonblocking_pipes() -> Option<(
     tokio::net::unix::pipe::Receiver,
     tokio::net::unix::pipe::Sender,
 )> {
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let is_pipe = |fd: &str| std::fs::metadata(fd).is_ok_and(|m| m.file_type().is_fifo());
-    if !is_pipe("/proc/self/fd/0") || !is_pipe("/proc/self/fd/1") {
-        return None;
-    }
-    let open = |path: &str, write: bool| {
-        std::fs::OpenOptions::new()
-            .read(!write)
-            .write(write)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(path)
-    };
-    let rx = open("/proc/self/fd/0", false).ok()?;
-    let tx = open("/proc/self/fd/1", true).ok()?;
-    let rx = tokio::net::unix::pipe::Receiver::from_file(rx).ok()?;
-    let tx = tokio::net::unix::pipe::Sender::from_file(tx).ok()?;
+    use tokio::net::unix::pipe::OpenOptions;
+    // Both fail (and we fall back) when the descriptor is not a pipe.
+    let rx = OpenOptions::new().open_receiver("/proc/self/fd/0").ok()?;
+    let tx = OpenOptions::new().open_sender("/proc/self/fd/1").ok()?;
     Some((rx, tx))
 }
 
