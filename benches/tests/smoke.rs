@@ -18,7 +18,7 @@ fn quick_run_answers_everything_correctly() {
     let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     let runs = report["runs"].as_array().expect("runs");
     let labels: Vec<&str> = runs.iter().filter_map(|r| r["label"].as_str()).collect();
-    for want in ["libmcp", "rmcp", "libmcp modern", "libmcp --pipes"] {
+    for want in ["libmcp", "rmcp", "libmcp modern", "rmcp modern"] {
         assert!(
             labels.contains(&want),
             "no {want} run in {labels:?}; {stderr}"
