@@ -280,7 +280,7 @@ struct WireError<'a> {
 
 fn to_bytes<T: Serialize>(v: &T) -> Vec<u8> {
     // Serialising these shapes cannot fail: keys are strings and values are already JSON.
-    serde_json::to_vec(v).expect("JSON-RPC envelope serialises")
+    sonic_rs::to_vec(v).expect("JSON-RPC envelope serialises")
 }
 
 /// Serialises a request.

@@ -400,9 +400,16 @@ impl Session {
             subscriptions: Default::default(),
         });
         server.remember_session(&self.shared);
+        let mut capabilities = server.capabilities(Era::Legacy);
+        if version == ProtocolVersion::V2024_11_05
+            && let Some(c) = capabilities.as_object_mut()
+        {
+            // 2024-11-05 had completion without a capability flag.
+            c.remove("completions");
+        }
         let mut result = json!({
             "protocolVersion": version.as_str(),
-            "capabilities": server.capabilities(Era::Legacy),
+            "capabilities": capabilities,
             "serverInfo": server.info,
         });
         if let Some(i) = &server.instructions {
