@@ -155,15 +155,21 @@ impl State {
     /// A stateless request: a fresh session per POST.
     async fn modern_post(&self, message: Message, headers: &HeaderMap) -> Resp {
         if let Message::Request(r) = &message {
-            // Version and `_meta` shape come first and are the engine's to report; headers are
-            // checked against a body that passed them.
+            // The version header must mirror `_meta` first; then the version and `_meta` shape,
+            // which are the engine's to report; the other headers are checked against a body
+            // that passed those.
             let version = meta::modern_version(r.params.as_ref());
+            if let Some(v) = version
+                && let Err(e) = headers::check_version(headers, v)
+            {
+                return rpc_error(StatusCode::BAD_REQUEST, Some(&r.id), &e);
+            }
             let sound = version.filter(|v| {
                 version::check_modern(v, &self.server.inner.versions).is_ok()
                     && RequestMeta::parse(r.params.as_ref()).is_ok()
             });
-            if let Some(v) = sound
-                && let Err(e) = headers::check(&self.server, headers, r, v)
+            if sound.is_some()
+                && let Err(e) = headers::check(&self.server, headers, r)
             {
                 return rpc_error(StatusCode::BAD_REQUEST, Some(&r.id), &e);
             }

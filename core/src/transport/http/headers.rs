@@ -25,23 +25,21 @@ pub(crate) fn text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a 
     }
 }
 
-/// Checks the headers of a modern request whose `_meta` already passed the version and shape
-/// checks; `version` is the `_meta` protocol version.
-pub(crate) fn check(
-    server: &Server,
-    headers: &HeaderMap,
-    req: &Request,
-    version: &str,
-) -> Result<(), RpcError> {
+/// `MCP-Protocol-Version` against the `_meta` protocol version. Checked before the version itself,
+/// so a header naming a supported version over an unsupported `_meta` is a mismatch (-32020).
+pub(crate) fn check_version(headers: &HeaderMap, version: &str) -> Result<(), RpcError> {
     match text(headers, PROTOCOL_VERSION)? {
-        None => return Err(missing("MCP-Protocol-Version")),
-        Some(h) if h != version => {
-            return Err(RpcError::header_mismatch(format!(
-                "MCP-Protocol-Version {h:?} does not match _meta protocolVersion {version:?}"
-            )));
-        }
-        Some(_) => {}
+        None => Err(missing("MCP-Protocol-Version")),
+        Some(h) if h != version => Err(RpcError::header_mismatch(format!(
+            "MCP-Protocol-Version {h:?} does not match _meta protocolVersion {version:?}"
+        ))),
+        Some(_) => Ok(()),
     }
+}
+
+/// Checks the remaining headers of a modern request whose `_meta` passed the version and shape
+/// checks.
+pub(crate) fn check(server: &Server, headers: &HeaderMap, req: &Request) -> Result<(), RpcError> {
     match text(headers, METHOD)? {
         None => return Err(missing("Mcp-Method")),
         Some(h) if h != req.method => {
