@@ -14,12 +14,11 @@ use hyper::body::Incoming;
 use hyper::header::{ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 
-
 use super::body::{HttpBody, OnClose, SseBody};
+use super::config::HttpServerConfig;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::security::{self, Refusal};
 use super::sessions::{HttpSession, Sessions, StandaloneStream};
-use super::config::HttpServerConfig;
 use crate::error::{RpcError, code};
 use crate::jsonrpc::{self, Message, RequestId};
 use crate::meta::{self, RequestMeta};
@@ -70,7 +69,8 @@ impl State {
                 } else {
                     "POST"
                 };
-                r.headers_mut().insert(ALLOW, HeaderValue::from_static(allow));
+                r.headers_mut()
+                    .insert(ALLOW, HeaderValue::from_static(allow));
                 r
             }
         }
@@ -96,7 +96,10 @@ impl State {
         if declared.is_some_and(|n| n > self.config.max_body_bytes) {
             return too_large();
         }
-        let bytes = match Limited::new(body, self.config.max_body_bytes).collect().await {
+        let bytes = match Limited::new(body, self.config.max_body_bytes)
+            .collect()
+            .await
+        {
             Ok(b) => b.to_bytes(),
             Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
             Err(_) => return plain(StatusCode::BAD_REQUEST),
@@ -128,8 +131,8 @@ impl State {
         let legacy_header = header_version
             .as_ref()
             .is_some_and(|v| v.is_known() && v.era() == Era::Legacy);
-        let modern = meta::modern_version(params).is_some()
-            || (header_version.is_some() && !legacy_header);
+        let modern =
+            meta::modern_version(params).is_some() || (header_version.is_some() && !legacy_header);
         if modern {
             return self.modern_post(message, &headers).await;
         }
@@ -207,8 +210,10 @@ impl State {
             return plain(StatusCode::SERVICE_UNAVAILABLE);
         };
         let mut r = json(StatusCode::OK, answer.bytes);
-        r.headers_mut()
-            .insert(SESSION_ID, HeaderValue::from_str(&id).expect("hex is a valid header"));
+        r.headers_mut().insert(
+            SESSION_ID,
+            HeaderValue::from_str(&id).expect("hex is a valid header"),
+        );
         r
     }
 
@@ -279,15 +284,25 @@ impl State {
                 s.stream_closed();
             }
         });
-        let body = SseBody::new(Some(first), rx, true, self.config.sse_keepalive, Some(on_close));
+        let body = SseBody::new(
+            Some(first),
+            rx,
+            true,
+            self.config.sse_keepalive,
+            Some(on_close),
+        );
         sse(body)
     }
 
     /// GET: the legacy session's standalone stream.
     fn get(&self, headers: &HeaderMap) -> Resp {
-        let s = match self.session_of(headers) {
-            Ok(s) => s,
-            Err(r) => return r,
+        let s = match headers.get(SESSION_ID).map(|v| v.to_str()) {
+            None => return missing_session(),
+            Some(Ok(id)) => match self.sessions.get(id) {
+                Some(s) => s,
+                None => return session_not_found(),
+            },
+            Some(Err(_)) => return session_not_found(),
         };
         let (rx, tx) = s.standalone.open();
         s.stream_opened();
@@ -311,15 +326,6 @@ impl State {
             Some(id) if self.sessions.remove(id) => plain(StatusCode::OK),
             Some(_) => session_not_found(),
         }
-    }
-
-    fn session_of(&self, headers: &HeaderMap) -> Result<Arc<HttpSession>, Resp> {
-        let id = headers
-            .get(SESSION_ID)
-            .ok_or_else(missing_session)?
-            .to_str()
-            .map_err(|_| session_not_found())?;
-        self.sessions.get(id).ok_or_else(session_not_found)
     }
 }
 
@@ -397,4 +403,3 @@ fn missing_session() -> Resp {
         &RpcError::invalid_request("the Mcp-Session-Id header is required"),
     )
 }
-

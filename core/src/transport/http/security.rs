@@ -85,11 +85,27 @@ mod tests {
     #[test]
     fn loopback_names_pass_with_any_port_and_others_fail() {
         let c = HttpServerConfig::default();
-        for ok in ["localhost", "localhost:8080", "127.0.0.1:1", "[::1]:3000", "[::1]", "LocalHost"] {
+        for ok in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "[::1]:3000",
+            "[::1]",
+            "LocalHost",
+        ] {
             assert_eq!(check(&c, &headers(Some(ok), None)), Ok(()), "{ok}");
         }
-        for bad in ["evil.example", "evil.example:80", "127.0.0.2", "localhost.evil.example"] {
-            assert_eq!(check(&c, &headers(Some(bad), None)), Err(Refusal::Host), "{bad}");
+        for bad in [
+            "evil.example",
+            "evil.example:80",
+            "127.0.0.2",
+            "localhost.evil.example",
+        ] {
+            assert_eq!(
+                check(&c, &headers(Some(bad), None)),
+                Err(Refusal::Host),
+                "{bad}"
+            );
         }
         assert_eq!(check(&c, &headers(None, None)), Err(Refusal::Host));
     }

@@ -48,7 +48,10 @@ impl HttpServerHandle {
 
 /// Binds `config.bind` and serves `server` on the Streamable HTTP transport (both eras on one
 /// endpoint) in a background task on the current tokio runtime.
-pub async fn serve_http(server: Server, config: HttpServerConfig) -> std::io::Result<HttpServerHandle> {
+pub async fn serve_http(
+    server: Server,
+    config: HttpServerConfig,
+) -> std::io::Result<HttpServerHandle> {
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
     let state = Arc::new(State {
@@ -67,10 +70,8 @@ pub async fn serve_http(server: Server, config: HttpServerConfig) -> std::io::Re
 
 async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: oneshot::Receiver<()>) {
     let mut conns = JoinSet::new();
-    let sweep_every = (state.config.session_idle_timeout / 4).clamp(
-        Duration::from_millis(100),
-        Duration::from_secs(30),
-    );
+    let sweep_every = (state.config.session_idle_timeout / 4)
+        .clamp(Duration::from_millis(100), Duration::from_secs(30));
     let mut sweep = tokio::time::interval(sweep_every);
     loop {
         tokio::select! {

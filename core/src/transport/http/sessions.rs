@@ -79,8 +79,7 @@ impl HttpSession {
     }
 
     fn idle_for(&self) -> Option<Duration> {
-        let busy =
-            self.open_streams.load(Ordering::Relaxed) > 0 || self.session.inflight() > 0;
+        let busy = self.open_streams.load(Ordering::Relaxed) > 0 || self.session.inflight() > 0;
         (!busy).then(|| self.last_used.lock().elapsed())
     }
 }
