@@ -117,12 +117,23 @@ async fn open_conn(
     headers: &[(&str, &str)],
     body: Option<Vec<u8>>,
 ) -> (Response<Incoming>, tokio::task::JoinHandle<()>) {
+    open_at(addr, method, "/mcp", headers, body).await
+}
+
+/// Like [`open_conn`], on any path.
+async fn open_at(
+    addr: SocketAddr,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<Vec<u8>>,
+) -> (Response<Incoming>, tokio::task::JoinHandle<()>) {
     let stream = TcpStream::connect(addr).await.unwrap();
     let (mut sender, conn) = http1::handshake(TokioIo::new(stream)).await.unwrap();
     let conn = tokio::spawn(async move {
         let _ = conn.await;
     });
-    let mut req = Request::builder().method(method).uri("/mcp");
+    let mut req = Request::builder().method(method).uri(path);
     let host = format!("127.0.0.1:{}", addr.port());
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
         req = req.header("host", host);
@@ -741,4 +752,136 @@ async fn shutdown_ends_sessions_and_stops_listening() {
         .unwrap();
     assert!(!matches!(end, Some(Ok(_))));
     assert!(TcpStream::connect(addr).await.is_err());
+}
+
+/// Reads raw SSE text until `needle` shows up.
+async fn read_until(body: &mut Incoming, buf: &mut String, needle: &str) {
+    while !buf.contains(needle) {
+        let frame = tokio::time::timeout(Duration::from_secs(5), body.frame())
+            .await
+            .expect("data within 5 s")
+            .expect("the stream is open")
+            .unwrap();
+        if let Ok(data) = frame.into_data() {
+            buf.push_str(std::str::from_utf8(&data).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn modern_listen_stream_acknowledges_then_delivers() {
+    let f = start().await;
+    let addr = f.handle.local_addr();
+    let mut params = json!({"notifications": {"toolsListChanged": true}});
+    params["_meta"] = meta();
+    let body =
+        json!({"jsonrpc": "2.0", "id": "L1", "method": "subscriptions/listen", "params": params});
+    let h = [
+        ("mcp-protocol-version", V26),
+        ("mcp-method", "subscriptions/listen"),
+    ];
+    let r = open(addr, Method::POST, &h, Some(body.to_string().into_bytes())).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "text/event-stream");
+    let mut body = r.into_body();
+    let mut buf = String::new();
+    let ack = next_event(&mut body, &mut buf).await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "L1"
+    );
+    f.server.remove_tool("echo");
+    let changed = next_event(&mut body, &mut buf).await;
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "L1"
+    );
+}
+
+#[tokio::test]
+async fn idle_sessions_expire_and_the_session_count_is_bounded() {
+    let config = HttpServerConfig {
+        max_sessions: 1,
+        session_idle_timeout: Duration::from_millis(300),
+        ..HttpServerConfig::with_bind("127.0.0.1:0".parse().unwrap())
+    };
+    let f = start_with(config).await;
+    let addr = f.handle.local_addr();
+    let id = legacy_session(addr).await;
+    let a = send(addr, Method::POST, &[], Some(initialize_body())).await;
+    assert_eq!(a.status, 503, "the second session is over the limit");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let h = [("mcp-session-id", id.as_str())];
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    assert_eq!(
+        send(addr, Method::POST, &h, Some(ping)).await.status,
+        404,
+        "expired"
+    );
+    legacy_session(addr).await;
+}
+
+#[tokio::test]
+async fn http_sse_2024_11_05_transport() {
+    let off = start().await;
+    let (r, _c) = open_at(off.handle.local_addr(), Method::GET, "/sse", &[], None).await;
+    assert_eq!(r.status(), 404, "off by default");
+
+    let config = HttpServerConfig {
+        http_sse: true,
+        ..HttpServerConfig::with_bind("127.0.0.1:0".parse().unwrap())
+    };
+    let f = start_with(config).await;
+    let addr = f.handle.local_addr();
+    let (r, _c) = open_at(addr, Method::GET, "/sse", &[], None).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "text/event-stream");
+    let mut body = r.into_body();
+    let mut buf = String::new();
+    read_until(&mut body, &mut buf, "\n\n").await;
+    let endpoint = buf
+        .strip_prefix("event: endpoint\ndata: ")
+        .and_then(|s| s.strip_suffix("\n\n"))
+        .unwrap_or_else(|| panic!("{buf:?}"))
+        .to_string();
+    assert!(endpoint.starts_with("/messages?sessionId="), "{endpoint}");
+    buf.clear();
+    let post = |msg: Value| {
+        let endpoint = endpoint.clone();
+        async move {
+            let (r, _c) = open_at(
+                addr,
+                Method::POST,
+                &endpoint,
+                &[("content-type", "application/json")],
+                Some(msg.to_string().into_bytes()),
+            )
+            .await;
+            r.status().as_u16()
+        }
+    };
+    let mut init = initialize_body();
+    init["params"]["protocolVersion"] = json!("2024-11-05");
+    assert_eq!(post(init).await, 202);
+    let answer = next_event(&mut body, &mut buf).await;
+    assert_eq!(answer["result"]["protocolVersion"], "2024-11-05");
+    assert_eq!(
+        post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await,
+        202
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "old"}}});
+    assert_eq!(post(call).await, 202);
+    let answer = next_event(&mut body, &mut buf).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "old");
+    let (r, _c) = open_at(
+        addr,
+        Method::POST,
+        "/messages?sessionId=nope",
+        &[],
+        Some(b"{}".to_vec()),
+    )
+    .await;
+    assert_eq!(r.status(), 404);
 }

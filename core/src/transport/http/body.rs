@@ -65,6 +65,7 @@ pub(crate) type OnClose = Box<dyn FnOnce(bool) + Send>;
 /// after the response; a standalone stream ends when its sender is dropped. Idle streams carry
 /// keep-alive comments, which also reveal a departed client.
 pub(crate) struct SseBody {
+    prelude: Option<Bytes>,
     first: Option<Outgoing>,
     rx: UnboundedReceiver<Outgoing>,
     ends_on_response: bool,
@@ -85,6 +86,7 @@ impl SseBody {
             tokio::time::interval_at(tokio::time::Instant::now() + keepalive, keepalive);
         keepalive.set_missed_tick_behavior(MissedTickBehavior::Delay);
         SseBody {
+            prelude: None,
             first,
             rx,
             ends_on_response,
@@ -94,9 +96,18 @@ impl SseBody {
         }
     }
 
+    /// Raw SSE text sent before any message (the `endpoint` event of HTTP+SSE).
+    pub(crate) fn with_prelude(mut self, prelude: Bytes) -> SseBody {
+        self.prelude = Some(prelude);
+        self
+    }
+
     fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
         if self.done {
             return Poll::Ready(None);
+        }
+        if let Some(p) = self.prelude.take() {
+            return Poll::Ready(Some(p));
         }
         let msg = match self.first.take() {
             Some(m) => Some(m),

@@ -16,6 +16,14 @@ pub struct HttpServerConfig {
     /// Serve a POST that carries neither a session, `_meta` nor a protocol-version header as
     /// 2025-03-26 (which sent no such header), statelessly. When off such a POST gets 400.
     pub assume_2025_03_26: bool,
+    /// Also serve the 2024-11-05 HTTP+SSE transport: GET [`sse_path`](Self::sse_path) opens a
+    /// session's event stream (first event `endpoint`), and the client POSTs its messages to
+    /// [`messages_path`](Self::messages_path)`?sessionId=...`. Off by default.
+    pub http_sse: bool,
+    /// The HTTP+SSE event-stream path.
+    pub sse_path: String,
+    /// The HTTP+SSE message path.
+    pub messages_path: String,
     /// Check `Host` and `Origin` against [`allowed_hosts`](Self::allowed_hosts) and
     /// [`allowed_origins`](Self::allowed_origins) (DNS-rebinding protection).
     pub dns_rebinding_protection: bool,
@@ -40,6 +48,9 @@ impl Default for HttpServerConfig {
             path: "/mcp".into(),
             legacy_sessions: true,
             assume_2025_03_26: false,
+            http_sse: false,
+            sse_path: "/sse".into(),
+            messages_path: "/messages".into(),
             dns_rebinding_protection: true,
             allowed_hosts: ["localhost", "127.0.0.1", "[::1]"]
                 .map(String::from)

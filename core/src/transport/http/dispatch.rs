@@ -31,14 +31,19 @@ pub(crate) struct State {
     pub(crate) server: Server,
     pub(crate) config: HttpServerConfig,
     pub(crate) sessions: Sessions,
+    /// Sessions of the 2024-11-05 HTTP+SSE transport, keyed by their `sessionId` query parameter.
+    pub(crate) sse_sessions: Sessions,
 }
 
-type Resp = Response<HttpBody>;
+pub(crate) type Resp = Response<HttpBody>;
 
 impl State {
     /// Answers one HTTP request.
     pub(crate) async fn handle(self: Arc<Self>, req: Request<Incoming>) -> Resp {
-        if req.uri().path() != self.config.path {
+        let path = req.uri().path();
+        let http_sse = self.config.http_sse
+            && (path == self.config.sse_path || path == self.config.messages_path);
+        if path != self.config.path && !http_sse {
             return plain(StatusCode::NOT_FOUND);
         }
         match security::check(&self.config, req.headers()) {
@@ -57,6 +62,15 @@ impl State {
                     &RpcError::invalid_request("Origin header not allowed"),
                 );
             }
+        }
+        if http_sse {
+            return match *req.method() {
+                Method::GET if req.uri().path() == self.config.sse_path => self.sse_open(),
+                Method::POST if req.uri().path() == self.config.messages_path => {
+                    self.sse_message(req).await
+                }
+                _ => plain(StatusCode::METHOD_NOT_ALLOWED),
+            };
         }
         match *req.method() {
             Method::POST => self.post(req).await,
@@ -361,7 +375,7 @@ fn message_id(m: &Message) -> Option<&RequestId> {
     }
 }
 
-fn plain(status: StatusCode) -> Resp {
+pub(crate) fn plain(status: StatusCode) -> Resp {
     let mut r = Response::new(HttpBody::empty());
     *r.status_mut() = status;
     r
@@ -375,11 +389,11 @@ fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
     r
 }
 
-fn rpc_error(status: StatusCode, id: Option<&RequestId>, e: &RpcError) -> Resp {
+pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, e: &RpcError) -> Resp {
     json(status, jsonrpc::encode_error(id, e))
 }
 
-fn sse(body: SseBody) -> Resp {
+pub(crate) fn sse(body: SseBody) -> Resp {
     let mut r = Response::new(HttpBody::Sse(Box::new(body)));
     let h = r.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));

@@ -1,5 +1,6 @@
 //! The Streamable HTTP transport, server side, on hyper 1: one endpoint (default `/mcp`) serving the
-//! stateless 2026-07-28 wire and legacy sessions (2025-03-26 .. 2025-11-25) side by side.
+//! stateless 2026-07-28 wire and legacy sessions (2025-03-26 .. 2025-11-25) side by side, and on
+//! request the deprecated 2024-11-05 HTTP+SSE transport.
 //!
 //! ```no_run
 //! # async fn run(server: libmcp::server::Server) -> std::io::Result<()> {
@@ -14,6 +15,7 @@ mod body;
 mod config;
 mod dispatch;
 mod headers;
+mod legacy_sse;
 mod security;
 mod server;
 mod sessions;

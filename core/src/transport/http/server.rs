@@ -58,6 +58,7 @@ pub async fn serve_http(
         server,
         config,
         sessions: Sessions::default(),
+        sse_sessions: Sessions::default(),
     });
     let (stop, stopped) = oneshot::channel();
     let task = tokio::spawn(accept_loop(listener, state, stopped));
@@ -78,6 +79,7 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
             _ = &mut stopped => break,
             _ = sweep.tick() => {
                 state.sessions.expire(state.config.session_idle_timeout);
+                state.sse_sessions.expire(state.config.session_idle_timeout);
             }
             Some(_) = conns.join_next(), if !conns.is_empty() => {}
             accepted = listener.accept() => {
@@ -103,6 +105,7 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
     }
     state.server.close_subscriptions();
     state.sessions.clear();
+    state.sse_sessions.clear();
     conns.abort_all();
     while conns.join_next().await.is_some() {}
 }
