@@ -558,6 +558,22 @@ async fn legacy_session_lifecycle() {
     let a = send(addr, Method::POST, &h, Some(initialize_body())).await;
     assert_eq!(a.status, 400);
 
+    // A modern request is stateless: a session id on it is ignored, even an unknown one.
+    let mut p = json!({"name": "echo", "arguments": {"text": "m"}});
+    p["_meta"] = meta();
+    let modern_call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": p});
+    let mh = [
+        ("mcp-session-id", "unknown"),
+        ("mcp-protocol-version", V26),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "echo"),
+    ];
+    let a = send(addr, Method::POST, &mh, Some(modern_call)).await;
+    assert_eq!(
+        (a.status, a.json()["result"]["resultType"].as_str()),
+        (200, Some("complete"))
+    );
+
     // DELETE ends the session; afterwards the id is unknown everywhere.
     let a = send(addr, Method::DELETE, &h, None).await;
     assert_eq!(a.status, 200);

@@ -1,10 +1,11 @@
 //! One HTTP request: routing between the stateless (2026-07-28) and the session (legacy) wire, and
 //! turning what the engine produces into a JSON or SSE response.
 //!
-//! Dispatch (PROTOCOL.md §4, dual era): a known `Mcp-Session-Id` selects its legacy session; a body
-//! `_meta` protocol version or a non-legacy `MCP-Protocol-Version` header selects the stateless wire
-//! (where `initialize` does not exist); otherwise `initialize` opens a legacy session, and anything
-//! else is refused with 400 (or served as 2025-03-26 when configured).
+//! Dispatch (PROTOCOL.md §4, dual era): a body `_meta` protocol version or a non-legacy
+//! `MCP-Protocol-Version` header selects the stateless wire, where `Mcp-Session-Id` is ignored and
+//! `initialize` does not exist (-32601, as `server-stateless` expects); otherwise an
+//! `Mcp-Session-Id` selects its legacy session (unknown: 404), `initialize` opens a new one, and
+//! anything else is refused with 400 (or served as 2025-03-26 when configured).
 
 use std::sync::Arc;
 
@@ -128,15 +129,6 @@ impl State {
         };
         let session_id = headers.get(SESSION_ID);
 
-        if self.config.legacy_sessions
-            && let Some(id) = session_id
-        {
-            let found = id.to_str().ok().and_then(|id| self.sessions.get(id));
-            return match found {
-                Some(s) => self.legacy_post(s, message, header_version).await,
-                None => session_not_found(),
-            };
-        }
         let params = match &message {
             Message::Request(r) => r.params.as_ref(),
             Message::Notification(n) => n.params.as_ref(),
@@ -149,6 +141,15 @@ impl State {
             meta::modern_version(params).is_some() || (header_version.is_some() && !legacy_header);
         if modern {
             return self.modern_post(message, &headers).await;
+        }
+        if self.config.legacy_sessions
+            && let Some(id) = session_id
+        {
+            let found = id.to_str().ok().and_then(|id| self.sessions.get(id));
+            return match found {
+                Some(s) => self.legacy_post(s, message).await,
+                None => session_not_found(),
+            };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
         if is_initialize && self.config.legacy_sessions {
@@ -231,20 +232,9 @@ impl State {
         r
     }
 
-    async fn legacy_post(
-        &self,
-        s: Arc<HttpSession>,
-        message: Message,
-        header_version: Option<ProtocolVersion>,
-    ) -> Resp {
-        if let Some(v) = header_version
-            && !(v.is_known() && v.era() == Era::Legacy)
-        {
-            let e = RpcError::invalid_request(format!(
-                "MCP-Protocol-Version {v} is not a revision of this session"
-            ));
-            return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
-        }
+    /// A message on a legacy session (its `MCP-Protocol-Version`, if any, names a legacy revision:
+    /// anything else was routed to the stateless wire).
+    async fn legacy_post(&self, s: Arc<HttpSession>, message: Message) -> Resp {
         if matches!(&message, Message::Request(r) if r.method == "initialize") {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
