@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinSet;
@@ -95,7 +95,10 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
                         let state = state.clone();
                         async move { Ok::<_, Infallible>(state.handle(req).await) }
                     });
+                    // The timer enables hyper's request-head timeout (30 s), so a peer that
+                    // trickles its headers cannot hold a connection forever.
                     let _ = http1::Builder::new()
+                        .timer(TokioTimer::new())
                         .keep_alive(true)
                         .serve_connection(TokioIo::new(stream), service)
                         .await;
