@@ -232,6 +232,18 @@ impl Server {
         Session::new(self.inner.clone(), sink, Some(assume))
     }
 
+    /// A connection for one stateless (2026-07-28) exchange, such as one HTTP POST: there is no
+    /// handshake on it, so `initialize` is answered like any method the modern era removed (-32601).
+    pub fn stateless_session(&self, sink: Sink) -> Session {
+        Session::new_stateless(self.inner.clone(), sink)
+    }
+
+    /// The definition (the Tool object as listed) of a registered tool.
+    pub fn tool_definition(&self, name: &str) -> Option<Value> {
+        let registry = self.inner.registry.read();
+        registry.tools.get(name).map(|t| t.definition.clone())
+    }
+
     /// The server's implementation object (`serverInfo`).
     pub fn info(&self) -> &Value {
         &self.inner.info

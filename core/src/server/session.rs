@@ -52,6 +52,9 @@ pub(crate) struct SessionShared {
     /// Whether requests without `_meta` may be served as legacy 2025-03-26 when no session exists
     /// (HTTP without an `MCP-Protocol-Version` header).
     pub(crate) assume_legacy: Option<ProtocolVersion>,
+    /// A stateless connection (one modern HTTP request): `initialize` is not a method here, so it is
+    /// routed like any other request (and answered -32601 in the modern era).
+    pub(crate) stateless: bool,
 }
 
 impl SessionShared {
@@ -125,8 +128,19 @@ impl Session {
                 outgoing: Mutex::new(HashMap::new()),
                 next_out_id: AtomicI64::new(1),
                 assume_legacy,
+                stateless: false,
             }),
         }
+    }
+
+    /// A connection that serves only stateless requests: no handshake, so `initialize` is routed
+    /// like an unknown method.
+    pub(crate) fn new_stateless(server: Arc<ServerInner>, sink: Sink) -> Session {
+        let mut s = Session::new(server, sink, None);
+        if let Some(shared) = Arc::get_mut(&mut s.shared) {
+            shared.stateless = true;
+        }
+        s
     }
 
     /// The legacy protocol version negotiated on this connection, if any.
@@ -258,7 +272,7 @@ impl Session {
 
     fn handle_request(&self, req: Request, sink: Sink) {
         let shared = &self.shared;
-        if req.method == "initialize" {
+        if req.method == "initialize" && !shared.stateless {
             let result = self.initialize(&req);
             match result {
                 Ok(v) => {

@@ -2,6 +2,8 @@
 //! outgoing messages for one connection, one request stream, or one batch.
 
 pub mod child;
+#[cfg(feature = "http")]
+pub mod http;
 pub(crate) mod lines;
 pub mod stdio;
 

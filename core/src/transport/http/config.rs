@@ -1,0 +1,77 @@
+//! Tunables of the Streamable HTTP server. Every limit has a safe default.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+/// How the HTTP server binds, routes and protects itself.
+#[derive(Clone, Debug)]
+pub struct HttpServerConfig {
+    /// Address to listen on; loopback by default (port 0 picks a free port).
+    pub bind: SocketAddr,
+    /// The one MCP endpoint path.
+    pub path: String,
+    /// Serve legacy (2025-03-26 .. 2025-11-25) sessions on the same endpoint: `initialize`,
+    /// `Mcp-Session-Id`, GET and DELETE. When off, GET and DELETE get 405.
+    pub legacy_sessions: bool,
+    /// Serve a POST that carries neither a session, `_meta` nor a protocol-version header as
+    /// 2025-03-26 (which sent no such header), statelessly. When off such a POST gets 400.
+    pub assume_2025_03_26: bool,
+    /// Also serve the 2024-11-05 HTTP+SSE transport: GET [`sse_path`](Self::sse_path) opens a
+    /// session's event stream (first event `endpoint`), and the client POSTs its messages to
+    /// [`messages_path`](Self::messages_path)`?sessionId=...`. Off by default.
+    pub http_sse: bool,
+    /// The HTTP+SSE event-stream path.
+    pub sse_path: String,
+    /// The HTTP+SSE message path.
+    pub messages_path: String,
+    /// Check `Host` and `Origin` against [`allowed_hosts`](Self::allowed_hosts) and
+    /// [`allowed_origins`](Self::allowed_origins) (DNS-rebinding protection).
+    pub dns_rebinding_protection: bool,
+    /// Host names (without port) accepted in `Host`, and in `Origin` for any scheme and port.
+    pub allowed_hosts: Vec<String>,
+    /// Further exact origins (`scheme://host[:port]`) accepted in `Origin`.
+    pub allowed_origins: Vec<String>,
+    /// Largest accepted request body; larger ones get 413.
+    pub max_body_bytes: usize,
+    /// Most legacy sessions alive at once; `initialize` beyond that gets 503.
+    pub max_sessions: usize,
+    /// A legacy session with no request and no open stream for this long is ended.
+    pub session_idle_timeout: Duration,
+    /// Interval of SSE keep-alive comments on open streams.
+    pub sse_keepalive: Duration,
+}
+
+impl Default for HttpServerConfig {
+    fn default() -> Self {
+        HttpServerConfig {
+            bind: SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 3000),
+            path: "/mcp".into(),
+            legacy_sessions: true,
+            assume_2025_03_26: false,
+            http_sse: false,
+            sse_path: "/sse".into(),
+            messages_path: "/messages".into(),
+            dns_rebinding_protection: true,
+            allowed_hosts: ["localhost", "127.0.0.1", "[::1]"]
+                .map(String::from)
+                .to_vec(),
+            allowed_origins: Vec::new(),
+            max_body_bytes: 4 * 1024 * 1024,
+            max_sessions: 1024,
+            session_idle_timeout: Duration::from_secs(30 * 60),
+            sse_keepalive: Duration::from_secs(15),
+        }
+    }
+}
+
+impl HttpServerConfig {
+    /// The defaults, listening on `bind`. DNS-rebinding protection stays on only for a loopback
+    /// address; for any other address set [`allowed_hosts`](Self::allowed_hosts) and turn it back on.
+    pub fn with_bind(bind: SocketAddr) -> Self {
+        HttpServerConfig {
+            bind,
+            dns_rebinding_protection: bind.ip().is_loopback(),
+            ..HttpServerConfig::default()
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! One HTTP request: routing between the stateless (2026-07-28) and the session (legacy) wire, and
+//! turning what the engine produces into a JSON or SSE response.
+//!
+//! Dispatch (PROTOCOL.md §4, dual era): a body `_meta` protocol version or a non-legacy
+//! `MCP-Protocol-Version` header selects the stateless wire, where `Mcp-Session-Id` is ignored and
+//! `initialize` does not exist (-32601, as `server-stateless` expects); otherwise an
+//! `Mcp-Session-Id` selects its legacy session (unknown: 404), `initialize` opens a new one, and
+//! anything else is refused with 400 (or served as 2025-03-26 when configured).
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::header::{ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
+use hyper::{HeaderMap, Method, Request, Response, StatusCode};
+
+use super::body::{HttpBody, OnClose, SseBody};
+use super::config::HttpServerConfig;
+use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
+use super::security::{self, Refusal};
+use super::sessions::{HttpSession, Sessions, StandaloneStream};
+use crate::error::{RpcError, code};
+use crate::jsonrpc::{self, Message, RequestId};
+use crate::meta::{self, RequestMeta};
+use crate::server::{Server, Session};
+use crate::transport::{OutKind, Sink};
+use crate::version::{self, Era, ProtocolVersion};
+
+/// What every request handler shares.
+pub(crate) struct State {
+    pub(crate) server: Server,
+    pub(crate) config: HttpServerConfig,
+    pub(crate) sessions: Sessions,
+    /// Sessions of the 2024-11-05 HTTP+SSE transport, keyed by their `sessionId` query parameter.
+    pub(crate) sse_sessions: Sessions,
+}
+
+pub(crate) type Resp = Response<HttpBody>;
+
+impl State {
+    /// Answers one HTTP request.
+    pub(crate) async fn handle(self: Arc<Self>, req: Request<Incoming>) -> Resp {
+        let path = req.uri().path();
+        let http_sse = self.config.http_sse
+            && (path == self.config.sse_path || path == self.config.messages_path);
+        if path != self.config.path && !http_sse {
+            return plain(StatusCode::NOT_FOUND);
+        }
+        match security::check(&self.config, req.headers()) {
+            Ok(()) => {}
+            Err(Refusal::Host) => {
+                return rpc_error(
+                    StatusCode::MISDIRECTED_REQUEST,
+                    None,
+                    &RpcError::invalid_request("Host header not allowed"),
+                );
+            }
+            Err(Refusal::Origin) => {
+                return rpc_error(
+                    StatusCode::FORBIDDEN,
+                    None,
+                    &RpcError::invalid_request("Origin header not allowed"),
+                );
+            }
+        }
+        if http_sse {
+            return match *req.method() {
+                Method::GET if req.uri().path() == self.config.sse_path => self.sse_open(),
+                Method::POST if req.uri().path() == self.config.messages_path => {
+                    self.sse_message(req).await
+                }
+                _ => plain(StatusCode::METHOD_NOT_ALLOWED),
+            };
+        }
+        match *req.method() {
+            Method::POST => self.post(req).await,
+            Method::GET if self.config.legacy_sessions => self.get(req.headers()),
+            Method::DELETE if self.config.legacy_sessions => self.delete(req.headers()),
+            _ => {
+                let mut r = plain(StatusCode::METHOD_NOT_ALLOWED);
+                let allow = if self.config.legacy_sessions {
+                    "GET, POST, DELETE"
+                } else {
+                    "POST"
+                };
+                r.headers_mut()
+                    .insert(ALLOW, HeaderValue::from_static(allow));
+                r
+            }
+        }
+    }
+
+    async fn post(self: Arc<Self>, req: Request<Incoming>) -> Resp {
+        let (parts, body) = req.into_parts();
+        let headers = parts.headers;
+        let too_large = || {
+            rpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                None,
+                &RpcError::invalid_request(format!(
+                    "request body exceeds the limit of {} bytes",
+                    self.config.max_body_bytes
+                )),
+            )
+        };
+        let declared = headers
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|n| n > self.config.max_body_bytes) {
+            return too_large();
+        }
+        let bytes = match Limited::new(body, self.config.max_body_bytes)
+            .collect()
+            .await
+        {
+            Ok(b) => b.to_bytes(),
+            Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
+            Err(_) => return plain(StatusCode::BAD_REQUEST),
+        };
+        let message = match jsonrpc::parse_message(&bytes) {
+            Ok(m) => m,
+            Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
+        };
+        let header_version = match headers::text(&headers, PROTOCOL_VERSION) {
+            Ok(v) => v.map(ProtocolVersion::new),
+            Err(e) => return rpc_error(StatusCode::BAD_REQUEST, None, &e),
+        };
+        let session_id = headers.get(SESSION_ID);
+
+        let params = match &message {
+            Message::Request(r) => r.params.as_ref(),
+            Message::Notification(n) => n.params.as_ref(),
+            _ => None,
+        };
+        let legacy_header = header_version
+            .as_ref()
+            .is_some_and(|v| v.is_known() && v.era() == Era::Legacy);
+        let modern =
+            meta::modern_version(params).is_some() || (header_version.is_some() && !legacy_header);
+        if modern {
+            return self.modern_post(message, &headers).await;
+        }
+        if self.config.legacy_sessions
+            && let Some(id) = session_id
+        {
+            let found = id.to_str().ok().and_then(|id| self.sessions.get(id));
+            return match found {
+                Some(s) => self.legacy_post(s, message).await,
+                None => session_not_found(),
+            };
+        }
+        let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
+        if is_initialize && self.config.legacy_sessions {
+            return self.initialize(message).await;
+        }
+        if self.config.assume_2025_03_26 && header_version.is_none() {
+            let (conn, _rx) = Sink::channel();
+            let session = self
+                .server
+                .session_assuming(conn, ProtocolVersion::V2025_03_26);
+            return self.exchange(&session, message, Era::Legacy, None).await;
+        }
+        let e = RpcError::invalid_params(if self.config.legacy_sessions {
+            "no Mcp-Session-Id: send initialize first, or put the protocol version in params._meta"
+        } else {
+            "params._meta must carry io.modelcontextprotocol/protocolVersion"
+        });
+        rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e)
+    }
+
+    /// A stateless request: a fresh session per POST.
+    async fn modern_post(&self, message: Message, headers: &HeaderMap) -> Resp {
+        if let Message::Request(r) = &message {
+            // The version header must mirror `_meta` first; then the version and `_meta` shape,
+            // which are the engine's to report; the other headers are checked against a body
+            // that passed those.
+            let version = meta::modern_version(r.params.as_ref());
+            if let Some(v) = version
+                && let Err(e) = headers::check_version(headers, v)
+            {
+                return rpc_error(StatusCode::BAD_REQUEST, Some(&r.id), &e);
+            }
+            let sound = version.filter(|v| {
+                version::check_modern(v, &self.server.inner.versions).is_ok()
+                    && RequestMeta::parse(r.params.as_ref()).is_ok()
+            });
+            if sound.is_some()
+                && let Err(e) = headers::check(&self.server, headers, r)
+            {
+                return rpc_error(StatusCode::BAD_REQUEST, Some(&r.id), &e);
+            }
+        }
+        if !matches!(message, Message::Request(_) | Message::Notification(_)) {
+            let e = RpcError::invalid_request("only requests and notifications may be POSTed");
+            return rpc_error(StatusCode::BAD_REQUEST, None, &e);
+        }
+        let (conn, _rx) = Sink::channel();
+        let session = self.server.stateless_session(conn);
+        self.exchange(&session, message, Era::Modern, None).await
+    }
+
+    /// `initialize` without a session: a new legacy session, kept only if the handshake succeeds.
+    async fn initialize(&self, message: Message) -> Resp {
+        self.sessions.expire(self.config.session_idle_timeout);
+        if self.sessions.len() >= self.config.max_sessions {
+            let e = RpcError::internal("too many sessions");
+            return rpc_error(StatusCode::SERVICE_UNAVAILABLE, message_id(&message), &e);
+        }
+        let standalone = Arc::new(StandaloneStream::default());
+        let session = self.server.session(Sink::new(standalone.clone()));
+        let (sink, mut rx) = Sink::channel();
+        session.handle_message(message, sink);
+        let Some(answer) = rx.recv().await else {
+            return plain(StatusCode::INTERNAL_SERVER_ERROR);
+        };
+        if answer.kind != OutKind::Result {
+            session.close();
+            return json(StatusCode::BAD_REQUEST, answer.bytes);
+        }
+        let entry = Arc::new(HttpSession::new(session.clone(), standalone));
+        let Some(id) = self.sessions.insert(entry, self.config.max_sessions) else {
+            session.close();
+            return plain(StatusCode::SERVICE_UNAVAILABLE);
+        };
+        let mut r = json(StatusCode::OK, answer.bytes);
+        r.headers_mut().insert(
+            SESSION_ID,
+            HeaderValue::from_str(&id).expect("hex is a valid header"),
+        );
+        r
+    }
+
+    /// A message on a legacy session (its `MCP-Protocol-Version`, if any, names a legacy revision:
+    /// anything else was routed to the stateless wire).
+    async fn legacy_post(&self, s: Arc<HttpSession>, message: Message) -> Resp {
+        if matches!(&message, Message::Request(r) if r.method == "initialize") {
+            let e = RpcError::invalid_request("the session is already initialized");
+            return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
+        }
+        self.exchange(&s.session, message, Era::Legacy, Some(s.clone()))
+            .await
+    }
+
+    /// Hands one message to the engine and answers: 202 for notifications and responses, JSON when
+    /// the response comes first, an SSE stream otherwise.
+    async fn exchange(
+        &self,
+        session: &Session,
+        message: Message,
+        era: Era,
+        http_session: Option<Arc<HttpSession>>,
+    ) -> Resp {
+        let id = match &message {
+            Message::Request(r) => r.id.clone(),
+            _ => {
+                session.handle_message(message, Sink::channel().0);
+                return plain(StatusCode::ACCEPTED);
+            }
+        };
+        let (sink, mut rx) = Sink::channel();
+        session.handle_message(message, sink);
+        // Dropped with this future when the client leaves before the first message: that cancels.
+        let mut guard = CancelOnDrop(Some((session.clone(), id.clone(), era)));
+        let Some(first) = rx.recv().await else {
+            guard.0 = None;
+            return plain(StatusCode::INTERNAL_SERVER_ERROR);
+        };
+        guard.0 = None;
+        if let OutKind::Result | OutKind::Error(_) = first.kind {
+            let status = match (first.kind, era) {
+                (OutKind::Error(code), Era::Modern) => modern_status(code),
+                _ => StatusCode::OK,
+            };
+            return json(status, first.bytes);
+        }
+        if let Some(s) = &http_session {
+            s.stream_opened();
+        }
+        let session = session.clone();
+        let on_close: OnClose = Box::new(move |answered| {
+            if !answered && era == Era::Modern {
+                // Closing a 2026-07-28 response stream cancels its request.
+                session.cancel(&id);
+            }
+            if let Some(s) = http_session {
+                s.stream_closed();
+            }
+        });
+        let body = SseBody::new(
+            Some(first),
+            rx,
+            true,
+            self.config.sse_keepalive,
+            Some(on_close),
+        );
+        sse(body)
+    }
+
+    /// GET: the legacy session's standalone stream.
+    fn get(&self, headers: &HeaderMap) -> Resp {
+        let s = match headers.get(SESSION_ID).map(|v| v.to_str()) {
+            None => return missing_session(),
+            Some(Ok(id)) => match self.sessions.get(id) {
+                Some(s) => s,
+                None => return session_not_found(),
+            },
+            Some(Err(_)) => return session_not_found(),
+        };
+        let (rx, tx) = s.standalone.open();
+        s.stream_opened();
+        let on_close: OnClose = Box::new(move |_| {
+            s.standalone.close(&tx);
+            s.stream_closed();
+        });
+        sse(SseBody::new(
+            None,
+            rx,
+            false,
+            self.config.sse_keepalive,
+            Some(on_close),
+        ))
+    }
+
+    /// DELETE: ends the legacy session.
+    fn delete(&self, headers: &HeaderMap) -> Resp {
+        match headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+            None => missing_session(),
+            Some(id) if self.sessions.remove(id) => plain(StatusCode::OK),
+            Some(_) => session_not_found(),
+        }
+    }
+}
+
+/// Cancels a request whose HTTP exchange was abandoned before any answer (2026-07-28 only).
+struct CancelOnDrop(Option<(Session, RequestId, Era)>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some((session, id, Era::Modern)) = self.0.take() {
+            session.cancel(&id);
+        }
+    }
+}
+
+/// The HTTP status of a 2026-07-28 JSON-RPC error (PROTOCOL.md §7); other errors travel with 200.
+fn modern_status(code: i32) -> StatusCode {
+    match code {
+        code::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        code::INVALID_PARAMS
+        | code::INVALID_REQUEST
+        | code::PARSE_ERROR
+        | code::HEADER_MISMATCH
+        | code::MISSING_REQUIRED_CLIENT_CAPABILITY
+        | code::UNSUPPORTED_PROTOCOL_VERSION => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+fn message_id(m: &Message) -> Option<&RequestId> {
+    match m {
+        Message::Request(r) => Some(&r.id),
+        _ => None,
+    }
+}
+
+pub(crate) fn plain(status: StatusCode) -> Resp {
+    let mut r = Response::new(HttpBody::empty());
+    *r.status_mut() = status;
+    r
+}
+
+fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
+    let mut r = Response::new(HttpBody::bytes(Bytes::from(bytes)));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r
+}
+
+pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, e: &RpcError) -> Resp {
+    json(status, jsonrpc::encode_error(id, e))
+}
+
+pub(crate) fn sse(body: SseBody) -> Resp {
+    let mut r = Response::new(HttpBody::Sse(Box::new(body)));
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    r
+}
+
+fn session_not_found() -> Resp {
+    rpc_error(
+        StatusCode::NOT_FOUND,
+        None,
+        &RpcError::invalid_request("unknown or expired Mcp-Session-Id: initialize a new session"),
+    )
+}
+
+fn missing_session() -> Resp {
+    rpc_error(
+        StatusCode::BAD_REQUEST,
+        None,
+        &RpcError::invalid_request("the Mcp-Session-Id header is required"),
+    )
+}

@@ -1,0 +1,79 @@
+//! The 2024-11-05 HTTP+SSE transport (deprecated, off by default): a GET opens the session's one
+//! event stream, whose first event names the URL to POST messages to; everything the server sends,
+//! responses included, travels on that stream. The session ends when the stream closes.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use hyper::{Request, StatusCode};
+
+use super::body::{OnClose, SseBody};
+use super::dispatch::{Resp, State, plain, rpc_error, sse};
+use super::sessions::{HttpSession, StandaloneStream};
+use crate::error::RpcError;
+use crate::jsonrpc;
+use crate::transport::Sink;
+
+impl State {
+    /// GET on the SSE path: a new session and its stream.
+    pub(crate) fn sse_open(self: &Arc<Self>) -> Resp {
+        self.sse_sessions.expire(self.config.session_idle_timeout);
+        let standalone = Arc::new(StandaloneStream::default());
+        let (rx, tx) = standalone.open();
+        let session = self.server.session(Sink::new(standalone.clone()));
+        let entry = Arc::new(HttpSession::new(session, standalone));
+        let Some(id) = self
+            .sse_sessions
+            .insert(entry.clone(), self.config.max_sessions)
+        else {
+            return plain(StatusCode::SERVICE_UNAVAILABLE);
+        };
+        entry.stream_opened();
+        let endpoint = format!(
+            "event: endpoint\ndata: {}?sessionId={id}\n\n",
+            self.config.messages_path
+        );
+        let state = self.clone();
+        let on_close: OnClose = Box::new(move |_| {
+            entry.standalone.close(&tx);
+            entry.stream_closed();
+            state.sse_sessions.remove(&id);
+        });
+        let body = SseBody::new(None, rx, false, self.config.sse_keepalive, Some(on_close))
+            .with_prelude(Bytes::from(endpoint));
+        sse(body)
+    }
+
+    /// POST on the message path: the message is handled, and whatever it produces goes to the
+    /// session's stream; the POST itself gets 202.
+    pub(crate) async fn sse_message(self: &Arc<Self>, req: Request<Incoming>) -> Resp {
+        let id = req.uri().query().and_then(|q| {
+            q.split('&')
+                .find_map(|kv| kv.strip_prefix("sessionId="))
+                .map(String::from)
+        });
+        let Some(s) = id.and_then(|id| self.sse_sessions.get(&id)) else {
+            let e = RpcError::invalid_request("unknown or missing sessionId");
+            return rpc_error(StatusCode::NOT_FOUND, None, &e);
+        };
+        let bytes = match Limited::new(req.into_body(), self.config.max_body_bytes)
+            .collect()
+            .await
+        {
+            Ok(b) => b.to_bytes(),
+            Err(_) => {
+                let e = RpcError::invalid_request("request body too large or unreadable");
+                return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, None, &e);
+            }
+        };
+        let message = match jsonrpc::parse_message(&bytes) {
+            Ok(m) => m,
+            Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
+        };
+        s.session
+            .handle_message(message, Sink::new(s.standalone.clone()));
+        plain(StatusCode::ACCEPTED)
+    }
+}

@@ -1,0 +1,160 @@
+//! Legacy (2025-03-26 .. 2025-11-25) sessions: the table keyed by `Mcp-Session-Id`, each session's
+//! standalone GET stream, and idle expiry.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+
+use crate::server::Session;
+use crate::transport::{Outbound, Outgoing};
+
+/// Where a session's connection-level messages go: the open GET stream, if any. Without one they
+/// are dropped (the client chose not to listen).
+#[derive(Default)]
+pub(crate) struct StandaloneStream {
+    current: Mutex<Option<UnboundedSender<Outgoing>>>,
+}
+
+impl StandaloneStream {
+    /// Opens a new standalone stream, ending the previous one.
+    pub(crate) fn open(&self) -> (UnboundedReceiver<Outgoing>, UnboundedSender<Outgoing>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        *self.current.lock() = Some(tx.clone());
+        (rx, tx)
+    }
+
+    /// Forgets `tx` if it is still the current stream.
+    pub(crate) fn close(&self, tx: &UnboundedSender<Outgoing>) {
+        let mut cur = self.current.lock();
+        if cur.as_ref().is_some_and(|c| c.same_channel(tx)) {
+            *cur = None;
+        }
+    }
+}
+
+impl Outbound for StandaloneStream {
+    fn send(&self, msg: Outgoing) -> bool {
+        if let Some(tx) = self.current.lock().as_ref() {
+            let _ = tx.send(msg);
+        }
+        // The session stays usable without a listener.
+        true
+    }
+}
+
+/// One legacy session.
+pub(crate) struct HttpSession {
+    pub(crate) session: Session,
+    pub(crate) standalone: Arc<StandaloneStream>,
+    last_used: Mutex<Instant>,
+    /// Open response streams (POST SSE and GET); a session with one is never idle.
+    open_streams: AtomicUsize,
+}
+
+impl HttpSession {
+    pub(crate) fn new(session: Session, standalone: Arc<StandaloneStream>) -> HttpSession {
+        HttpSession {
+            session,
+            standalone,
+            last_used: Mutex::new(Instant::now()),
+            open_streams: AtomicUsize::new(0),
+        }
+    }
+
+    pub(crate) fn touch(&self) {
+        *self.last_used.lock() = Instant::now();
+    }
+
+    pub(crate) fn stream_opened(&self) {
+        self.open_streams.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn stream_closed(&self) {
+        self.open_streams.fetch_sub(1, Ordering::Relaxed);
+        self.touch();
+    }
+
+    fn idle_for(&self) -> Option<Duration> {
+        let busy = self.open_streams.load(Ordering::Relaxed) > 0 || self.session.inflight() > 0;
+        (!busy).then(|| self.last_used.lock().elapsed())
+    }
+}
+
+/// The live legacy sessions.
+#[derive(Default)]
+pub(crate) struct Sessions {
+    map: Mutex<HashMap<String, Arc<HttpSession>>>,
+}
+
+impl Sessions {
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+        let s = self.map.lock().get(id).cloned();
+        if let Some(s) = &s {
+            s.touch();
+        }
+        s
+    }
+
+    /// Adds a session under a fresh id unless `max` sessions are alive; returns the id.
+    pub(crate) fn insert(&self, s: Arc<HttpSession>, max: usize) -> Option<String> {
+        let mut map = self.map.lock();
+        if map.len() >= max {
+            return None;
+        }
+        let id = new_session_id();
+        map.insert(id.clone(), s);
+        Some(id)
+    }
+
+    /// Ends a session; `false` if there was none.
+    pub(crate) fn remove(&self, id: &str) -> bool {
+        let s = self.map.lock().remove(id);
+        match s {
+            Some(s) => {
+                s.session.close();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the sessions idle for longer than `idle`; returns how many.
+    pub(crate) fn expire(&self, idle: Duration) -> usize {
+        let expired: Vec<Arc<HttpSession>> = {
+            let mut map = self.map.lock();
+            let ids: Vec<String> = map
+                .iter()
+                .filter(|(_, s)| s.idle_for().is_some_and(|d| d > idle))
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.iter().filter_map(|id| map.remove(id)).collect()
+        };
+        for s in &expired {
+            s.session.close();
+        }
+        expired.len()
+    }
+
+    /// Ends every session.
+    pub(crate) fn clear(&self) {
+        let all: Vec<Arc<HttpSession>> = self.map.lock().drain().map(|(_, s)| s).collect();
+        for s in all {
+            s.session.close();
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.map.lock().len()
+    }
+}
+
+/// 256 random bits as 64 lowercase hex digits (visible ASCII, as the spec requires).
+fn new_session_id() -> String {
+    let mut raw = [0u8; 32];
+    getrandom::fill(&mut raw).expect("the OS random source failed");
+    raw.iter().map(|b| format!("{b:02x}")).collect()
+}
