@@ -121,7 +121,7 @@ pub(crate) async fn connect(
     }));
     let origin = origin(&endpoint);
     let shared = Shared::new(endpoint, extra, server.clone());
-    let sink = Sink::new(Arc::new(HttpOutbound(shared.clone())));
+    let sink = Sink::new(Arc::new(HttpOutbound::new(shared.clone())));
     let conn = Connection::new(sink, handlers, config);
     let _ = shared.conn.set(Arc::downgrade(&conn));
     let close_shared = shared.clone();

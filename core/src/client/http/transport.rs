@@ -17,6 +17,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
 use super::super::ServerDescription;
@@ -216,24 +217,45 @@ impl Shared {
     }
 }
 
-/// The [`Outbound`] the engine writes to.
-pub(crate) struct HttpOutbound(pub(crate) Arc<Shared>);
+/// The [`Outbound`] the engine writes to: queues messages for the dispatcher, which keeps their
+/// order where it matters.
+pub(crate) struct HttpOutbound {
+    shared: Arc<Shared>,
+    queue: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl HttpOutbound {
+    /// The outbound and its dispatcher task (which ends when the outbound is dropped).
+    pub(crate) fn new(shared: Arc<Shared>) -> HttpOutbound {
+        let (queue, rx) = mpsc::unbounded_channel();
+        tokio::spawn(dispatch(shared.clone(), rx));
+        HttpOutbound { shared, queue }
+    }
+}
 
 impl Outbound for HttpOutbound {
     fn send(&self, msg: Outgoing) -> bool {
-        let shared = &self.0;
+        !self.shared.closed.load(Ordering::SeqCst) && self.queue.send(msg).is_ok()
+    }
+}
+
+/// Sends messages in order. Requests run concurrently, each on its own POST; a notification or a
+/// response is sent to completion before anything after it, so `notifications/initialized` (and the
+/// GET stream it opens) precede the session's first request.
+async fn dispatch(shared: Arc<Shared>, mut rx: mpsc::UnboundedReceiver<Outgoing>) {
+    while let Some(msg) = rx.recv().await {
         if shared.closed.load(Ordering::SeqCst) {
-            return false;
+            break;
         }
         let Ok(value) = serde_json::from_slice::<Value>(&msg.bytes) else {
-            return false;
+            continue;
         };
         let method = value
             .get("method")
             .and_then(Value::as_str)
             .map(str::to_owned);
         if method.as_deref() == Some("notifications/cancelled") {
-            // Closing the response stream is what cancels on HTTP; legacy servers also get told.
+            // Closing the response stream is what cancels on HTTP; legacy servers are also told.
             let id = value
                 .pointer("/params/requestId")
                 .and_then(RequestId::from_value);
@@ -241,26 +263,37 @@ impl Outbound for HttpOutbound {
                 h.abort();
             }
             if shared.era_version().0 == Era::Modern {
-                return true;
+                continue;
             }
         }
+        let headers = shared.mcp_headers(&value);
         let id = match msg.kind {
             OutKind::Request => value.get("id").and_then(RequestId::from_value),
             _ => None,
         };
-        let headers = shared.mcp_headers(&value);
-        let task_shared = shared.clone();
-        let task_id = id.clone();
-        let handle = tokio::spawn(async move {
-            post(&task_shared, msg.bytes, method, headers, task_id.clone()).await;
-            if let Some(id) = task_id {
-                task_shared.inflight.lock().remove(&id);
+        match id {
+            Some(id) => {
+                let task_shared = shared.clone();
+                let task_id = id.clone();
+                let handle = tokio::spawn(async move {
+                    post(&task_shared, msg.bytes, method, headers, Some(task_id.clone())).await;
+                    task_shared.inflight.lock().remove(&task_id);
+                });
+                shared.inflight.lock().insert(id, handle.abort_handle());
             }
-        });
-        if let Some(id) = id {
-            shared.inflight.lock().insert(id, handle.abort_handle());
+            None => {
+                let initialized = method.as_deref() == Some("notifications/initialized");
+                let sent = tokio::time::timeout(
+                    Duration::from_secs(30),
+                    post(&shared, msg.bytes, method, headers, None),
+                )
+                .await;
+                if initialized && matches!(sent, Ok(true)) {
+                    let opened = open_get_stream(&shared);
+                    let _ = tokio::time::timeout(Duration::from_secs(5), opened).await;
+                }
+            }
         }
-        true
     }
 }
 
@@ -270,7 +303,7 @@ async fn post(
     method: Option<String>,
     headers: Vec<(String, String)>,
     id: Option<RequestId>,
-) {
+) -> bool {
     let mut b = shared.base_request(Method::POST, method.as_deref());
     for (k, v) in &headers {
         b = b.header(k.as_str(), v.as_str());
@@ -279,14 +312,14 @@ async fn post(
         Ok(r) => r,
         Err(e) => {
             report(shared, id.as_ref(), format!("cannot build the HTTP request: {e}"));
-            return;
+            return false;
         }
     };
     let resp = match shared.http.request(req).await {
         Ok(r) => r,
         Err(e) => {
             report(shared, id.as_ref(), format!("HTTP request failed: {e}"));
-            return;
+            return false;
         }
     };
     let status = resp.status();
@@ -301,12 +334,10 @@ async fn post(
     }
     let is_tools_list = method.as_deref() == Some("tools/list");
     let answered = read_response(shared, resp, id.as_ref(), is_tools_list).await;
-    if method.as_deref() == Some("notifications/initialized") && status.is_success() {
-        open_get_stream(shared);
-    }
     if let (Some(id), Err(why)) = (id.as_ref(), answered) {
         shared.fail(id, why);
     }
+    status.is_success()
 }
 
 /// Logs a failure of a message that has no id, or fails the request that has one.
@@ -490,18 +521,25 @@ async fn get_stream(
 
 /// Opens the legacy session's GET stream for server-initiated messages, reconnecting (with
 /// `Last-Event-ID`, after `retry:`) when the server closes it. A 405 means the server offers none.
-fn open_get_stream(shared: &Arc<Shared>) {
+/// The returned receiver resolves once the first GET has its answer.
+fn open_get_stream(shared: &Arc<Shared>) -> oneshot::Receiver<()> {
+    let (opened_tx, opened) = oneshot::channel();
     if shared.era_version().0 != Era::Legacy || shared.closed.load(Ordering::SeqCst) {
-        return;
+        return opened;
     }
     let task_shared = shared.clone();
     let handle = tokio::spawn(async move {
         let shared = task_shared;
         let mut parser = SseParser::new();
         let mut failures = 0u32;
+        let mut opened_tx = Some(opened_tx);
         while !shared.closed.load(Ordering::SeqCst) {
             let last = parser.last_event_id.clone();
-            match get_stream(&shared, last.as_deref()).await {
+            let answer = get_stream(&shared, last.as_deref()).await;
+            if let Some(tx) = opened_tx.take() {
+                let _ = tx.send(());
+            }
+            match answer {
                 Ok(resp) => {
                     failures = 0;
                     pump_sse(&shared, resp, &mut parser, None, false).await;
@@ -519,4 +557,5 @@ fn open_get_stream(shared: &Arc<Shared>) {
     if let Some(old) = shared.get_stream.lock().replace(handle.abort_handle()) {
         old.abort();
     }
+    opened
 }
