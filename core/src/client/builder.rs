@@ -311,8 +311,10 @@ pub(crate) async fn discover(
                     .map(ProtocolVersion::new)
                     .filter(|v| v.is_known() && v.era() == Era::Modern)
                     .max();
+                // Retry even with the same version: the server may have refused for another reason
+                // (the loop runs twice at most).
                 match pick {
-                    Some(v) if v != version => version = v,
+                    Some(v) => version = v,
                     _ => {
                         return Err(Error::Negotiation(format!(
                             "the server supports {supported:?}, none of which this client speaks in the modern era"
