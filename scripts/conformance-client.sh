@@ -20,23 +20,11 @@ for rev in 2025-11-25 2026-07-28; do
   echo "== conformance client --requirements $rev (results in $out/$rev)"
   conformance client --command "$client" --requirements "$rev" --timeout 60000 -o "$out/$rev" \
     > "$out/$rev.log" 2>&1 || status=1
-  # Per-scenario outcome from each checks.json: pass when no check failed or warned.
-  python3 - "$out/$rev" <<'PY'
-import json, os, sys
-root = sys.argv[1]
-rows = []
-for d in sorted(os.listdir(root)):
-    p = os.path.join(root, d, "checks.json")
-    if not os.path.isfile(p):
-        continue
-    checks = json.load(open(p))
-    bad = [c for c in checks if c.get("status") in ("FAILURE", "WARNING")]
-    name = d.rsplit("-", 1)[0] if d[-1].isdigit() else d
-    rows.append((name, "FAIL" if bad else "pass"))
-for name, st in rows:
-    print(f"  {st:4} {name}")
-print(f"  {sum(1 for _, s in rows if s == 'pass')}/{len(rows)} scenarios passed")
-PY
-  grep -E 'OVERALL|Passed:' "$out/$rev.log" | tail -2
+  # The suite's per-scenario lines ("✓ name: n passed, m failed"), then its totals.
+  grep -E '^(✓|✗) ' "$out/$rev.log" | sed 's/^/  /'
+  pass=$(grep -cE '^✓ ' "$out/$rev.log" || true)
+  fail=$(grep -cE '^✗ ' "$out/$rev.log" || true)
+  echo "  scenarios: $pass passed, $fail failed"
+  grep -E '^(Total:|Not scored)' "$out/$rev.log" | sed 's/^/  /'
 done
 exit $status

@@ -174,7 +174,10 @@ fn modern(s: &Seen) -> Reply {
         "tools/call" | "resources/read" | "prompts/get" => {
             result(s, json!({"resultType": "complete", "content": []}))
         }
-        _ => status(404, r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"nope"}}"#),
+        _ => status(
+            404,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"nope"}}"#,
+        ),
     }
 }
 
@@ -191,10 +194,17 @@ async fn modern_requests_carry_the_2026_headers() {
 
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["weather"], "the tool with a number-typed x-mcp-header is dropped");
+    assert_eq!(
+        names,
+        ["weather"],
+        "the tool with a number-typed x-mcp-header is dropped"
+    );
 
     client
-        .call_tool("weather", json!({"region": "Zürich", "days": 3, "note": null}))
+        .call_tool(
+            "weather",
+            json!({"region": "Zürich", "days": 3, "note": null}),
+        )
         .await
         .unwrap();
     client.read_resource("file:///a b ").await.unwrap();
@@ -202,7 +212,10 @@ async fn modern_requests_carry_the_2026_headers() {
 
     for s in m.seen() {
         assert_eq!(s.method, "POST");
-        assert_eq!(s.header("accept"), Some("application/json, text/event-stream"));
+        assert_eq!(
+            s.header("accept"),
+            Some("application/json, text/event-stream")
+        );
         assert_eq!(s.header("content-type"), Some("application/json"));
         assert_eq!(s.header("mcp-protocol-version"), Some("2026-07-28"));
         assert_eq!(
@@ -219,7 +232,11 @@ async fn modern_requests_carry_the_2026_headers() {
         Some("=?base64?WsO8cmljaA==?=")
     );
     assert_eq!(call.header("mcp-param-days"), Some("3"));
-    assert_eq!(call.header("mcp-param-note"), None, "null arguments send no header");
+    assert_eq!(
+        call.header("mcp-param-note"),
+        None,
+        "null arguments send no header"
+    );
     let read = &m.posts("resources/read")[0];
     // Trailing whitespace forces the sentinel form.
     assert_eq!(read.header("mcp-name"), Some("=?base64?ZmlsZTovLy9hIGIg?="));
@@ -330,7 +347,13 @@ async fn falls_back_to_initialize_and_keeps_the_session() {
     assert_eq!(init.header("mcp-protocol-version"), None);
     assert_eq!(init.header("mcp-session-id"), None);
     for s in &seen[2..] {
-        assert_eq!(s.header("mcp-session-id"), Some("sess-1"), "{} {}", s.method, s.rpc_method());
+        assert_eq!(
+            s.header("mcp-session-id"),
+            Some("sess-1"),
+            "{} {}",
+            s.method,
+            s.rpc_method()
+        );
         assert_eq!(s.header("mcp-protocol-version"), Some("2025-11-25"));
     }
     assert_eq!(seen[3].header("accept"), Some("text/event-stream"));
@@ -385,9 +408,9 @@ async fn legacy_stream_resumes_with_last_event_id_after_retry() {
         ("POST", "server/discover") => status(400, ""),
         ("POST", "tools/call") => sse("id: ev-1\nretry: 300\ndata: \n\n"),
         ("POST", _) => status(202, ""),
-        ("GET", _) if s.header("last-event-id") == Some("ev-1") => sse(
-            "id: ev-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n",
-        ),
+        ("GET", _) if s.header("last-event-id") == Some("ev-1") => {
+            sse("id: ev-2\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[]}}\n\n")
+        }
         ("GET", _) => status(405, ""),
         _ => status(200, ""),
     })
@@ -400,7 +423,10 @@ async fn legacy_stream_resumes_with_last_event_id_after_retry() {
     let r = client.call_tool("slow", json!({})).await.unwrap();
     assert_eq!(r["content"], json!([]));
     let seen = m.seen();
-    let post = seen.iter().find(|s| s.rpc_method() == "tools/call").unwrap();
+    let post = seen
+        .iter()
+        .find(|s| s.rpc_method() == "tools/call")
+        .unwrap();
     let resume = seen
         .iter()
         .find(|s| s.method == "GET" && s.header("last-event-id").is_some())
@@ -422,8 +448,16 @@ async fn extra_headers_are_sent_and_https_is_refused() {
     };
     let client = builder().connect_http_with(&m.url, opts).await.unwrap();
     client.list_all_tools().await.unwrap();
-    assert!(m.seen().iter().all(|s| s.header("authorization") == Some("Bearer t0k")));
+    assert!(
+        m.seen()
+            .iter()
+            .all(|s| s.header("authorization") == Some("Bearer t0k"))
+    );
     client.close().await;
-    let err = builder().connect_http("https://127.0.0.1:1/mcp").await.err().unwrap();
+    let err = builder()
+        .connect_http("https://127.0.0.1:1/mcp")
+        .await
+        .err()
+        .unwrap();
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
 }

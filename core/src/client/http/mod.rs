@@ -183,7 +183,10 @@ async fn probe(client: &Client, shared: &Shared) -> Result<()> {
         }
         Err(Error::Rpc(e))
             if e.code == code::METHOD_NOT_FOUND
-                && shared.probe_status.load(std::sync::atomic::Ordering::SeqCst) == 404 =>
+                && shared
+                    .probe_status
+                    .load(std::sync::atomic::Ordering::SeqCst)
+                    == 404 =>
         {
             // A modern server without server/discover: keep the modern era, learn nothing more.
             Ok(())

@@ -125,7 +125,8 @@ mod tests {
     #[test]
     fn multi_line_data_comments_retry_and_split_chunks() {
         let mut p = SseParser::new();
-        let mut evs = p.feed(b": keep-alive\r\nid: 7\r\nretry: 500\r\ndata: {\"a\":\r\ndata:  1}\r");
+        let mut evs =
+            p.feed(b": keep-alive\r\nid: 7\r\nretry: 500\r\ndata: {\"a\":\r\ndata:  1}\r");
         assert!(evs.is_empty());
         evs.extend(p.feed(b"\n\r\nevent: other\ndata\n\n"));
         assert_eq!(

@@ -103,7 +103,11 @@ impl Shared {
     }
 
     /// The headers every message carries: content negotiation, protocol version, session, extras.
-    fn base_request(&self, method: Method, mcp_method: Option<&str>) -> hyper::http::request::Builder {
+    fn base_request(
+        &self,
+        method: Method,
+        mcp_method: Option<&str>,
+    ) -> hyper::http::request::Builder {
         let (era, version) = self.era_version();
         let mut b = Request::builder()
             .method(method.clone())
@@ -276,7 +280,14 @@ async fn dispatch(shared: Arc<Shared>, mut rx: mpsc::UnboundedReceiver<Outgoing>
                 let task_shared = shared.clone();
                 let task_id = id.clone();
                 let handle = tokio::spawn(async move {
-                    post(&task_shared, msg.bytes, method, headers, Some(task_id.clone())).await;
+                    post(
+                        &task_shared,
+                        msg.bytes,
+                        method,
+                        headers,
+                        Some(task_id.clone()),
+                    )
+                    .await;
                     task_shared.inflight.lock().remove(&task_id);
                 });
                 shared.inflight.lock().insert(id, handle.abort_handle());
@@ -311,7 +322,11 @@ async fn post(
     let req = match b.body(Full::new(Bytes::from(body))) {
         Ok(r) => r,
         Err(e) => {
-            report(shared, id.as_ref(), format!("cannot build the HTTP request: {e}"));
+            report(
+                shared,
+                id.as_ref(),
+                format!("cannot build the HTTP request: {e}"),
+            );
             return false;
         }
     };
@@ -412,7 +427,10 @@ fn http_status_message(status: StatusCode, body: &[u8]) -> String {
     if text.is_empty() {
         format!("HTTP {status}")
     } else {
-        format!("HTTP {status}: {}", text.chars().take(200).collect::<String>())
+        format!(
+            "HTTP {status}: {}",
+            text.chars().take(200).collect::<String>()
+        )
     }
 }
 
@@ -462,8 +480,7 @@ fn is_response_to(bytes: &[u8], id: &RequestId) -> bool {
     let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
         return false;
     };
-    v.get("method").is_none()
-        && v.get("id").and_then(RequestId::from_value).as_ref() == Some(id)
+    v.get("method").is_none() && v.get("id").and_then(RequestId::from_value).as_ref() == Some(id)
 }
 
 /// Reads a POST's SSE answer; in the legacy era a stream that ends before the response is resumed with
@@ -507,9 +524,7 @@ async fn get_stream(
     if let Some(last) = last_event_id {
         b = b.header("last-event-id", last);
     }
-    let req = b
-        .body(Full::new(Bytes::new()))
-        .map_err(|e| e.to_string())?;
+    let req = b.body(Full::new(Bytes::new())).map_err(|e| e.to_string())?;
     let resp = shared.http.request(req).await.map_err(|e| e.to_string())?;
     let status = resp.status();
     if status.is_success() && content_type(&resp).starts_with("text/event-stream") {
