@@ -5,12 +5,15 @@
 #![cfg(feature = "http")]
 
 use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
+use hyper::body::{Frame, Incoming};
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
@@ -46,6 +49,35 @@ struct Reply {
     content_type: &'static str,
     headers: Vec<(&'static str, String)>,
     body: String,
+    /// Keep the body open after `body` (an SSE stream that never ends); the flag is set when the
+    /// server drops the stream, i.e. when the client closed the connection.
+    hang: Option<Arc<AtomicBool>>,
+}
+
+/// A response body that sends `first`, then stays open until dropped.
+struct Hanging {
+    first: Option<Bytes>,
+    dropped: Arc<AtomicBool>,
+}
+
+impl hyper::body::Body for Hanging {
+    type Data = Bytes;
+    type Error = Infallible;
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        match self.first.take() {
+            Some(b) => Poll::Ready(Some(Ok(Frame::data(b)))),
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Hanging {
+    fn drop(&mut self) {
+        self.dropped.store(true, Ordering::SeqCst);
+    }
 }
 
 fn json_reply(v: Value) -> Reply {
@@ -54,6 +86,7 @@ fn json_reply(v: Value) -> Reply {
         content_type: "application/json",
         headers: vec![],
         body: v.to_string(),
+        hang: None,
     }
 }
 
@@ -63,6 +96,7 @@ fn status(code: u16, body: &str) -> Reply {
         content_type: "application/json",
         headers: vec![],
         body: body.to_owned(),
+        hang: None,
     }
 }
 
@@ -72,6 +106,7 @@ fn sse(body: &str) -> Reply {
         content_type: "text/event-stream",
         headers: vec![],
         body: body.to_owned(),
+        hang: None,
     }
 }
 
@@ -134,7 +169,15 @@ async fn mock(handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Mock 
                         for (k, v) in reply.headers {
                             b = b.header(k, v);
                         }
-                        Ok::<_, Infallible>(b.body(Full::new(Bytes::from(reply.body))).unwrap())
+                        let body = match reply.hang {
+                            Some(dropped) => Hanging {
+                                first: Some(Bytes::from(reply.body)),
+                                dropped,
+                            }
+                            .boxed(),
+                            None => Full::new(Bytes::from(reply.body)).boxed(),
+                        };
+                        Ok::<_, Infallible>(b.body(body).unwrap())
                     }
                 });
                 let _ = hyper::server::conn::http1::Builder::new()
@@ -460,4 +503,95 @@ async fn extra_headers_are_sent_and_https_is_refused() {
         .err()
         .unwrap();
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_cancelled_modern_call_closes_its_response_stream() {
+    let dropped = Arc::new(AtomicBool::new(false));
+    let flag = dropped.clone();
+    let m = mock(move |s| match s.rpc_method() {
+        "server/discover" => result(s, discover_result()),
+        _ => Reply {
+            hang: Some(flag.clone()),
+            ..sse(": working\n\n")
+        },
+    })
+    .await;
+    let client = builder().connect_http(&m.url).await.unwrap();
+    let opts = CallOptions {
+        timeout: Some(Duration::from_millis(200)),
+        on_progress: None,
+    };
+    let err = client
+        .call(
+            "tools/call",
+            json!({"name": "slow", "arguments": {}}),
+            &opts,
+        )
+        .await
+        .err()
+        .unwrap();
+    assert!(matches!(err, Error::Timeout(_)), "{err:?}");
+    for _ in 0..100 {
+        if dropped.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the response stream stayed open"
+    );
+    assert!(
+        m.posts("notifications/cancelled").is_empty(),
+        "HTTP cancels by closing the stream, not with notifications/cancelled"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_cancelled_legacy_call_sends_notifications_cancelled() {
+    let m = mock(|s| match (s.method.as_str(), s.rpc_method()) {
+        ("POST", "initialize") => result(
+            s,
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                   "serverInfo": {"name": "legacy", "version": "1"}}),
+        ),
+        ("POST", "tools/call") => Reply {
+            hang: Some(Arc::new(AtomicBool::new(false))),
+            ..sse(": working\n\n")
+        },
+        ("POST", _) => status(202, ""),
+        _ => status(405, ""),
+    })
+    .await;
+    let client = builder()
+        .version_preference(VersionPreference::Legacy(ProtocolVersion::V2025_11_25))
+        .connect_http(&m.url)
+        .await
+        .unwrap();
+    let opts = CallOptions {
+        timeout: Some(Duration::from_millis(200)),
+        on_progress: None,
+    };
+    let call = client.call(
+        "tools/call",
+        json!({"name": "slow", "arguments": {}}),
+        &opts,
+    );
+    assert!(matches!(call.await, Err(Error::Timeout(_))));
+    for _ in 0..100 {
+        if !m.posts("notifications/cancelled").is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let cancel = m.posts("notifications/cancelled");
+    assert_eq!(cancel.len(), 1);
+    assert_eq!(cancel[0].body["params"]["requestId"], 2);
+    assert_eq!(
+        cancel[0].header("mcp-method"),
+        Some("notifications/cancelled")
+    );
+    client.close().await;
 }
