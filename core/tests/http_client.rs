@@ -595,3 +595,27 @@ async fn a_cancelled_legacy_call_sends_notifications_cancelled() {
     );
     client.close().await;
 }
+
+#[tokio::test]
+async fn a_header_mismatch_relists_tools_and_retries_once() {
+    let m = mock(|s| match s.rpc_method() {
+        "tools/call" if s.header("mcp-param-region").is_none() => status(
+            400,
+            &json!({"jsonrpc": "2.0", "id": s.body["id"],
+                    "error": {"code": -32020, "message": "Header mismatch: Mcp-Param-Region missing"}})
+            .to_string(),
+        ),
+        _ => modern(s),
+    })
+    .await;
+    let client = builder().connect_http(&m.url).await.unwrap();
+    client
+        .call_tool("weather", json!({"region": "eu"}))
+        .await
+        .unwrap();
+    let calls = m.posts("tools/call");
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[1].header("mcp-param-region"), Some("eu"));
+    assert_eq!(m.posts("tools/list").len(), 1);
+    client.close().await;
+}

@@ -287,12 +287,18 @@ impl Client {
         arguments: Value,
         opts: &CallOptions,
     ) -> Result<Value> {
-        self.call(
-            "tools/call",
-            json!({ "name": name, "arguments": arguments }),
-            opts,
-        )
-        .await
+        let params = json!({ "name": name, "arguments": arguments });
+        match self.call("tools/call", params.clone(), opts).await {
+            // The server wants `Mcp-Param-*` headers this client did not know about (a tool list
+            // that is stale or was never fetched): list the tools again, then retry once.
+            Err(Error::Rpc(e))
+                if e.code == crate::error::code::HEADER_MISMATCH && self.era() == Era::Modern =>
+            {
+                self.list_all_tools().await?;
+                self.call("tools/call", params, opts).await
+            }
+            other => other,
+        }
     }
 
     /// `resources/read`.
