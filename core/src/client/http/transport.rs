@@ -548,7 +548,8 @@ fn open_get_stream(shared: &Arc<Shared>) -> oneshot::Receiver<()> {
         let mut parser = SseParser::new();
         let mut failures = 0u32;
         let mut opened_tx = Some(opened_tx);
-        while !shared.closed.load(Ordering::SeqCst) {
+        // Ends with the client: on close, or once the engine is gone (a client dropped unclosed).
+        while !shared.closed.load(Ordering::SeqCst) && shared.conn().is_some() {
             let last = parser.last_event_id.clone();
             let answer = get_stream(&shared, last.as_deref()).await;
             if let Some(tx) = opened_tx.take() {
