@@ -145,6 +145,8 @@ pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), Str
             call(client, "json_schema_echo", json!({ "schema": schema })).await
         }
         "http-custom-headers" => {
+            // The transport learns each tool's x-mcp-header parameters from tools/list.
+            list_tools(client).await?;
             let calls = context["toolCalls"].as_array().cloned().unwrap_or_default();
             for c in calls {
                 let tool = c["name"].as_str().ok_or("a toolCalls entry has no name")?;

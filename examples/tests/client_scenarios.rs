@@ -35,16 +35,26 @@ fn binary_runs_initialize_against_everything_server_in_both_eras() {
 }
 
 #[test]
-fn binary_rejects_unknown_scenarios_and_urls() {
+fn binary_rejects_unknown_scenarios_and_unreachable_urls() {
     let o = client_bin("bogus", "2025-11-25", &[SERVER]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         "Unknown scenario: bogus\n"
     );
-    let o = client_bin("initialize", "2025-11-25", &["http://localhost:3000/mcp"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("HTTP transport not available yet"));
+    // A URL is spoken to over HTTP: nothing listens on port 1, so connecting fails (exit 1).
+    let o = client_bin("initialize", "2025-11-25", &["http://127.0.0.1:1/mcp"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("cannot connect to http://127.0.0.1:1/mcp")
+    );
+    let o = client_bin(
+        "auth/metadata-default",
+        "2025-11-25",
+        &["http://127.0.0.1:1/mcp"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("authorization not implemented yet"));
     // tools_call needs add_numbers, which the everything-server (rightly) does not have.
     let o = client_bin("tools_call", "2026-07-28", &[SERVER]);
     assert_eq!(o.status.code(), Some(1));

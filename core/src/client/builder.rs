@@ -179,6 +179,32 @@ impl ClientBuilder {
         }
     }
 
+    /// Connects to a Streamable HTTP endpoint (`http://host:port/path`), probing the server's era
+    /// once per origin (see [`super::http`]).
+    #[cfg(feature = "http")]
+    pub async fn connect_http(self, url: &str) -> Result<Client> {
+        self.connect_http_with(url, super::http::HttpClientOptions::default())
+            .await
+    }
+
+    /// [`Self::connect_http`] with options (extra headers).
+    #[cfg(feature = "http")]
+    pub async fn connect_http_with(
+        self,
+        url: &str,
+        options: super::http::HttpClientOptions,
+    ) -> Result<Client> {
+        super::http::connect(
+            Value::Object(self.info),
+            self.preference,
+            self.handlers,
+            self.config,
+            url,
+            options,
+        )
+        .await
+    }
+
     fn start<R, W>(self, reader: R, writer: W) -> Client
     where
         R: AsyncRead + Unpin + Send + 'static,
@@ -216,6 +242,7 @@ impl ClientBuilder {
             })),
             child: Arc::new(Mutex::new(None)),
             stop_writer: Arc::new(Mutex::new(Some(stop_tx))),
+            on_close: Arc::new(Mutex::new(None)),
         }
     }
 }
@@ -253,7 +280,7 @@ pub(crate) async fn negotiate(client: &Client, pref: &VersionPreference) -> Resu
     }
 }
 
-async fn discover(
+pub(crate) async fn discover(
     client: &Client,
     version: ProtocolVersion,
     timeout: Option<std::time::Duration>,
@@ -284,8 +311,10 @@ async fn discover(
                     .map(ProtocolVersion::new)
                     .filter(|v| v.is_known() && v.era() == Era::Modern)
                     .max();
+                // Retry even with the same version: the server may have refused for another reason
+                // (the loop runs twice at most).
                 match pick {
-                    Some(v) if v != version => version = v,
+                    Some(v) => version = v,
                     _ => {
                         return Err(Error::Negotiation(format!(
                             "the server supports {supported:?}, none of which this client speaks in the modern era"
@@ -338,7 +367,7 @@ fn set_era(client: &Client, era: Era, version: ProtocolVersion) {
     d.version = version;
 }
 
-async fn initialize(client: &Client, version: &ProtocolVersion) -> Result<()> {
+pub(crate) async fn initialize(client: &Client, version: &ProtocolVersion) -> Result<()> {
     set_era(client, Era::Legacy, version.clone());
     let params = json!({
         "protocolVersion": version.as_str(),

@@ -18,6 +18,8 @@
 
 mod builder;
 mod connection;
+#[cfg(feature = "http")]
+pub mod http;
 mod mrtr;
 mod subscription;
 
@@ -143,7 +145,12 @@ pub struct Client {
     pub(crate) server: Arc<RwLock<ServerDescription>>,
     pub(crate) child: Arc<Mutex<Option<ChildProcess>>>,
     pub(crate) stop_writer: Arc<Mutex<Option<tokio::sync::oneshot::Sender<()>>>>,
+    /// Transport teardown run once by [`Client::close`] (HTTP: abort streams, DELETE the session).
+    pub(crate) on_close: Arc<Mutex<Option<CloseHook>>>,
 }
+
+/// A transport's teardown, awaited once when the client closes.
+pub(crate) type CloseHook = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>;
 
 impl Client {
     /// Starts building a client with its implementation name and version.
@@ -188,7 +195,10 @@ impl Client {
             (s.era, s.version.clone())
         };
         let extra = (era == Era::Modern).then(|| self.modern_meta(&version));
-        self.conn.call(method, params, extra, opts).await
+        let answer = self.conn.call(method, params, extra, opts).await;
+        #[cfg(feature = "http")]
+        let answer = answer.map_err(http::lift);
+        answer
     }
 
     /// Sends a request and checks its `resultType`: a missing one reads as complete, an unknown one is
@@ -277,12 +287,18 @@ impl Client {
         arguments: Value,
         opts: &CallOptions,
     ) -> Result<Value> {
-        self.call(
-            "tools/call",
-            json!({ "name": name, "arguments": arguments }),
-            opts,
-        )
-        .await
+        let params = json!({ "name": name, "arguments": arguments });
+        match self.call("tools/call", params.clone(), opts).await {
+            // The server wants `Mcp-Param-*` headers this client did not know about (a tool list
+            // that is stale or was never fetched): list the tools again, then retry once.
+            Err(Error::Rpc(e))
+                if e.code == crate::error::code::HEADER_MISMATCH && self.era() == Era::Modern =>
+            {
+                self.list_all_tools().await?;
+                self.call("tools/call", params, opts).await
+            }
+            other => other,
+        }
     }
 
     /// `resources/read`.
@@ -353,6 +369,10 @@ impl Client {
         let child = self.child.lock().take();
         if let Some(child) = child {
             let _ = child.shutdown().await;
+        }
+        let hook = self.on_close.lock().take();
+        if let Some(hook) = hook {
+            hook.await;
         }
         self.conn.close();
     }

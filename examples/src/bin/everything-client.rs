@@ -2,9 +2,9 @@
 //!
 //! Usage: `everything-client <server-command> [args...]`, with `MCP_CONFORMANCE_SCENARIO` naming the
 //! scenario, `MCP_CONFORMANCE_PROTOCOL_VERSION` the era (≤ 2025-11-25: `initialize`; 2026-07-28:
-//! modern), and `MCP_CONFORMANCE_CONTEXT` optional JSON. The server is spawned and spoken to over
-//! stdio. A trailing `http://` / `https://` URL (what the conformance harness appends) is refused with
-//! exit code 2 until the HTTP transport exists.
+//! modern), and `MCP_CONFORMANCE_CONTEXT` optional JSON. A trailing `http://` URL (what the
+//! conformance harness appends) is spoken to over Streamable HTTP; anything else is a server command,
+//! spawned and spoken to over stdio. Authorization (`auth/*` scenarios) is not implemented: exit 1.
 //!
 //! Exit codes: 0 success, 1 scenario failure or unknown scenario, 2 usage error.
 
@@ -29,22 +29,24 @@ async fn main() {
     if !scenarios::SCENARIOS.contains(&scenario.as_str()) && !scenarios::is_auth(&scenario) {
         fail(1, &format!("Unknown scenario: {scenario}"));
     }
-    if let Some(last) = args.last()
-        && (last.starts_with("http://") || last.starts_with("https://"))
-    {
+    if scenarios::is_auth(&scenario) {
         fail(
-            2,
+            1,
             &format!(
-                "everything-client: HTTP transport not available yet (got the URL {last}); pass a stdio server command instead"
+                "everything-client: scenario {scenario}: authorization not implemented yet (OAuth is not part of this client)"
             ),
         );
     }
     let Some((program, rest)) = args.split_first() else {
         fail(
             2,
-            "everything-client: no server command given\nUsage: MCP_CONFORMANCE_SCENARIO=<name> everything-client <server-command> [args...]",
+            "everything-client: no server command given\nUsage: MCP_CONFORMANCE_SCENARIO=<name> everything-client <server-command> [args...] | <http-url>",
         );
     };
+    let url = args
+        .last()
+        .filter(|a| a.starts_with("http://") || a.starts_with("https://"))
+        .cloned();
     let context: Value = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
         Ok(raw) => serde_json::from_str(&raw).unwrap_or_else(|e| {
             fail(
@@ -56,16 +58,22 @@ async fn main() {
     };
     let version = std::env::var("MCP_CONFORMANCE_PROTOCOL_VERSION").ok();
     let pref = scenarios::version_preference(&scenario, version.as_deref());
-    let client = scenarios::client_builder()
-        .version_preference(pref)
-        .connect_stdio(ChildSpec::new(program.clone(), rest.iter().cloned()))
-        .await
-        .unwrap_or_else(|e| {
-            fail(
-                1,
-                &format!("everything-client: cannot connect to {program}: {e}"),
-            )
-        });
+    let builder = scenarios::client_builder().version_preference(pref);
+    let connected = match &url {
+        Some(url) => builder.connect_http(url).await,
+        None => {
+            builder
+                .connect_stdio(ChildSpec::new(program.clone(), rest.iter().cloned()))
+                .await
+        }
+    };
+    let target = url.as_deref().unwrap_or(program);
+    let client = connected.unwrap_or_else(|e| {
+        fail(
+            1,
+            &format!("everything-client: cannot connect to {target}: {e}"),
+        )
+    });
     let outcome = scenarios::run(&scenario, &client, &context).await;
     client.close().await;
     if let Err(e) = outcome {

@@ -1,0 +1,197 @@
+//! The Streamable HTTP client transport (plain `http://`; no TLS yet).
+//!
+//! Each outgoing message is one POST to the endpoint; the answer comes back as JSON or as an SSE
+//! stream. Modern servers (2026-07-28) get the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
+//! `Mcp-Param-*` headers; legacy servers (≤ 2025-11-25) get a session (`Mcp-Session-Id`), a GET stream
+//! for server-initiated messages, and stream resumption with `Last-Event-ID`. The era is probed once
+//! per origin and remembered for the life of the process.
+//!
+//! ```no_run
+//! # async fn run() -> libmcp::Result<()> {
+//! let client = libmcp::client::Client::builder("demo", "1.0.0")
+//!     .connect_http("http://127.0.0.1:3000/mcp")
+//!     .await?;
+//! let tools = client.list_all_tools().await?;
+//! client.close().await;
+//! # Ok(()) }
+//! ```
+
+pub mod sse;
+mod transport;
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use hyper::Uri;
+use hyper::header::{HeaderName, HeaderValue};
+use parking_lot::{Mutex, RwLock};
+use serde_json::{Value, json};
+
+use super::builder::{self, VersionPreference};
+use super::connection::Connection;
+use super::{Client, ClientConfig, ClientHandlers, ServerDescription};
+use crate::error::{Error, Result, RpcError, code};
+use crate::transport::Sink;
+use crate::version::{Era, ProtocolVersion};
+use transport::{HttpOutbound, Shared};
+
+pub(crate) use transport::TRANSPORT_MARKER;
+
+/// Options of an HTTP connection.
+#[derive(Clone, Debug, Default)]
+pub struct HttpClientOptions {
+    /// Extra headers sent with every request (for example `Authorization`).
+    pub headers: Vec<(String, String)>,
+}
+
+/// The era learned per origin (`scheme://host:port`), so later connections skip the probe.
+fn era_cache() -> &'static Mutex<HashMap<String, Era>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Era>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The era this process has learned for the origin of `url`, if any.
+pub fn cached_era(url: &str) -> Option<Era> {
+    let uri: Uri = url.parse().ok()?;
+    era_cache().lock().get(&origin(&uri)).copied()
+}
+
+fn origin(uri: &Uri) -> String {
+    format!(
+        "{}://{}",
+        uri.scheme_str().unwrap_or("http"),
+        uri.authority().map(|a| a.as_str()).unwrap_or("")
+    )
+}
+
+/// Turns an error the transport made up into [`Error::Transport`].
+pub(crate) fn lift(e: Error) -> Error {
+    match e {
+        Error::Rpc(r) if is_transport(&r) => Error::Transport(r.message),
+        other => other,
+    }
+}
+
+fn is_transport(r: &RpcError) -> bool {
+    r.data
+        .as_ref()
+        .and_then(|d| d.get(TRANSPORT_MARKER))
+        .is_some()
+}
+
+pub(crate) async fn connect(
+    info: Value,
+    preference: VersionPreference,
+    handlers: ClientHandlers,
+    config: ClientConfig,
+    url: &str,
+    options: HttpClientOptions,
+) -> Result<Client> {
+    let endpoint: Uri = url
+        .parse()
+        .map_err(|e| Error::InvalidArgument(format!("bad URL {url:?}: {e}")))?;
+    match endpoint.scheme_str() {
+        Some("http") => {}
+        Some("https") => {
+            return Err(Error::InvalidArgument(
+                "https is not supported yet: this build of libmcp speaks plain http only".into(),
+            ));
+        }
+        _ => {
+            return Err(Error::InvalidArgument(format!(
+                "{url:?} is not an http:// URL"
+            )));
+        }
+    }
+    let mut extra = Vec::new();
+    for (k, v) in &options.headers {
+        let name = HeaderName::from_bytes(k.as_bytes())
+            .map_err(|e| Error::InvalidArgument(format!("bad header name {k:?}: {e}")))?;
+        let value = HeaderValue::from_str(v)
+            .map_err(|e| Error::InvalidArgument(format!("bad value for header {k}: {e}")))?;
+        extra.push((name, value));
+    }
+    let server = Arc::new(RwLock::new(ServerDescription {
+        era: Era::Modern,
+        version: ProtocolVersion::LATEST,
+        supported_versions: vec![],
+        capabilities: json!({}),
+        server_info: None,
+        instructions: None,
+    }));
+    let origin = origin(&endpoint);
+    let shared = Shared::new(endpoint, extra, server.clone());
+    let sink = Sink::new(Arc::new(HttpOutbound::new(shared.clone())));
+    let conn = Connection::new(sink, handlers, config);
+    let _ = shared.conn.set(Arc::downgrade(&conn));
+    let close_shared = shared.clone();
+    let client = Client {
+        conn,
+        info: Arc::new(info),
+        server,
+        child: Arc::new(Mutex::new(None)),
+        stop_writer: Arc::new(Mutex::new(None)),
+        on_close: Arc::new(Mutex::new(Some(Box::pin(async move {
+            close_shared.abort_all();
+            close_shared.delete_session().await;
+        })))),
+    };
+    let cached = era_cache().lock().get(&origin).copied();
+    let outcome = match (&preference, cached) {
+        (VersionPreference::Auto, Some(Era::Legacy)) => {
+            builder::initialize(&client, &ProtocolVersion::LATEST_LEGACY).await
+        }
+        (VersionPreference::Auto, Some(Era::Modern)) => {
+            builder::discover(&client, ProtocolVersion::LATEST, None).await
+        }
+        (VersionPreference::Auto, None) => probe(&client, &shared).await,
+        (pref, _) => builder::negotiate(&client, pref).await,
+    }
+    .map_err(lift);
+    match outcome {
+        Ok(()) => {
+            era_cache().lock().insert(origin, client.era());
+            Ok(client)
+        }
+        Err(e) => {
+            client.close().await;
+            Err(e)
+        }
+    }
+}
+
+/// The HTTP era probe: `server/discover` with the modern headers; a discover result or a recognised
+/// modern error means modern, as does a 404 carrying -32601; anything else means legacy.
+async fn probe(client: &Client, shared: &Shared) -> Result<()> {
+    let first = builder::discover(
+        client,
+        ProtocolVersion::LATEST,
+        Some(client.conn.config.probe_timeout),
+    )
+    .await;
+    match first {
+        Ok(()) => Ok(()),
+        Err(Error::Rpc(e))
+            if [
+                code::HEADER_MISMATCH,
+                code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                code::UNSUPPORTED_PROTOCOL_VERSION,
+            ]
+            .contains(&e.code) =>
+        {
+            Err(Error::Rpc(e))
+        }
+        Err(Error::Rpc(e))
+            if e.code == code::METHOD_NOT_FOUND
+                && shared
+                    .probe_status
+                    .load(std::sync::atomic::Ordering::SeqCst)
+                    == 404 =>
+        {
+            // A modern server without server/discover: keep the modern era, learn nothing more.
+            Ok(())
+        }
+        Err(Error::Negotiation(m)) => Err(Error::Negotiation(m)),
+        Err(_) => builder::initialize(client, &ProtocolVersion::LATEST_LEGACY).await,
+    }
+}

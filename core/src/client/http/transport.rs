@@ -1,0 +1,577 @@
+//! The bytes side of the Streamable HTTP client: one POST per outgoing message, JSON or SSE answers fed
+//! back to the [`Connection`], the legacy session (`Mcp-Session-Id`, the GET stream, `Last-Event-ID`
+//! resumption honouring `retry:`), and the header rules of the 2026-07-28 revision.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode, Uri};
+use hyper_util::client::legacy::Client as HyperClient;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use parking_lot::{Mutex, RwLock};
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::AbortHandle;
+
+use super::super::ServerDescription;
+use super::super::connection::Connection;
+use super::sse::SseParser;
+use crate::jsonrpc::RequestId;
+use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
+use crate::transport::{OutKind, Outbound, Outgoing};
+use crate::version::{Era, ProtocolVersion};
+
+/// `data` key marking an error the transport made up for a request (no JSON-RPC answer came back).
+pub(crate) const TRANSPORT_MARKER: &str = "libmcp/httpTransportError";
+
+/// How long to wait before reconnecting an SSE stream when the server named no `retry:`.
+const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
+/// Reconnection attempts for one stream before giving up.
+const MAX_RESUMES: u32 = 5;
+
+type Http = HyperClient<HttpConnector, Full<Bytes>>;
+
+pub(crate) struct Shared {
+    http: Http,
+    pub(crate) endpoint: Uri,
+    extra_headers: Vec<(HeaderName, HeaderValue)>,
+    pub(crate) server: Arc<RwLock<ServerDescription>>,
+    pub(crate) conn: OnceLock<Weak<Connection>>,
+    session: Mutex<Option<HeaderValue>>,
+    tool_headers: Mutex<HashMap<String, Vec<HeaderParam>>>,
+    inflight: Mutex<HashMap<RequestId, AbortHandle>>,
+    get_stream: Mutex<Option<AbortHandle>>,
+    /// Status of the last `server/discover` answer (the era probe reads it).
+    pub(crate) probe_status: AtomicU16,
+    closed: AtomicBool,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        endpoint: Uri,
+        extra_headers: Vec<(HeaderName, HeaderValue)>,
+        server: Arc<RwLock<ServerDescription>>,
+    ) -> Arc<Shared> {
+        let http = HyperClient::builder(TokioExecutor::new()).build(HttpConnector::new());
+        Arc::new(Shared {
+            http,
+            endpoint,
+            extra_headers,
+            server,
+            conn: OnceLock::new(),
+            session: Mutex::new(None),
+            tool_headers: Mutex::new(HashMap::new()),
+            inflight: Mutex::new(HashMap::new()),
+            get_stream: Mutex::new(None),
+            probe_status: AtomicU16::new(0),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    fn conn(&self) -> Option<Arc<Connection>> {
+        self.conn.get().and_then(Weak::upgrade)
+    }
+
+    fn era_version(&self) -> (Era, ProtocolVersion) {
+        let s = self.server.read();
+        (s.era, s.version.clone())
+    }
+
+    /// Hands one message from the server to the engine.
+    fn deliver(&self, bytes: &[u8]) {
+        if let Some(conn) = self.conn() {
+            conn.on_frame(bytes);
+        }
+    }
+
+    /// Answers request `id` with an error the transport made up (the engine reports it as a transport
+    /// error, see [`TRANSPORT_MARKER`]).
+    fn fail(&self, id: &RequestId, message: String) {
+        let err = json!({
+            "jsonrpc": "2.0",
+            "id": id.to_value(),
+            "error": {"code": -32603, "message": message, "data": {TRANSPORT_MARKER: true}},
+        });
+        self.deliver(err.to_string().as_bytes());
+    }
+
+    /// The headers every message carries: content negotiation, protocol version, session, extras.
+    fn base_request(
+        &self,
+        method: Method,
+        mcp_method: Option<&str>,
+    ) -> hyper::http::request::Builder {
+        let (era, version) = self.era_version();
+        let mut b = Request::builder()
+            .method(method.clone())
+            .uri(self.endpoint.clone());
+        b = if method == Method::GET {
+            b.header("accept", "text/event-stream")
+        } else {
+            b.header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json")
+        };
+        // Legacy: the header follows initialize and does not exist in 2025-03-26.
+        let send_version = match era {
+            Era::Modern => true,
+            Era::Legacy => mcp_method != Some("initialize") && version.as_str() != "2025-03-26",
+        };
+        if send_version {
+            b = b.header("mcp-protocol-version", version.as_str());
+        }
+        if let Some(s) = self.session.lock().clone() {
+            b = b.header("mcp-session-id", s);
+        }
+        for (k, v) in &self.extra_headers {
+            b = b.header(k, v);
+        }
+        b
+    }
+
+    /// `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` for one message.
+    fn mcp_headers(&self, msg: &Value) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let Some(method) = msg.get("method").and_then(Value::as_str) else {
+            return out;
+        };
+        out.push(("mcp-method".into(), encode_header_value(method)));
+        let params = msg.get("params").unwrap_or(&Value::Null);
+        let name_key = match method {
+            "tools/call" | "prompts/get" => Some("name"),
+            "resources/read" => Some("uri"),
+            "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
+            _ => None,
+        };
+        if let Some(name) = name_key.and_then(|k| params.get(k)).and_then(Value::as_str) {
+            out.push(("mcp-name".into(), encode_header_value(name)));
+        }
+        if method == "tools/call"
+            && let Some(tool) = params.get("name").and_then(Value::as_str)
+        {
+            let args = params.get("arguments").unwrap_or(&Value::Null);
+            if let Some(hp) = self.tool_headers.lock().get(tool) {
+                for p in hp {
+                    match p.value_in(args) {
+                        Ok(Some(v)) => out.push((p.header_name(), v)),
+                        Ok(None) => {}
+                        Err(e) => eprintln!("libmcp http client: tool {tool}: {e}; header omitted"),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads a tools/list result: records each tool's `x-mcp-header` parameters and drops the tools
+    /// whose annotations break the rules (with a warning), returning the rewritten message.
+    fn filter_tools(&self, frame: &[u8]) -> Option<Vec<u8>> {
+        let mut msg: Value = serde_json::from_slice(frame).ok()?;
+        let tools = msg.get_mut("result")?.get_mut("tools")?.as_array_mut()?;
+        let mut map = self.tool_headers.lock();
+        let before = tools.len();
+        tools.retain(|t| {
+            let name = t.get("name").and_then(Value::as_str).unwrap_or("");
+            let schema = t.get("inputSchema").unwrap_or(&Value::Null);
+            match x_mcp_header_params(schema) {
+                Ok(params) => {
+                    map.insert(name.to_owned(), params);
+                    true
+                }
+                Err(e) => {
+                    eprintln!(
+                        "libmcp http client: warning: dropping tool {name:?} from tools/list: {e}"
+                    );
+                    map.remove(name);
+                    false
+                }
+            }
+        });
+        (tools.len() != before).then(|| msg.to_string().into_bytes())
+    }
+
+    pub(crate) fn abort_all(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        for (_, h) in self.inflight.lock().drain() {
+            h.abort();
+        }
+        if let Some(h) = self.get_stream.lock().take() {
+            h.abort();
+        }
+    }
+
+    /// Ends a legacy session with DELETE (a 405 means the server keeps sessions itself).
+    pub(crate) async fn delete_session(&self) {
+        if self.session.lock().is_none() {
+            return;
+        }
+        if let Ok(req) = self
+            .base_request(Method::DELETE, None)
+            .body(Full::new(Bytes::new()))
+        {
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.http.request(req)).await;
+        }
+        *self.session.lock() = None;
+    }
+}
+
+/// The [`Outbound`] the engine writes to: queues messages for the dispatcher, which keeps their
+/// order where it matters.
+pub(crate) struct HttpOutbound {
+    shared: Arc<Shared>,
+    queue: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl HttpOutbound {
+    /// The outbound and its dispatcher task (which ends when the outbound is dropped).
+    pub(crate) fn new(shared: Arc<Shared>) -> HttpOutbound {
+        let (queue, rx) = mpsc::unbounded_channel();
+        tokio::spawn(dispatch(shared.clone(), rx));
+        HttpOutbound { shared, queue }
+    }
+}
+
+impl Outbound for HttpOutbound {
+    fn send(&self, msg: Outgoing) -> bool {
+        !self.shared.closed.load(Ordering::SeqCst) && self.queue.send(msg).is_ok()
+    }
+}
+
+/// Sends messages in order. Requests run concurrently, each on its own POST; a notification or a
+/// response is sent to completion before anything after it, so `notifications/initialized` (and the
+/// GET stream it opens) precede the session's first request.
+async fn dispatch(shared: Arc<Shared>, mut rx: mpsc::UnboundedReceiver<Outgoing>) {
+    while let Some(msg) = rx.recv().await {
+        if shared.closed.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(value) = serde_json::from_slice::<Value>(&msg.bytes) else {
+            continue;
+        };
+        let method = value
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if method.as_deref() == Some("notifications/cancelled") {
+            // Closing the response stream is what cancels on HTTP; legacy servers are also told.
+            let id = value
+                .pointer("/params/requestId")
+                .and_then(RequestId::from_value);
+            if let Some(h) = id.and_then(|id| shared.inflight.lock().remove(&id)) {
+                h.abort();
+            }
+            if shared.era_version().0 == Era::Modern {
+                continue;
+            }
+        }
+        let headers = shared.mcp_headers(&value);
+        let id = match msg.kind {
+            OutKind::Request => value.get("id").and_then(RequestId::from_value),
+            _ => None,
+        };
+        match id {
+            Some(id) => {
+                let task_shared = shared.clone();
+                let task_id = id.clone();
+                let handle = tokio::spawn(async move {
+                    post(
+                        &task_shared,
+                        msg.bytes,
+                        method,
+                        headers,
+                        Some(task_id.clone()),
+                    )
+                    .await;
+                    task_shared.inflight.lock().remove(&task_id);
+                });
+                shared.inflight.lock().insert(id, handle.abort_handle());
+            }
+            None => {
+                let initialized = method.as_deref() == Some("notifications/initialized");
+                let sent = tokio::time::timeout(
+                    Duration::from_secs(30),
+                    post(&shared, msg.bytes, method, headers, None),
+                )
+                .await;
+                if initialized && matches!(sent, Ok(true)) {
+                    let opened = open_get_stream(&shared);
+                    let _ = tokio::time::timeout(Duration::from_secs(5), opened).await;
+                }
+            }
+        }
+    }
+}
+
+async fn post(
+    shared: &Arc<Shared>,
+    body: Vec<u8>,
+    method: Option<String>,
+    headers: Vec<(String, String)>,
+    id: Option<RequestId>,
+) -> bool {
+    let mut b = shared.base_request(Method::POST, method.as_deref());
+    for (k, v) in &headers {
+        b = b.header(k.as_str(), v.as_str());
+    }
+    let req = match b.body(Full::new(Bytes::from(body))) {
+        Ok(r) => r,
+        Err(e) => {
+            report(
+                shared,
+                id.as_ref(),
+                format!("cannot build the HTTP request: {e}"),
+            );
+            return false;
+        }
+    };
+    let resp = match shared.http.request(req).await {
+        Ok(r) => r,
+        Err(e) => {
+            report(shared, id.as_ref(), format!("HTTP request failed: {e}"));
+            return false;
+        }
+    };
+    let status = resp.status();
+    if method.as_deref() == Some("server/discover") {
+        shared.probe_status.store(status.as_u16(), Ordering::SeqCst);
+    }
+    if method.as_deref() == Some("initialize")
+        && status.is_success()
+        && let Some(s) = resp.headers().get("mcp-session-id")
+    {
+        *shared.session.lock() = Some(s.clone());
+    }
+    let is_tools_list = method.as_deref() == Some("tools/list");
+    let answered = read_response(shared, resp, id.as_ref(), is_tools_list).await;
+    if let (Some(id), Err(why)) = (id.as_ref(), answered) {
+        shared.fail(id, why);
+    }
+    status.is_success()
+}
+
+/// Logs a failure of a message that has no id, or fails the request that has one.
+fn report(shared: &Shared, id: Option<&RequestId>, message: String) {
+    match id {
+        Some(id) => shared.fail(id, message),
+        None => eprintln!("libmcp http client: {message}"),
+    }
+}
+
+fn content_type(resp: &Response<Incoming>) -> String {
+    resp.headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// Reads the answer to one POST. `Ok` when the request (if any) got its response, `Err(reason)` when
+/// the transport has to fail it.
+async fn read_response(
+    shared: &Arc<Shared>,
+    resp: Response<Incoming>,
+    id: Option<&RequestId>,
+    is_tools_list: bool,
+) -> Result<(), String> {
+    let status = resp.status();
+    let ctype = content_type(&resp);
+    if status.is_success() && ctype.starts_with("text/event-stream") {
+        return read_sse_answer(shared, resp, id, is_tools_list).await;
+    }
+    let body = match resp.into_body().collect().await {
+        Ok(b) => b.to_bytes(),
+        Err(e) => return Err(format!("reading the HTTP response failed: {e}")),
+    };
+    if id.is_none() {
+        if !status.is_success() {
+            eprintln!(
+                "libmcp http client: the server refused a message with HTTP {status}: {}",
+                String::from_utf8_lossy(&body)
+            );
+        }
+        return Ok(());
+    }
+    let id = id.expect("checked above");
+    let parsed: Option<Value> = serde_json::from_slice(&body).ok();
+    match parsed {
+        Some(mut msg) if msg.get("result").is_some() || msg.get("error").is_some() => {
+            // An error without an id (a 4xx from the transport layer) still answers this request.
+            if msg.get("error").is_some() && msg.get("id").is_none_or(Value::is_null) {
+                msg["id"] = id.to_value();
+            }
+            let bytes = msg.to_string().into_bytes();
+            let bytes = if is_tools_list {
+                shared.filter_tools(&bytes).unwrap_or(bytes)
+            } else {
+                bytes
+            };
+            shared.deliver(&bytes);
+            Ok(())
+        }
+        _ if status.is_success() => Err(format!(
+            "HTTP {status} without a JSON-RPC response (content-type {ctype:?})"
+        )),
+        _ => Err(http_status_message(status, &body)),
+    }
+}
+
+fn http_status_message(status: StatusCode, body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    if text.is_empty() {
+        format!("HTTP {status}")
+    } else {
+        format!(
+            "HTTP {status}: {}",
+            text.chars().take(200).collect::<String>()
+        )
+    }
+}
+
+/// Outcome of reading one SSE stream.
+enum StreamEnd {
+    /// The awaited response arrived.
+    Answered,
+    /// The stream ended first.
+    Ended,
+}
+
+/// Reads SSE events, delivering each message. Stops after the response to `id`.
+async fn pump_sse(
+    shared: &Arc<Shared>,
+    resp: Response<Incoming>,
+    parser: &mut SseParser,
+    id: Option<&RequestId>,
+    is_tools_list: bool,
+) -> StreamEnd {
+    let mut body = resp.into_body();
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            break;
+        };
+        let Some(chunk) = frame.data_ref() else {
+            continue;
+        };
+        for ev in parser.feed(chunk) {
+            if !(ev.event.is_empty() || ev.event == "message") || ev.data.trim().is_empty() {
+                continue;
+            }
+            let mut bytes = ev.data.into_bytes();
+            let answers_us = id.is_some_and(|id| is_response_to(&bytes, id));
+            if answers_us && is_tools_list {
+                bytes = shared.filter_tools(&bytes).unwrap_or(bytes);
+            }
+            shared.deliver(&bytes);
+            if answers_us {
+                return StreamEnd::Answered;
+            }
+        }
+    }
+    StreamEnd::Ended
+}
+
+fn is_response_to(bytes: &[u8], id: &RequestId) -> bool {
+    let Ok(v) = serde_json::from_slice::<Value>(bytes) else {
+        return false;
+    };
+    v.get("method").is_none() && v.get("id").and_then(RequestId::from_value).as_ref() == Some(id)
+}
+
+/// Reads a POST's SSE answer; in the legacy era a stream that ends before the response is resumed with
+/// GET + `Last-Event-ID` after the server's `retry:` delay.
+async fn read_sse_answer(
+    shared: &Arc<Shared>,
+    resp: Response<Incoming>,
+    id: Option<&RequestId>,
+    is_tools_list: bool,
+) -> Result<(), String> {
+    let mut parser = SseParser::new();
+    if let StreamEnd::Answered = pump_sse(shared, resp, &mut parser, id, is_tools_list).await {
+        return Ok(());
+    }
+    if id.is_none() {
+        return Ok(());
+    }
+    for _ in 0..MAX_RESUMES {
+        let legacy = shared.era_version().0 == Era::Legacy;
+        let Some(last) = parser.last_event_id.clone().filter(|_| legacy) else {
+            return Err("the response stream ended before the response".into());
+        };
+        tokio::time::sleep(parser.retry_ms.map_or(DEFAULT_RETRY, Duration::from_millis)).await;
+        let resp = match get_stream(shared, Some(&last)).await {
+            Ok(r) => r,
+            Err(e) => return Err(format!("resuming the response stream failed: {e}")),
+        };
+        if let StreamEnd::Answered = pump_sse(shared, resp, &mut parser, id, is_tools_list).await {
+            return Ok(());
+        }
+    }
+    Err("the response stream kept ending before the response".into())
+}
+
+/// GET on the endpoint for an SSE stream (legacy), optionally resuming after `last_event_id`.
+async fn get_stream(
+    shared: &Arc<Shared>,
+    last_event_id: Option<&str>,
+) -> Result<Response<Incoming>, String> {
+    let mut b = shared.base_request(Method::GET, None);
+    if let Some(last) = last_event_id {
+        b = b.header("last-event-id", last);
+    }
+    let req = b.body(Full::new(Bytes::new())).map_err(|e| e.to_string())?;
+    let resp = shared.http.request(req).await.map_err(|e| e.to_string())?;
+    let status = resp.status();
+    if status.is_success() && content_type(&resp).starts_with("text/event-stream") {
+        Ok(resp)
+    } else {
+        Err(format!("HTTP {status}"))
+    }
+}
+
+/// Opens the legacy session's GET stream for server-initiated messages, reconnecting (with
+/// `Last-Event-ID`, after `retry:`) when the server closes it. A 405 means the server offers none.
+/// The returned receiver resolves once the first GET has its answer.
+fn open_get_stream(shared: &Arc<Shared>) -> oneshot::Receiver<()> {
+    let (opened_tx, opened) = oneshot::channel();
+    if shared.era_version().0 != Era::Legacy || shared.closed.load(Ordering::SeqCst) {
+        return opened;
+    }
+    let task_shared = shared.clone();
+    let handle = tokio::spawn(async move {
+        let shared = task_shared;
+        let mut parser = SseParser::new();
+        let mut failures = 0u32;
+        let mut opened_tx = Some(opened_tx);
+        // Ends with the client: on close, or once the engine is gone (a client dropped unclosed).
+        while !shared.closed.load(Ordering::SeqCst) && shared.conn().is_some() {
+            let last = parser.last_event_id.clone();
+            let answer = get_stream(&shared, last.as_deref()).await;
+            if let Some(tx) = opened_tx.take() {
+                let _ = tx.send(());
+            }
+            match answer {
+                Ok(resp) => {
+                    failures = 0;
+                    pump_sse(&shared, resp, &mut parser, None, false).await;
+                }
+                Err(e) => {
+                    if e.starts_with("HTTP 405") || failures >= MAX_RESUMES {
+                        return;
+                    }
+                    failures += 1;
+                }
+            }
+            tokio::time::sleep(parser.retry_ms.map_or(DEFAULT_RETRY, Duration::from_millis)).await;
+        }
+    });
+    if let Some(old) = shared.get_stream.lock().replace(handle.abort_handle()) {
+        old.abort();
+    }
+    opened
+}
