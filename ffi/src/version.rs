@@ -8,11 +8,9 @@ pub const MCP_VERSION_MAJOR: u32 = 0;
 pub const MCP_VERSION_MINOR: u32 = 1;
 /// Patch version of the header.
 pub const MCP_VERSION_PATCH: u32 = 0;
-/// The version of the header as a string.
-pub const MCP_VERSION_STRING: &str = "0.1.0";
 
 /// The version of the loaded library ("MAJOR.MINOR.PATCH"), a static NUL-terminated string. Compare it
-/// with `MCP_VERSION_STRING` to detect a header/library mismatch. Any thread.
+/// with `MCP_VERSION_STRING` (built from the header's `MCP_VERSION_*` macros) to detect a header/library mismatch. Any thread.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
@@ -36,8 +34,8 @@ mod tests {
             MCP_VERSION_PATCH.to_string(),
             env!("CARGO_PKG_VERSION_PATCH")
         );
-        assert_eq!(MCP_VERSION_STRING, env!("CARGO_PKG_VERSION"));
         let runtime = unsafe { std::ffi::CStr::from_ptr(mcp_version()) };
-        assert_eq!(runtime.to_str().unwrap(), MCP_VERSION_STRING);
+        let header = format!("{MCP_VERSION_MAJOR}.{MCP_VERSION_MINOR}.{MCP_VERSION_PATCH}");
+        assert_eq!(runtime.to_str().unwrap(), header);
     }
 }
