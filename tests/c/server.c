@@ -226,5 +226,6 @@ int main(void) {
             atomic_load(&finalized));
     return 3;
   }
+  fprintf(stderr, "server: clean exit\n");
   return 0;
 }
