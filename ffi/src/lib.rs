@@ -9,6 +9,9 @@
 #![allow(non_camel_case_types)]
 // Every extern fn checks its pointers itself; the safety contract is stated in its doc for C callers.
 #![allow(clippy::missing_safety_doc)]
+// The extern fns are safe to call from Rust's point of view only because C is the caller: they take
+// raw pointers by design, check them for NULL, and document the validity C must guarantee.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 #[macro_use]
 mod macros;
