@@ -3,7 +3,7 @@
 # installs libmcp into a prefix with ffi/install.sh (debug build), then builds the C tests in tests/c
 # with -std=c11 -Wall -Wextra -Wpedantic -Werror through pkg-config and runs them plainly, under
 # ASan+UBSan and under valgrind (a C client spawning a C server over stdio, both checked), links the
-# unit test statically, compiles and runs the C++ example, and builds the unit test with CMake's
+# unit test statically, runs examples/c (C client against C server), compiles and runs the C++ example, and builds the unit test with CMake's
 # find_package(mcp). Installs cbindgen into .tools/cargo and cmake (apt) only when missing.
 # Usage: scripts/test.d/10-c-abi.sh [--regen]   (--regen rewrites include/mcp.h instead of diffing)
 set -euo pipefail
@@ -101,6 +101,13 @@ step "static link"
 gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cflags mcp) \
   "$prefix/lib/libmcp.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 "$work/bin/unit-static"
+
+step "examples/c: everything-client against everything-server"
+for p in everything-server everything-client; do
+  gcc "${cflags[@]}" "examples/c/$p.c" -o "$work/bin/$p" "${libs[@]}"
+done
+"$work/bin/everything-client" "$work/bin/everything-server" > "$work/everything.out"
+grep -q "everything worked" "$work/everything.out"
 
 step "C++ example against the same header"
 g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror examples/c/hello.cpp -o "$work/bin/hello-cpp" "${libs[@]}"
