@@ -156,6 +156,13 @@ typedef void (*mcp_input_cb)(void *userdata,
 // drops the last reference (the thread freeing the owner, or a runtime thread). May be NULL.
 typedef void (*mcp_userdata_free_cb)(void *userdata);
 
+// Sees a notification from the server (progress, log messages, list changes): `method` and
+// `params_json` are valid only during the call. Called on a runtime thread, one notification at a
+// time, in arrival order. Must not block for long, call the client, or unwind.
+typedef void (*mcp_notification_cb)(void *userdata,
+                                    struct mcp_str method,
+                                    struct mcp_str params_json);
+
 // Receives the outcome of `mcp_client_call_async`: exactly once, on a runtime thread. On success
 // `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
 // NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
@@ -189,6 +196,12 @@ enum mcp_status mcp_client_builder_new(const char *name,
 enum mcp_status mcp_client_builder_set_timeout_ms(struct mcp_client_builder *builder,
                                                   uint64_t timeout_ms);
 
+// Asks the server for log messages at `level` (an `mcp_log_level` value) and above: per request in
+// the modern era, with `logging/setLevel` after connecting in the legacy one. Others:
+// `MCP_STATUS_INVALID_ARGUMENT`. Messages arrive through `mcp_client_builder_on_notification`.
+enum mcp_status mcp_client_builder_set_log_level(struct mcp_client_builder *builder,
+                                                 uint32_t level);
+
 // Answers `elicitation/create` with `cb` (declares form elicitation). The library owns `userdata`
 // from this call on, also when it fails, and calls `userdata_free(userdata)` exactly once when it
 // no longer needs it.
@@ -208,6 +221,13 @@ enum mcp_status mcp_client_builder_on_roots(struct mcp_client_builder *builder,
                                             mcp_input_cb cb,
                                             void *userdata,
                                             mcp_userdata_free_cb userdata_free);
+
+// Calls `cb` with every notification the server sends. Ownership of `userdata` as for
+// `mcp_client_builder_on_elicitation`.
+enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *builder,
+                                                   mcp_notification_cb cb,
+                                                   void *userdata,
+                                                   mcp_userdata_free_cb userdata_free);
 
 // Spawns `program` with `args` (`nargs` views, may be NULL when 0; all copied), connects over its
 // stdin/stdout on `runtime`, negotiates the era, and writes the client to `*client_out`. Blocks

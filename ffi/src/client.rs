@@ -17,7 +17,7 @@ use crate::input::{input_handler, mcp_input_cb};
 use crate::request::mcp_era;
 use crate::runtime::{block_on, mcp_runtime};
 use crate::status::mcp_status;
-use crate::string::{mcp_str, mcp_string, str_from_raw};
+use crate::string::{mcp_str, mcp_string, nul_terminated, str_from_raw};
 
 /// Collects a client's name, version, handlers and timeouts. Use it from one thread at a time;
 /// connecting consumes its contents; free the handle afterwards either way.
@@ -69,6 +69,26 @@ pub extern "C" fn mcp_client_builder_set_timeout_ms(
         }
         b.config.request_timeout = Duration::from_millis(timeout_ms);
         mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Asks the server for log messages at `level` (an `mcp_log_level` value) and above: per request in
+/// the modern era, with `logging/setLevel` after connecting in the legacy one. Others:
+/// `MCP_STATUS_INVALID_ARGUMENT`. Messages arrive through `mcp_client_builder_on_notification`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_builder_set_log_level(
+    builder: *mut mcp_client_builder,
+    level: u32,
+) -> mcp_status {
+    ffi_boundary!({
+        let b = try_mut!(builder);
+        match crate::responder::log_level(level) {
+            Some(l) => {
+                b.config.log_level = Some(l);
+                mcp_status::MCP_STATUS_OK
+            }
+            None => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
+        }
     })
 }
 
@@ -136,6 +156,45 @@ pub extern "C" fn mcp_client_builder_on_roots(
     userdata_free: mcp_userdata_free_cb,
 ) -> mcp_status {
     ffi_boundary!({ set_input(builder, InputKind::Roots, cb, userdata, userdata_free) })
+}
+
+/// Sees a notification from the server (progress, log messages, list changes): `method` and
+/// `params_json` are valid only during the call. Called on a runtime thread, one notification at a
+/// time, in arrival order. Must not block for long, call the client, or unwind.
+pub type mcp_notification_cb =
+    Option<unsafe extern "C" fn(userdata: *mut c_void, method: mcp_str, params_json: mcp_str)>;
+
+/// Calls `cb` with every notification the server sends. Ownership of `userdata` as for
+/// `mcp_client_builder_on_elicitation`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_builder_on_notification(
+    builder: *mut mcp_client_builder,
+    cb: mcp_notification_cb,
+    userdata: *mut c_void,
+    userdata_free: mcp_userdata_free_cb,
+) -> mcp_status {
+    ffi_boundary!({
+        let userdata = Userdata::new(userdata, userdata_free);
+        let b = try_mut!(builder);
+        let Some(cb) = cb else {
+            return mcp_status::MCP_STATUS_NULL_PARAMETER;
+        };
+        let Some(inner) = b.inner.take() else {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        };
+        b.inner = Some(inner.on_notification(move |method: &str, params: &Value| {
+            let method = nul_terminated(method);
+            let params = nul_terminated(params.to_string());
+            unsafe {
+                cb(
+                    userdata.ptr(),
+                    mcp_str::of_nul_terminated(&method),
+                    mcp_str::of_nul_terminated(&params),
+                )
+            }
+        }));
+        mcp_status::MCP_STATUS_OK
+    })
 }
 
 /// Spawns `program` with `args` (`nargs` views, may be NULL when 0; all copied), connects over its

@@ -38,6 +38,11 @@ impl Userdata {
     pub(crate) fn new(ptr: *mut c_void, free: mcp_userdata_free_cb) -> Userdata {
         Userdata { ptr, free }
     }
+
+    /// The pointer (a method, so closures capture the whole `Userdata`, which is `Send + Sync`).
+    pub(crate) fn ptr(&self) -> *mut c_void {
+        self.ptr
+    }
 }
 
 impl Drop for Userdata {

@@ -187,6 +187,21 @@ pub enum mcp_log_level {
     MCP_LOG_EMERGENCY = 7,
 }
 
+/// The engine level of an `mcp_log_level` value.
+pub(crate) fn log_level(level: u32) -> Option<LoggingLevel> {
+    Some(match level {
+        0 => LoggingLevel::Debug,
+        1 => LoggingLevel::Info,
+        2 => LoggingLevel::Notice,
+        3 => LoggingLevel::Warning,
+        4 => LoggingLevel::Error,
+        5 => LoggingLevel::Critical,
+        6 => LoggingLevel::Alert,
+        7 => LoggingLevel::Emergency,
+        _ => return None,
+    })
+}
+
 /// Sends a log message (`notifications/message`) tied to this request, if the client's level lets it
 /// through. `level` is an `mcp_log_level` value (others: `MCP_STATUS_INVALID_ARGUMENT`); `logger` may
 /// be NULL with length 0; `data_json` is any JSON value. Writes whether it was sent to `*sent_out` (may
@@ -203,16 +218,8 @@ pub extern "C" fn mcp_responder_log(
 ) -> mcp_status {
     ffi_boundary!({
         let r = try_ref!(responder);
-        let level = match level {
-            0 => LoggingLevel::Debug,
-            1 => LoggingLevel::Info,
-            2 => LoggingLevel::Notice,
-            3 => LoggingLevel::Warning,
-            4 => LoggingLevel::Error,
-            5 => LoggingLevel::Critical,
-            6 => LoggingLevel::Alert,
-            7 => LoggingLevel::Emergency,
-            _ => return mcp_status::MCP_STATUS_INVALID_ARGUMENT,
+        let Some(level) = log_level(level) else {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
         };
         let logger = try_str!(logger, logger_len);
         let data = try_json!(data_json, data_len);

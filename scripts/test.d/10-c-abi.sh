@@ -97,6 +97,18 @@ grep -q "ERROR SUMMARY: 0 errors" "$work/valgrind-server.log" || {
   exit 1
 }
 
+step "negative control: a deliberate leak fails under ASan and valgrind"
+gcc "${cflags[@]}" tests/c/leak.c -o "$work/bin/leak" "${libs[@]}"
+gcc "${cflags[@]}" "${san[@]}" tests/c/leak.c -o "$work/bin/leak-asan" "${libs[@]}"
+if "$work/bin/leak-asan" 2> /dev/null; then
+  echo "error: ASan did not catch the deliberate leak" >&2
+  exit 1
+fi
+if "${vg[@]}" -q --error-exitcode=1 "$work/bin/leak" 2> /dev/null; then
+  echo "error: valgrind did not catch the deliberate leak" >&2
+  exit 1
+fi
+
 step "static link"
 gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cflags mcp) \
   "$prefix/lib/libmcp.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc

@@ -26,6 +26,16 @@ static void tag_free(void *p) {
   atomic_fetch_add(&finalized, 1);
 }
 
+static atomic_int log_messages;
+
+static void on_notification(void *ud, mcp_str method, mcp_str params) {
+  CHECK(*(int *)ud == 7);
+  if (strcmp(method.data, "notifications/message") == 0) {
+    CHECK(view_has(params, "\"step\":1"));
+    atomic_fetch_add(&log_messages, 1);
+  }
+}
+
 static void *elicit_later(void *arg) {
   mcp_input_reply *reply = arg;
   OK(mcp_input_reply_result(reply, S("{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}")));
@@ -101,6 +111,9 @@ int main(int argc, char **argv) {
   OK(mcp_client_builder_on_elicitation(b, on_elicit, tag(), tag_free));
   OK(mcp_client_builder_on_roots(b, on_roots, tag(), tag_free));
   OK(mcp_client_builder_on_sampling(b, on_sampling, tag(), tag_free));
+  OK(mcp_client_builder_on_notification(b, on_notification, tag(), tag_free));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_log_level(b, 8));
+  OK(mcp_client_builder_set_log_level(b, MCP_LOG_DEBUG));
 
   mcp_str args[16];
   size_t nargs = 0;
@@ -202,6 +215,7 @@ int main(int argc, char **argv) {
   while (w.done < 4) pthread_cond_wait(&w.cv, &w.mu);
   pthread_mutex_unlock(&w.mu);
   CHECK(w.ok == 4);
+  CHECK(atomic_load(&log_messages) >= 5); /* one per "slow" call, sent from server threads */
 
   /* Misuse. */
   EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_client_call_tool(NULL, S("echo"), NULL, 0, &out, NULL));
