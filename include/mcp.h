@@ -202,6 +202,13 @@ enum mcp_status mcp_client_builder_set_timeout_ms(struct mcp_client_builder *bui
 enum mcp_status mcp_client_builder_set_log_level(struct mcp_client_builder *builder,
                                                  uint32_t level);
 
+// Pins the protocol version (UTF-8, copied): a modern-era version ("2026-07-28") skips the legacy
+// fallback; a legacy one ("2025-11-25", "2025-06-18", ...) uses the `initialize` handshake. By
+// default the client probes with `server/discover` and falls back to `initialize`.
+enum mcp_status mcp_client_builder_set_protocol_version(struct mcp_client_builder *builder,
+                                                        const char *version,
+                                                        size_t version_len);
+
 // Answers `elicitation/create` with `cb` (declares form elicitation). The library owns `userdata`
 // from this call on, also when it fails, and calls `userdata_free(userdata)` exactly once when it
 // no longer needs it.

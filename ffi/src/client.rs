@@ -6,9 +6,9 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use libmcp::Era;
-use libmcp::client::{CallOptions, Client, ClientBuilder, ClientConfig};
+use libmcp::client::{CallOptions, Client, ClientBuilder, ClientConfig, VersionPreference};
 use libmcp::transport::child::ChildSpec;
+use libmcp::{Era, ProtocolVersion};
 use serde_json::{Value, json};
 
 use crate::error::mcp_error;
@@ -89,6 +89,30 @@ pub extern "C" fn mcp_client_builder_set_log_level(
             }
             None => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
         }
+    })
+}
+
+/// Pins the protocol version (UTF-8, copied): a modern-era version ("2026-07-28") skips the legacy
+/// fallback; a legacy one ("2025-11-25", "2025-06-18", ...) uses the `initialize` handshake. By
+/// default the client probes with `server/discover` and falls back to `initialize`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_builder_set_protocol_version(
+    builder: *mut mcp_client_builder,
+    version: *const c_char,
+    version_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let b = try_mut!(builder);
+        let version = ProtocolVersion::new(try_str!(version, version_len));
+        let Some(inner) = b.inner.take() else {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        };
+        let preference = match version.era() {
+            Era::Legacy => VersionPreference::Legacy(version),
+            _ => VersionPreference::Modern(version),
+        };
+        b.inner = Some(inner.version_preference(preference));
+        mcp_status::MCP_STATUS_OK
     })
 }
 

@@ -114,6 +114,9 @@ int main(int argc, char **argv) {
   OK(mcp_client_builder_on_notification(b, on_notification, tag(), tag_free));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_log_level(b, 8));
   OK(mcp_client_builder_set_log_level(b, MCP_LOG_DEBUG));
+  /* MCP_TEST_VERSION pins a protocol version (e.g. a legacy one: the initialize handshake). */
+  const char *version = getenv("MCP_TEST_VERSION");
+  if (version) OK(mcp_client_builder_set_protocol_version(b, version, strlen(version)));
 
   mcp_str args[16];
   size_t nargs = 0;
@@ -140,7 +143,15 @@ int main(int argc, char **argv) {
   OK(mcp_client_server_info(c, &out));
   CHECK(has(out, "c-test-server") && has(out, "A server written in C."));
   mcp_string_free(out);
-  CHECK(mcp_client_era(c) == MCP_ERA_MODERN || mcp_client_era(c) == MCP_ERA_LEGACY);
+  mcp_era era = mcp_client_era(c);
+  CHECK(era == (version && strcmp(version, "2026-07-28") != 0 ? MCP_ERA_LEGACY : MCP_ERA_MODERN));
+  if (version) {
+    char expected[64];
+    snprintf(expected, sizeof expected, "\"protocolVersion\":\"%s\"", version);
+    OK(mcp_client_server_info(c, &out));
+    CHECK(has(out, expected));
+    mcp_string_free(out);
+  }
 
   OK(mcp_client_list_tools(c, &out, NULL));
   CHECK(has(out, "\"echo\"") && has(out, "\"slow\"") && has(out, "\"ask\""));

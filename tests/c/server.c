@@ -33,6 +33,8 @@ static void tag_free(void *p) {
 }
 
 static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
+  const char *version = getenv("MCP_TEST_VERSION");
+  if (version) CHECK(strcmp(mcp_request_protocol_version(req).data, version) == 0);
   CHECK(*(int *)ud == 42);
   CHECK(mcp_responder_request(r) == req);
   mcp_str args = mcp_request_arguments(req);
