@@ -163,6 +163,16 @@ typedef void (*mcp_notification_cb)(void *userdata,
                                     struct mcp_str method,
                                     struct mcp_str params_json);
 
+// Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
+// `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
+// a runtime thread, never concurrently for one call, always before that call's `mcp_call_cb`. Must
+// not unwind.
+typedef void (*mcp_progress_cb)(void *userdata,
+                                double progress,
+                                bool has_total,
+                                double total,
+                                struct mcp_str message);
+
 // Receives the outcome of `mcp_client_call_async`: exactly once, on a runtime thread. On success
 // `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
 // NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
@@ -336,13 +346,17 @@ enum mcp_status mcp_client_call(const struct mcp_client *client,
                                 struct mcp_error **error_out);
 
 // Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
-// Arguments are copied before return. When this returns an error status, `cb` is never called.
+// When `progress` is not NULL the request asks for progress and each notification reaches
+// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
+// When this returns an error status, neither callback is ever called; `userdata` must stay valid
+// until `cb` has run.
 enum mcp_status mcp_client_call_async(const struct mcp_client *client,
                                       const char *method,
                                       size_t method_len,
                                       const char *params,
                                       size_t params_len,
                                       uint64_t timeout_ms,
+                                      mcp_progress_cb progress,
                                       mcp_call_cb cb,
                                       void *userdata);
 

@@ -42,6 +42,13 @@ struct done {
   int finished;
 };
 
+static void on_slow_progress(void *ud, double progress, bool has_total, double total,
+                             mcp_str message) {
+  (void)ud;
+  printf("slow progress: %g/%g %.*s\n", progress, has_total ? total : 0.0, (int)message.len,
+         message.data);
+}
+
 static void on_slow_done(void *ud, mcp_status st, mcp_string *result, mcp_error *error) {
   struct done *d = ud;
   show("slow (callback)", st, result, error);
@@ -105,7 +112,8 @@ int main(int argc, char **argv) {
   show("complete", st, out, err);
 
   struct done d = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-  st = mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0, on_slow_done, &d);
+  st = mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0, on_slow_progress,
+                             on_slow_done, &d);
   if (st == MCP_STATUS_OK) {
     pthread_mutex_lock(&d.mu);
     while (!d.finished) pthread_cond_wait(&d.cv, &d.mu);

@@ -572,9 +572,34 @@ pub type mcp_call_cb = Option<
 struct SendPtr(*mut c_void);
 // C's contract for `mcp_call_cb` userdata: usable on a runtime thread.
 unsafe impl Send for SendPtr {}
+unsafe impl Sync for SendPtr {}
+
+impl SendPtr {
+    /// The pointer (a method, so closures capture the whole `SendPtr`).
+    fn get(&self) -> *mut c_void {
+        self.0
+    }
+}
+
+/// Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
+/// `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
+/// a runtime thread, never concurrently for one call, always before that call's `mcp_call_cb`. Must
+/// not unwind.
+pub type mcp_progress_cb = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        progress: f64,
+        has_total: bool,
+        total: f64,
+        message: mcp_str,
+    ),
+>;
 
 /// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
-/// Arguments are copied before return. When this returns an error status, `cb` is never called.
+/// When `progress` is not NULL the request asks for progress and each notification reaches
+/// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
+/// When this returns an error status, neither callback is ever called; `userdata` must stay valid
+/// until `cb` has run.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_call_async(
     client: *const mcp_client,
@@ -583,6 +608,7 @@ pub extern "C" fn mcp_client_call_async(
     params: *const c_char,
     params_len: usize,
     timeout_ms: u64,
+    progress: mcp_progress_cb,
     cb: mcp_call_cb,
     userdata: *mut c_void,
 ) -> mcp_status {
@@ -597,11 +623,29 @@ pub extern "C" fn mcp_client_call_async(
         let Some(cb) = cb else {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;
         };
+        let mut opts = options(timeout_ms);
+        if let Some(progress) = progress {
+            let ud = Arc::new(SendPtr(userdata));
+            opts.on_progress = Some(Arc::new(
+                move |p: f64, total: Option<f64>, message: Option<&str>| {
+                    let message = nul_terminated(message.unwrap_or_default());
+                    unsafe {
+                        progress(
+                            ud.get(),
+                            p,
+                            total.is_some(),
+                            total.unwrap_or(0.0),
+                            mcp_str::of_nul_terminated(&message),
+                        )
+                    }
+                },
+            ));
+        }
         let userdata = SendPtr(userdata);
         let cl = c.client.clone();
         c.rt.spawn(async move {
             let userdata = userdata;
-            let outcome = cl.call(&method, params, &options(timeout_ms)).await;
+            let outcome = cl.call(&method, params, &opts).await;
             let (status, result, error) = match outcome {
                 Ok(v) => (
                     mcp_status::MCP_STATUS_OK,
@@ -617,7 +661,7 @@ pub extern "C" fn mcp_client_call_async(
                     )
                 }
             };
-            unsafe { cb(userdata.0, status, result, error) };
+            unsafe { cb(userdata.get(), status, result, error) };
         });
         mcp_status::MCP_STATUS_OK
     })

@@ -74,7 +74,15 @@ struct waiter {
   pthread_cond_t cv;
   int done;
   int ok;
+  atomic_int progress;
 };
+
+static void on_progress(void *ud, double progress, bool has_total, double total, mcp_str message) {
+  struct waiter *w = ud;
+  CHECK(progress == 0.5 && has_total && total == 1.0);
+  CHECK(strcmp(message.data, "halfway") == 0);
+  atomic_fetch_add(&w->progress, 1);
+}
 
 static void on_done(void *ud, mcp_status status, mcp_string *result, mcp_error *error) {
   struct waiter *w = ud;
@@ -218,14 +226,16 @@ int main(int argc, char **argv) {
   mcp_string_free(out);
 
   /* Completion callbacks, several in flight, answered by server threads. */
-  struct waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+  struct waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
   for (int i = 0; i < 4; i++) {
-    OK(mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0, on_done, &w));
+    OK(mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0,
+                             i % 2 ? on_progress : NULL, on_done, &w));
   }
   pthread_mutex_lock(&w.mu);
   while (w.done < 4) pthread_cond_wait(&w.cv, &w.mu);
   pthread_mutex_unlock(&w.mu);
   CHECK(w.ok == 4);
+  CHECK(atomic_load(&w.progress) == 2); /* only the calls that asked for progress */
   CHECK(atomic_load(&log_messages) >= 5); /* one per "slow" call, sent from server threads */
 
   /* Misuse. */
@@ -235,7 +245,7 @@ int main(int argc, char **argv) {
   EXPECT(MCP_STATUS_INVALID_UTF8, mcp_client_call_tool(c, S("\xc3\x28"), NULL, 0, &out, NULL));
   EXPECT(MCP_STATUS_INVALID_JSON, mcp_client_call_tool(c, S("echo"), S("{"), &out, NULL));
   EXPECT(MCP_STATUS_NULL_PARAMETER,
-         mcp_client_call_async(c, S("tools/call"), NULL, 0, 0, NULL, NULL));
+         mcp_client_call_async(c, S("tools/call"), NULL, 0, 0, NULL, NULL, NULL));
 
   OK(mcp_client_close(c));
   EXPECT(MCP_STATUS_TRANSPORT, mcp_client_call_tool(c, S("echo"), NULL, 0, &out, &err));
