@@ -590,6 +590,25 @@ void mcp_server_builder_free(struct mcp_server_builder *builder);
 // userdata is finalized when the last of them goes. NULL is ignored.
 void mcp_server_free(struct mcp_server *server);
 
+// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
+// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
+// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
+// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
+enum mcp_status mcp_server_add_tool(const struct mcp_server *server,
+                                    const char *definition,
+                                    size_t definition_len,
+                                    mcp_handler_cb cb,
+                                    void *userdata,
+                                    mcp_userdata_free_cb userdata_free,
+                                    struct mcp_error **error_out);
+
+// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
+// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
+enum mcp_status mcp_server_remove_tool(const struct mcp_server *server,
+                                       const char *name,
+                                       size_t name_len,
+                                       bool *removed_out);
+
 // Starts serving `server` over this process's stdin and stdout on `runtime` and writes the running
 // serve to `*serve_out`. Nothing else may write to stdout meanwhile. The serve ends when stdin
 // closes (after in-flight requests finish) or `mcp_serve_stop` is called. Free with

@@ -268,6 +268,54 @@ pub extern "C" fn mcp_server_free(server: *mut mcp_server) {
     })
 }
 
+/// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
+/// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
+/// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
+/// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_add_tool(
+    server: *const mcp_server,
+    definition: *const c_char,
+    definition_len: usize,
+    cb: mcp_handler_cb,
+    userdata: *mut c_void,
+    userdata_free: mcp_userdata_free_cb,
+    error_out: *mut *mut mcp_error,
+) -> mcp_status {
+    ffi_boundary!({
+        let userdata = Userdata::new(userdata, userdata_free);
+        let s = try_ref!(server);
+        let Some(cb) = cb else {
+            return mcp_status::MCP_STATUS_NULL_PARAMETER;
+        };
+        let definition = try_json!(definition, definition_len);
+        match s.server.add_tool(definition, handler(cb, userdata)) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => mcp_error::from_engine(&e).store(error_out),
+        }
+    })
+}
+
+/// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
+/// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_remove_tool(
+    server: *const mcp_server,
+    name: *const c_char,
+    name_len: usize,
+    removed_out: *mut bool,
+) -> mcp_status {
+    ffi_boundary!({
+        let s = try_ref!(server);
+        let name = try_str!(name, name_len);
+        let removed = s.server.remove_tool(name);
+        if !removed_out.is_null() {
+            unsafe { *removed_out = removed };
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
 /// A running serve (one connection over this process's stdin and stdout).
 pub struct mcp_serve {
     /// Keeps the runtime running while the serve lives.

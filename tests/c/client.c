@@ -185,6 +185,19 @@ int main(int argc, char **argv) {
   CHECK(has(out, "done later"));
   mcp_string_free(out);
 
+  /* Tools added and removed while serving. */
+  mcp_string_free(call_tool_ok(c, "grow", "{}"));
+  OK(mcp_client_list_tools(c, &out, NULL));
+  CHECK(has(out, "\"extra\""));
+  mcp_string_free(out);
+  out = call_tool_ok(c, "extra", "{}");
+  CHECK(has(out, "it failed"));
+  mcp_string_free(out);
+  mcp_string_free(call_tool_ok(c, "shrink", "{}"));
+  OK(mcp_client_list_tools(c, &out, NULL));
+  CHECK(!has(out, "\"extra\""));
+  mcp_string_free(out);
+
   /* Protocol errors keep code, message and data. */
   out = NULL;
   EXPECT(MCP_STATUS_RPC_ERROR, mcp_client_call_tool(c, S("rpc_fail"), NULL, 0, &out, &err));

@@ -185,6 +185,34 @@ static void complete(void *ud, const mcp_request *req, mcp_responder *r) {
 
 #define TOOL(name) "{\"name\":\"" name "\",\"inputSchema\":{\"type\":\"object\"}}"
 
+static mcp_server *g_server;
+
+/* Adds a tool while serving, from a handler. */
+static void grow(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud;
+  (void)req;
+  mcp_error *err = NULL;
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_server_add_tool(g_server, S("{\"name\":\"bad name!\"}"), fail, tag(), tag_free, &err));
+  CHECK(view_has(mcp_error_message(err), "bad name!"));
+  mcp_error_free(err);
+  OK(mcp_server_add_tool(g_server, S(TOOL("extra")), fail, tag(), tag_free, NULL));
+  OK(mcp_responder_result(r, S("{\"content\":[]}")));
+  mcp_responder_free(r);
+}
+
+static void shrink(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud;
+  (void)req;
+  bool removed = false;
+  OK(mcp_server_remove_tool(g_server, S("extra"), &removed));
+  CHECK(removed);
+  OK(mcp_server_remove_tool(g_server, S("extra"), &removed));
+  CHECK(!removed);
+  OK(mcp_responder_result(r, S("{\"content\":[]}")));
+  mcp_responder_free(r);
+}
+
 int main(void) {
   mcp_runtime *rt = NULL;
   OK(mcp_runtime_new(2, &rt));
@@ -198,6 +226,8 @@ int main(void) {
   OK(mcp_server_builder_add_tool(b, S(TOOL("rpc_fail")), rpc_fail, tag(), tag_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("drop")), dropper, tag(), tag_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("ask")), ask, tag(), tag_free));
+  OK(mcp_server_builder_add_tool(b, S(TOOL("grow")), grow, tag(), tag_free));
+  OK(mcp_server_builder_add_tool(b, S(TOOL("shrink")), shrink, tag(), tag_free));
   OK(mcp_server_builder_add_resource(b, S("{\"uri\":\"test://static\",\"name\":\"static\"}"),
                                      resource, tag(), tag_free));
   OK(mcp_server_builder_add_template(
@@ -211,8 +241,8 @@ int main(void) {
   mcp_server_builder_free(b);
 
   mcp_serve *serve = NULL;
+  g_server = server;
   OK(mcp_server_serve_stdio(server, rt, &serve));
-  mcp_server_free(server); /* the serve keeps it alive */
   mcp_error *err = NULL;
   mcp_status st = mcp_serve_wait(serve, &err);
   if (st != MCP_STATUS_OK) {
@@ -221,6 +251,7 @@ int main(void) {
     return 2;
   }
   mcp_serve_free(serve);
+  mcp_server_free(server);
   while (atomic_load(&threads_running) > 0) sleep_ms(10);
   mcp_runtime_free(rt);
   if (atomic_load(&finalized) != atomic_load(&registered)) {
