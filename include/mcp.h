@@ -287,6 +287,11 @@ enum mcp_status mcp_client_list_resources(const struct mcp_client *client,
                                           struct mcp_string **json_out,
                                           struct mcp_error **error_out);
 
+// Lists every resource template: a JSON array. See `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_list_resource_templates(const struct mcp_client *client,
+                                                   struct mcp_string **json_out,
+                                                   struct mcp_error **error_out);
+
 // Lists every prompt: a JSON array. See `mcp_client_list_tools` for the contract.
 enum mcp_status mcp_client_list_prompts(const struct mcp_client *client,
                                         struct mcp_string **json_out,

@@ -392,6 +392,25 @@ pub extern "C" fn mcp_client_list_resources(
     })
 }
 
+/// Lists every resource template: a JSON array. See `mcp_client_list_tools` for the contract.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_list_resource_templates(
+    client: *const mcp_client,
+    json_out: *mut *mut mcp_string,
+    error_out: *mut *mut mcp_error,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_ref!(client);
+        try_out!(json_out);
+        run(
+            c,
+            |cl| async move { cl.list_all_resource_templates().await.map(Value::from) },
+            json_out,
+            error_out,
+        )
+    })
+}
+
 /// Lists every prompt: a JSON array. See `mcp_client_list_tools` for the contract.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_list_prompts(

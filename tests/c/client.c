@@ -167,6 +167,9 @@ int main(int argc, char **argv) {
   OK(mcp_client_list_resources(c, &out, NULL));
   CHECK(has(out, "test://static"));
   mcp_string_free(out);
+  OK(mcp_client_list_resource_templates(c, &out, NULL));
+  CHECK(has(out, "test://items/{id}"));
+  mcp_string_free(out);
   OK(mcp_client_list_prompts(c, &out, NULL));
   CHECK(has(out, "greet"));
   mcp_string_free(out);
