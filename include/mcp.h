@@ -90,6 +90,10 @@ typedef enum mcp_log_level {
   MCP_LOG_EMERGENCY = 7,
 } mcp_log_level;
 
+// One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
+// Free it with `mcp_call_free` (which does not cancel). Any thread.
+typedef struct mcp_call mcp_call;
+
 // A connected client. Calls may be made from any thread, also concurrently, except from the
 // library's own callbacks (blocking calls there would stall the runtime).
 typedef struct mcp_client mcp_client;
@@ -350,11 +354,20 @@ enum mcp_status mcp_client_call(const struct mcp_client *client,
                                 struct mcp_string **json_out,
                                 struct mcp_error **error_out);
 
+// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
+// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
+// also from the call's own callbacks.
+enum mcp_status mcp_call_cancel(const struct mcp_call *call);
+
+// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
+void mcp_call_free(struct mcp_call *call);
+
 // Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
 // When `progress` is not NULL the request asks for progress and each notification reaches
 // `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
-// When this returns an error status, neither callback is ever called; `userdata` must stay valid
-// until `cb` has run.
+// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
+// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
+// is written; `userdata` must stay valid until `cb` has run.
 enum mcp_status mcp_client_call_async(const struct mcp_client *client,
                                       const char *method,
                                       size_t method_len,
@@ -363,7 +376,8 @@ enum mcp_status mcp_client_call_async(const struct mcp_client *client,
                                       uint64_t timeout_ms,
                                       mcp_progress_cb progress,
                                       mcp_call_cb cb,
-                                      void *userdata);
+                                      void *userdata,
+                                      struct mcp_call **call_out);
 
 // Closes the connection: the server's stdin is closed, then the process is stopped. Calls in flight
 // fail with `MCP_STATUS_TRANSPORT`. Idempotent; blocks until the process is gone. Not from a

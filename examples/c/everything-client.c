@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
 
   struct done d = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
   st = mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0, on_slow_progress,
-                             on_slow_done, &d);
+                             on_slow_done, &d, NULL);
   if (st == MCP_STATUS_OK) {
     pthread_mutex_lock(&d.mu);
     while (!d.finished) pthread_cond_wait(&d.cv, &d.mu);

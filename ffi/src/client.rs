@@ -614,11 +614,42 @@ pub type mcp_progress_cb = Option<
     ),
 >;
 
+/// One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
+/// Free it with `mcp_call_free` (which does not cancel). Any thread.
+pub struct mcp_call {
+    cancel: parking_lot::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+}
+
+/// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
+/// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
+/// also from the call's own callbacks.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_call_cancel(call: *const mcp_call) -> mcp_status {
+    ffi_boundary!({
+        let c = try_ref!(call);
+        if let Some(tx) = c.cancel.lock().take() {
+            let _ = tx.send(());
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_call_free(call: *mut mcp_call) {
+    ffi_boundary!((), {
+        if !call.is_null() {
+            drop(unsafe { Box::from_raw(call) });
+        }
+    })
+}
+
 /// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
 /// When `progress` is not NULL the request asks for progress and each notification reaches
 /// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
-/// When this returns an error status, neither callback is ever called; `userdata` must stay valid
-/// until `cb` has run.
+/// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
+/// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
+/// is written; `userdata` must stay valid until `cb` has run.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_call_async(
     client: *const mcp_client,
@@ -630,6 +661,7 @@ pub extern "C" fn mcp_client_call_async(
     progress: mcp_progress_cb,
     cb: mcp_call_cb,
     userdata: *mut c_void,
+    call_out: *mut *mut mcp_call,
 ) -> mcp_status {
     ffi_boundary!({
         let c = try_ref!(client);
@@ -662,9 +694,20 @@ pub extern "C" fn mcp_client_call_async(
         }
         let userdata = SendPtr(userdata);
         let cl = c.client.clone();
+        let (cancel_tx, cancel_rx) = tokio::sync::oneshot::channel::<()>();
+        if !call_out.is_null() {
+            let call = Box::new(mcp_call {
+                cancel: parking_lot::Mutex::new(Some(cancel_tx)),
+            });
+            unsafe { *call_out = Box::into_raw(call) };
+        }
         c.rt.spawn(async move {
             let userdata = userdata;
-            let outcome = cl.call(&method, params, &opts).await;
+            // A freed handle drops the sender: that is not a cancellation, hence the `Ok` pattern.
+            let outcome = tokio::select! {
+                r = cl.call(&method, params, &opts) => r,
+                Ok(()) = cancel_rx => Err(libmcp::Error::Cancelled),
+            };
             let (status, result, error) = match outcome {
                 Ok(v) => (
                     mcp_status::MCP_STATUS_OK,

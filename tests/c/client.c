@@ -97,6 +97,19 @@ static void on_done(void *ud, mcp_status status, mcp_string *result, mcp_error *
   pthread_mutex_unlock(&w->mu);
 }
 
+static void on_cancelled(void *ud, mcp_status status, mcp_string *result, mcp_error *error) {
+  struct waiter *w = ud;
+  int good = status == MCP_STATUS_CANCELLED && result == NULL &&
+             mcp_error_status(error) == MCP_STATUS_CANCELLED;
+  mcp_string_free(result);
+  mcp_error_free(error);
+  pthread_mutex_lock(&w->mu);
+  w->done++;
+  w->ok += good;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
 static mcp_string *call_tool_ok(mcp_client *c, const char *name, const char *args) {
   mcp_string *out = NULL;
   mcp_error *err = NULL;
@@ -245,13 +258,29 @@ int main(int argc, char **argv) {
   struct waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
   for (int i = 0; i < 4; i++) {
     OK(mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0,
-                             i % 2 ? on_progress : NULL, on_done, &w));
+                             i % 2 ? on_progress : NULL, on_done, &w, NULL));
   }
   pthread_mutex_lock(&w.mu);
   while (w.done < 4) pthread_cond_wait(&w.cv, &w.mu);
   pthread_mutex_unlock(&w.mu);
   CHECK(w.ok == 4);
   CHECK(atomic_load(&w.progress) == 2); /* only the calls that asked for progress */
+
+  /* Cancelling a call in flight. */
+  struct waiter wc = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+  mcp_call *call = NULL;
+  OK(mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"hang\"}"), 0, NULL, on_cancelled,
+                           &wc, &call));
+  CHECK(call != NULL);
+  OK(mcp_call_cancel(call));
+  OK(mcp_call_cancel(call));
+  mcp_call_free(call);
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_call_cancel(NULL));
+  mcp_call_free(NULL);
+  pthread_mutex_lock(&wc.mu);
+  while (wc.done < 1) pthread_cond_wait(&wc.cv, &wc.mu);
+  pthread_mutex_unlock(&wc.mu);
+  CHECK(wc.ok == 1);
   CHECK(atomic_load(&log_messages) >= 5); /* one per "slow" call, sent from server threads */
 
   /* Misuse. */
@@ -261,7 +290,7 @@ int main(int argc, char **argv) {
   EXPECT(MCP_STATUS_INVALID_UTF8, mcp_client_call_tool(c, S("\xc3\x28"), NULL, 0, &out, NULL));
   EXPECT(MCP_STATUS_INVALID_JSON, mcp_client_call_tool(c, S("echo"), S("{"), &out, NULL));
   EXPECT(MCP_STATUS_NULL_PARAMETER,
-         mcp_client_call_async(c, S("tools/call"), NULL, 0, 0, NULL, NULL, NULL));
+         mcp_client_call_async(c, S("tools/call"), NULL, 0, 0, NULL, NULL, NULL, NULL));
 
   OK(mcp_client_close(c));
   EXPECT(MCP_STATUS_TRANSPORT, mcp_client_call_tool(c, S("echo"), NULL, 0, &out, &err));
