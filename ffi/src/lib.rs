@@ -1,0 +1,41 @@
+//! The C ABI of libmcp. Every item here is `extern "C"` and documented for C: the generated header
+//! `include/mcp.h` carries these comments. Conventions (rustls-ffi, hyper, wasmtime):
+//!
+//! - opaque handles with `mcp_<noun>_new` / `mcp_<noun>_free`;
+//! - fallible functions return [`mcp_status`]; results go to `*_out` parameters written only on success;
+//! - strings in as `(const char *ptr, size_t len)` UTF-8, copied before return; borrowed views out as
+//!   [`mcp_str`]; owned results as [`mcp_string`] freed with `mcp_string_free`;
+//! - a panic never crosses the boundary (it becomes `MCP_STATUS_PANIC`) and every pointer is checked.
+#![allow(non_camel_case_types)]
+// Every extern fn checks its pointers itself; the safety contract is stated in its doc for C callers.
+#![allow(clippy::missing_safety_doc)]
+// The extern fns are safe to call from Rust's point of view only because C is the caller: they take
+// raw pointers by design, check them for NULL, and document the validity C must guarantee.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+#[macro_use]
+mod macros;
+
+pub mod client;
+pub mod error;
+pub mod handler;
+pub mod input;
+pub mod request;
+pub mod responder;
+pub mod runtime;
+pub mod server;
+pub mod status;
+pub mod string;
+pub mod version;
+
+pub use client::*;
+pub use error::*;
+pub use handler::*;
+pub use input::*;
+pub use request::*;
+pub use responder::*;
+pub use runtime::*;
+pub use server::*;
+pub use status::*;
+pub use string::*;
+pub use version::*;

@@ -1,0 +1,169 @@
+//! `mcp_request`: what a server handler is asked, as borrowed JSON views.
+
+use std::sync::OnceLock;
+
+use libmcp::server::RequestContext;
+use libmcp::version::Era;
+use serde_json::Value;
+
+use crate::string::{mcp_str, nul_terminated};
+
+/// The protocol era of a request.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mcp_era {
+    /// The `initialize` handshake era (2025-11-25 and before).
+    MCP_ERA_LEGACY = 0,
+    /// Per-request `_meta` era (no handshake).
+    MCP_ERA_MODERN = 1,
+}
+
+/// One incoming request (tools/call, resources/read, prompts/get, completion/complete). Owned by the
+/// library; valid until its responder is freed. Accessors may be called from any thread.
+pub struct mcp_request {
+    pub(crate) ctx: RequestContext,
+    cache: [OnceLock<String>; FIELDS],
+}
+
+const FIELDS: usize = 11;
+
+#[derive(Clone, Copy)]
+enum Field {
+    Method,
+    Name,
+    Uri,
+    Arguments,
+    Params,
+    Meta,
+    ProgressToken,
+    ClientCapabilities,
+    ProtocolVersion,
+    InputResponses,
+    RequestState,
+}
+
+impl mcp_request {
+    pub(crate) fn new(ctx: RequestContext) -> mcp_request {
+        mcp_request {
+            ctx,
+            cache: Default::default(),
+        }
+    }
+
+    /// The field as NUL-terminated text, computed once; "" (len 0) when absent.
+    fn field(&self, f: Field) -> mcp_str {
+        let s = self.cache[f as usize].get_or_init(|| {
+            let c = &self.ctx;
+            let json = |v: Option<&Value>| v.map(Value::to_string).unwrap_or_default();
+            nul_terminated(match f {
+                Field::Method => c.method().to_string(),
+                Field::Name => c.name().unwrap_or_default().to_string(),
+                Field::Uri => c.uri().unwrap_or_default().to_string(),
+                Field::Arguments => c.arguments().to_string(),
+                Field::Params => c.params().to_string(),
+                Field::Meta => c
+                    .meta()
+                    .map(|m| Value::Object(m.clone()).to_string())
+                    .unwrap_or_default(),
+                Field::ProgressToken => json(c.progress_token()),
+                Field::ClientCapabilities => c.client_capabilities().to_string(),
+                Field::ProtocolVersion => c.protocol_version().as_str().to_string(),
+                Field::InputResponses => c
+                    .input_responses()
+                    .map(|m| Value::Object(m.clone()).to_string())
+                    .unwrap_or_default(),
+                Field::RequestState => c.request_state().unwrap_or_default().to_string(),
+            })
+        });
+        mcp_str::of_nul_terminated(s)
+    }
+}
+
+fn view(request: *const mcp_request, f: Field) -> mcp_str {
+    ffi_boundary!(mcp_str::empty(), {
+        match unsafe { request.as_ref() } {
+            Some(r) => r.field(f),
+            None => mcp_str::empty(),
+        }
+    })
+}
+
+/// The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
+/// accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_method(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Method)
+}
+
+/// `params.name` (tool or prompt name), or empty.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_name(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Name)
+}
+
+/// `params.uri` (resource reads), or empty.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_uri(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Uri)
+}
+
+/// `params.arguments` as a JSON object (`{}` when absent).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_arguments(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Arguments)
+}
+
+/// All of `params` as JSON.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_params(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Params)
+}
+
+/// `params._meta` as JSON, or empty when absent.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_meta(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Meta)
+}
+
+/// The progress token as JSON (a string or a number), or empty when the client asked for no
+/// progress.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_progress_token(request: *const mcp_request) -> mcp_str {
+    view(request, Field::ProgressToken)
+}
+
+/// The client's capabilities as JSON (`{}` when it declared none).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_client_capabilities(request: *const mcp_request) -> mcp_str {
+    view(request, Field::ClientCapabilities)
+}
+
+/// The protocol version of the request ("2025-11-25", ...).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_protocol_version(request: *const mcp_request) -> mcp_str {
+    view(request, Field::ProtocolVersion)
+}
+
+/// The answers to an earlier input request (MRTR) as a JSON object keyed like the request, or empty
+/// on a first round.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_input_responses(request: *const mcp_request) -> mcp_str {
+    view(request, Field::InputResponses)
+}
+
+/// The state the handler attached to its input request, or empty.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_state(request: *const mcp_request) -> mcp_str {
+    view(request, Field::RequestState)
+}
+
+/// The era of the request; `MCP_ERA_MODERN` when `request` is NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_era(request: *const mcp_request) -> mcp_era {
+    ffi_boundary!(mcp_era::MCP_ERA_MODERN, {
+        match unsafe { request.as_ref() }.map(|r| r.ctx.era()) {
+            Some(Era::Legacy) => mcp_era::MCP_ERA_LEGACY,
+            _ => mcp_era::MCP_ERA_MODERN,
+        }
+    })
+}

@@ -1,0 +1,261 @@
+//! `mcp_responder`: how a server handler answers, now or later, from any thread.
+
+use std::ffi::c_char;
+
+use libmcp::RpcError;
+use libmcp::model::logging::LoggingLevel;
+use libmcp::server::{InputRequired, RequestContext, Responder};
+use parking_lot::Mutex;
+use serde_json::Value;
+
+use crate::request::mcp_request;
+use crate::status::mcp_status;
+
+/// The answer channel of one request. Owned by the handler that received it: answer it once with
+/// `mcp_responder_result`, `_tool_error`, `_error` or `_input_required`, then free it with
+/// `mcp_responder_free`. A responder freed without an answer answers with an internal error. Every
+/// function may be called from any thread, also concurrently.
+pub struct mcp_responder {
+    pub(crate) request: mcp_request,
+    inner: Mutex<Option<Responder>>,
+}
+
+impl mcp_responder {
+    pub(crate) fn new(ctx: RequestContext, responder: Responder) -> mcp_responder {
+        mcp_responder {
+            request: mcp_request::new(ctx),
+            inner: Mutex::new(Some(responder)),
+        }
+    }
+
+    /// Answers with `f`, or `MCP_STATUS_ALREADY_USED` when an answer went out before.
+    fn answer(&self, f: impl FnOnce(Responder)) -> mcp_status {
+        match self.inner.lock().take() {
+            Some(r) => {
+                f(r);
+                mcp_status::MCP_STATUS_OK
+            }
+            None => mcp_status::MCP_STATUS_ALREADY_USED,
+        }
+    }
+}
+
+/// The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_request(responder: *const mcp_responder) -> *const mcp_request {
+    ffi_boundary!(std::ptr::null(), {
+        match unsafe { responder.as_ref() } {
+            Some(r) => &r.request as *const mcp_request,
+            None => std::ptr::null(),
+        }
+    })
+}
+
+/// Answers with a result object (`json`, `len`: a JSON object such as a CallToolResult). Fails with
+/// `MCP_STATUS_INVALID_JSON` (nothing sent, the responder can still answer) or
+/// `MCP_STATUS_ALREADY_USED`. The text is copied.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_result(
+    responder: *const mcp_responder,
+    json: *const c_char,
+    len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let value = try_json!(json, len);
+        if !value.is_object() {
+            return mcp_status::MCP_STATUS_INVALID_JSON;
+        }
+        r.answer(|x| x.result(value))
+    })
+}
+
+/// Answers a tool call with a tool error (`isError: true` with one text block). The text is copied.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_tool_error(
+    responder: *const mcp_responder,
+    text: *const c_char,
+    len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let text = try_str!(text, len).to_string();
+        r.answer(|x| x.tool_error(text))
+    })
+}
+
+/// Answers with a JSON-RPC error: `code`, `message`, and optional `data` JSON (`data` NULL and
+/// `data_len` 0 for none). Strings are copied.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_error(
+    responder: *const mcp_responder,
+    code: i32,
+    message: *const c_char,
+    message_len: usize,
+    data: *const c_char,
+    data_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let mut error = RpcError::new(code, try_str!(message, message_len));
+        if !data.is_null() {
+            error = error.with_data(try_json!(data, data_len));
+        }
+        r.answer(|x| x.error(error))
+    })
+}
+
+/// Answers with an input request (MRTR): `requests` is a JSON object mapping keys to
+/// `{"method": "elicitation/create" | "sampling/createMessage" | "roots/list", "params": {...}}`;
+/// `state` (may be NULL with length 0) comes back with the retried request, readable with
+/// `mcp_request_state`, and the answers with `mcp_request_input_responses`. Strings are copied.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_input_required(
+    responder: *const mcp_responder,
+    requests: *const c_char,
+    requests_len: usize,
+    state: *const c_char,
+    state_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let Value::Object(requests) = try_json!(requests, requests_len) else {
+            return mcp_status::MCP_STATUS_INVALID_JSON;
+        };
+        let state = try_str!(state, state_len);
+        let mut input = InputRequired::new();
+        input.requests = requests;
+        if !state.is_empty() {
+            input = input.with_state(state);
+        }
+        r.answer(|x| x.input_required(input))
+    })
+}
+
+/// Sends a progress notification when the client asked for progress: `progress` must grow from one
+/// call to the next; `total` is sent when `has_total`; `message` may be NULL with length 0. Writes
+/// whether it was sent to `*sent_out` (may be NULL). Valid only before the responder answers
+/// (afterwards `MCP_STATUS_ALREADY_USED`).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_progress(
+    responder: *const mcp_responder,
+    progress: f64,
+    has_total: bool,
+    total: f64,
+    message: *const c_char,
+    message_len: usize,
+    sent_out: *mut bool,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let message = try_str!(message, message_len);
+        let guard = r.inner.lock();
+        if guard.is_none() {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        }
+        let message = (!message.is_empty()).then_some(message);
+        let sent = r
+            .request
+            .ctx
+            .notify_progress(progress, has_total.then_some(total), message);
+        if !sent_out.is_null() {
+            unsafe { *sent_out = sent };
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Log severities, least to most severe (RFC 5424).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mcp_log_level {
+    /// Debugging detail.
+    MCP_LOG_DEBUG = 0,
+    /// Information.
+    MCP_LOG_INFO = 1,
+    /// Normal but significant.
+    MCP_LOG_NOTICE = 2,
+    /// Warning.
+    MCP_LOG_WARNING = 3,
+    /// Error.
+    MCP_LOG_ERROR = 4,
+    /// Critical.
+    MCP_LOG_CRITICAL = 5,
+    /// Action must be taken at once.
+    MCP_LOG_ALERT = 6,
+    /// The system is unusable.
+    MCP_LOG_EMERGENCY = 7,
+}
+
+/// The engine level of an `mcp_log_level` value.
+pub(crate) fn log_level(level: u32) -> Option<LoggingLevel> {
+    Some(match level {
+        0 => LoggingLevel::Debug,
+        1 => LoggingLevel::Info,
+        2 => LoggingLevel::Notice,
+        3 => LoggingLevel::Warning,
+        4 => LoggingLevel::Error,
+        5 => LoggingLevel::Critical,
+        6 => LoggingLevel::Alert,
+        7 => LoggingLevel::Emergency,
+        _ => return None,
+    })
+}
+
+/// Sends a log message (`notifications/message`) tied to this request, if the client's level lets it
+/// through. `level` is an `mcp_log_level` value (others: `MCP_STATUS_INVALID_ARGUMENT`); `logger` may
+/// be NULL with length 0; `data_json` is any JSON value. Writes whether it was sent to `*sent_out` (may
+/// be NULL). Valid only before the responder answers.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_log(
+    responder: *const mcp_responder,
+    level: u32,
+    logger: *const c_char,
+    logger_len: usize,
+    data_json: *const c_char,
+    data_len: usize,
+    sent_out: *mut bool,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let Some(level) = log_level(level) else {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        };
+        let logger = try_str!(logger, logger_len);
+        let data = try_json!(data_json, data_len);
+        let guard = r.inner.lock();
+        if guard.is_none() {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        }
+        let sent = r
+            .request
+            .ctx
+            .log(level, (!logger.is_empty()).then_some(logger), data);
+        if !sent_out.is_null() {
+            unsafe { *sent_out = sent };
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Whether the client cancelled the request (the answer will then be dropped). False for NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_is_cancelled(responder: *const mcp_responder) -> bool {
+    ffi_boundary!(false, {
+        match unsafe { responder.as_ref() } {
+            Some(r) => r.request.ctx.is_cancelled(),
+            None => false,
+        }
+    })
+}
+
+/// Frees the responder; if it was not answered, the client gets an internal error. NULL is ignored.
+/// Invalidates the request and every view taken from it. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_free(responder: *mut mcp_responder) {
+    ffi_boundary!((), {
+        if !responder.is_null() {
+            drop(unsafe { Box::from_raw(responder) });
+        }
+    })
+}
