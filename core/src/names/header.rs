@@ -142,29 +142,15 @@ pub fn x_mcp_header_params(input_schema: &Value) -> Result<Vec<HeaderParam>, Nam
                         stack.push((child, format!("{here}/{}", escape(name)), chain));
                     }
                 }
-                "additionalProperties"
-                | "items"
-                | "additionalItems"
-                | "contains"
-                | "not"
-                | "if"
-                | "then"
-                | "else"
-                | "propertyNames"
-                | "unevaluatedItems"
-                | "unevaluatedProperties"
-                | "contentSchema"
-                | "allOf"
-                | "anyOf"
-                | "oneOf"
-                | "prefixItems" => push_schemas(&mut stack, sub, here),
-                "$defs" | "definitions" | "patternProperties" | "dependentSchemas"
-                | "dependencies" => {
-                    for (name, child) in sub.as_object().into_iter().flatten() {
-                        push_schemas(&mut stack, child, format!("{here}/{}", escape(name)));
+                other => match crate::schema::subschema_slot(other) {
+                    Some(crate::schema::Slot::Direct) => push_schemas(&mut stack, sub, here),
+                    Some(crate::schema::Slot::Named) => {
+                        for (name, child) in sub.as_object().into_iter().flatten() {
+                            push_schemas(&mut stack, child, format!("{here}/{}", escape(name)));
+                        }
                     }
-                }
-                _ => {}
+                    None => {}
+                },
             }
         }
     }

@@ -61,30 +61,49 @@ fn push_subschemas<'a>(stack: &mut Vec<&'a Value>, schema: &'a Value) {
         return;
     };
     for (keyword, sub) in map {
-        match keyword.as_str() {
-            "additionalProperties"
-            | "items"
-            | "additionalItems"
-            | "contains"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "propertyNames"
-            | "unevaluatedItems"
-            | "unevaluatedProperties"
-            | "contentSchema"
-            | "allOf"
-            | "anyOf"
-            | "oneOf"
-            | "prefixItems" => match sub {
+        match subschema_slot(keyword) {
+            Some(Slot::Direct) => match sub {
                 Value::Array(items) => stack.extend(items),
                 other => stack.push(other),
             },
-            "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas"
-            | "dependencies" => stack.extend(sub.as_object().into_iter().flat_map(|m| m.values())),
-            _ => {}
+            Some(Slot::Named) => stack.extend(sub.as_object().into_iter().flat_map(|m| m.values())),
+            None => {}
         }
+    }
+}
+
+/// How a keyword holds subschemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// One schema, or an array of schemas (`items`, `allOf`, `not`, ...).
+    Direct,
+    /// An object of named schemas (`properties`, `$defs`, `patternProperties`, ...).
+    Named,
+}
+
+/// Where a keyword keeps subschemas (the applicators of drafts 4 to 2020-12), or `None` for keywords
+/// whose values are data (`enum`, `const`, `default`, ...).
+pub(crate) fn subschema_slot(keyword: &str) -> Option<Slot> {
+    match keyword {
+        "additionalProperties"
+        | "items"
+        | "additionalItems"
+        | "contains"
+        | "not"
+        | "if"
+        | "then"
+        | "else"
+        | "propertyNames"
+        | "unevaluatedItems"
+        | "unevaluatedProperties"
+        | "contentSchema"
+        | "allOf"
+        | "anyOf"
+        | "oneOf"
+        | "prefixItems" => Some(Slot::Direct),
+        "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas"
+        | "dependencies" => Some(Slot::Named),
+        _ => None,
     }
 }
 

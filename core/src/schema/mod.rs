@@ -19,6 +19,7 @@
 
 mod cache;
 mod compile;
+pub(crate) use compile::{Slot, subschema_slot};
 mod elicitation;
 mod report;
 #[cfg(test)]
