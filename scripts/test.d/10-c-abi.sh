@@ -10,6 +10,23 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 step() { printf -- '--- %s\n' "$*"; }
 
+# pkg-config, cmake and valgrind come from Debian; a fresh machine may lack them (and its package
+# lists), so install what is missing once.
+missing=()
+for tool in pkg-config cmake valgrind; do
+  command -v "$tool" > /dev/null || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    step "installing ${missing[*]} (apt)"
+    apt-get update -qq > /dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
+  else
+    echo "error: ${missing[*]} missing and cannot be installed (need root and apt-get)" >&2
+    exit 1
+  fi
+fi
+
 cbindgen_version=0.29.4
 cbindgen=""
 for c in "$(command -v cbindgen || true)" .tools/cargo/bin/cbindgen; do
@@ -134,16 +151,7 @@ g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror examples/c/hello.cpp -o "$work/b
 "$work/bin/hello-cpp"
 
 step "CMake find_package(mcp)"
-if ! command -v cmake > /dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-    apt-get install -y -qq cmake > /dev/null
-  fi
-fi
-if command -v cmake > /dev/null; then
-  cmake -S tests/c/cmake -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
-  cmake --build "$work/cmake" > /dev/null
-  "$work/cmake/unit_cmake"
-else
-  echo "warning: cmake is missing and could not be installed; find_package(mcp) not checked" >&2
-fi
+cmake -S tests/c/cmake -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$work/cmake" > /dev/null
+"$work/cmake/unit_cmake"
 echo "C ABI checks passed"
