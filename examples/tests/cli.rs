@@ -193,3 +193,76 @@ fn failures_have_messages_and_exit_codes() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown command frobnicate"));
 }
+
+/// The everything-server over HTTP on a free loopback port, killed on drop.
+struct HttpServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn http_server() -> HttpServer {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(SERVER)
+        .args(["--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("everything-server starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("a listening line").expect("stderr");
+        if let Some(at) = line.find("http://") {
+            break line[at..].trim().to_string();
+        }
+    };
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    HttpServer { child, url }
+}
+
+#[test]
+fn the_cli_speaks_http_in_both_eras() {
+    let server = http_server();
+    for (era, expect) in [
+        (["--legacy", "2025-11-25"], "legacy"),
+        (["--modern", "2026-07-28"], "modern"),
+    ] {
+        let out = mcp(&[era[0], era[1], "--json", "info", "--", &server.url]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let info: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(info["era"], expect, "{info}");
+        let out = mcp(&[
+            era[0],
+            era[1],
+            "--json",
+            "call",
+            "test_simple_text",
+            "--",
+            &server.url,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(
+            result["content"][0]["text"],
+            "This is a simple text response for testing."
+        );
+    }
+    let out = mcp(&["--json", "tools", "--", &server.url]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tools: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, TOOLS);
+}

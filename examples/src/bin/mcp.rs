@@ -1,7 +1,7 @@
-//! `mcp`: talk to an MCP server over stdio from the command line.
+//! `mcp`: talk to an MCP server over stdio or Streamable HTTP from the command line.
 //!
 //! Usage: `mcp [--legacy VERSION|--modern VERSION] [--json] [--answer KEY=VALUE]... [--decline]
-//! <command> [args] -- <server program> [args...]`; run `mcp --help` for the commands.
+//! <command> [args] -- <server program> [args...] | <http URL>`; run `mcp --help` for the commands.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -81,8 +81,15 @@ async fn connect(opts: &Options) -> Client {
         builder = builder.roots(vec![json!({"uri": uri, "name": "current directory"})]);
     }
     let (program, rest) = opts.server.split_first().expect("parse checked a server");
-    let spec = ChildSpec::new(program.clone(), rest.iter().cloned());
-    match builder.connect_stdio(spec).await {
+    let connected =
+        if rest.is_empty() && (program.starts_with("http://") || program.starts_with("https://")) {
+            builder.connect_http(program).await
+        } else {
+            builder
+                .connect_stdio(ChildSpec::new(program.clone(), rest.iter().cloned()))
+                .await
+        };
+    match connected {
         Ok(c) => c,
         Err(e) => die(
             EXIT_CONNECT,

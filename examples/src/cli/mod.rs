@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// The usage text.
 pub const USAGE: &str = "\
-Usage: mcp [OPTIONS] <COMMAND> [ARGS...] -- <server program> [server args...]
+Usage: mcp [OPTIONS] <COMMAND> [ARGS...] -- <server program> [server args...] | <http URL>
 
 Commands:
   info                              era, protocol version, serverInfo, capabilities, instructions
