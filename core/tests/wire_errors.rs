@@ -138,3 +138,39 @@ async fn a_request_sent_just_before_eof_is_still_answered() {
     assert_eq!(r["result"]["content"][0]["text"], "done");
     w.finish().await;
 }
+
+#[tokio::test]
+async fn shutdown_answers_in_flight_requests_then_returns() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (sr, sw) = tokio::io::split(theirs);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(libmcp::transport::stdio::serve_until(
+        fixture::server(),
+        sr,
+        sw,
+        async {
+            let _ = stop_rx.await;
+        },
+    ));
+    let (r, mut w) = tokio::io::split(ours);
+    let slow = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": modern(json!({"name": "slow"}))});
+    w.write_all(format!("{slow}\n").as_bytes()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    stop_tx.send(()).unwrap();
+    let mut lines = BufReader::new(r).lines();
+    let mut answered = false;
+    while let Some(line) = lines.next_line().await.unwrap() {
+        let m: Value = serde_json::from_str(&line).unwrap();
+        if m["id"] == 1 {
+            assert_eq!(m["result"]["content"][0]["text"], "done");
+            answered = true;
+        }
+    }
+    assert!(answered, "the request in flight at shutdown was answered");
+    tokio::time::timeout(std::time::Duration::from_secs(5), task)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}

@@ -343,10 +343,12 @@ pub extern "C" fn mcp_server_serve_stdio(
         let done = Arc::new((Mutex::new(None), Condvar::new()));
         let finished = done.clone();
         rt.spawn(async move {
-            let result = tokio::select! {
-                r = server.serve_stdio() => r,
-                _ = stop_rx => Ok(()),
-            };
+            // A stop acts like stdin closing: in-flight requests are still answered.
+            let result = server
+                .serve_stdio_until(async {
+                    let _ = stop_rx.await;
+                })
+                .await;
             *finished.0.lock() = Some(result);
             finished.1.notify_all();
         });

@@ -110,8 +110,24 @@ impl Listeners {
 
     /// Ends every stream gracefully with a final result (server shutdown).
     pub(crate) fn close_all(&self) {
-        let all: Vec<Arc<Listener>> = std::mem::take(&mut *self.list.lock());
-        for l in all {
+        self.close_where(|_| true);
+    }
+
+    /// Ends the streams of one connection gracefully (its transport is closing).
+    pub(crate) fn close_session(&self, session: &SessionShared) {
+        self.close_where(|l| l.session_is(session));
+    }
+
+    fn close_where(&self, pick: impl Fn(&Listener) -> bool) {
+        let closing: Vec<Arc<Listener>> = {
+            let mut list = self.list.lock();
+            let (closing, keep) = std::mem::take(&mut *list)
+                .into_iter()
+                .partition(|l| pick(l));
+            *list = keep;
+            closing
+        };
+        for l in closing {
             let mut obj = Map::new();
             obj.insert("resultType".into(), json!("complete"));
             add_server_info(&mut obj, &l.ctx.0.session.server.info);

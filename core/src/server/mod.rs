@@ -352,6 +352,15 @@ impl Server {
 
     /// Serves this process's stdin and stdout until stdin closes.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        crate::transport::stdio::serve_process_stdio(self).await
+        crate::transport::stdio::serve_process_stdio(self, std::future::pending()).await
+    }
+
+    /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves; either way
+    /// in-flight requests are answered first (within the configured grace period).
+    pub async fn serve_stdio_until(
+        self,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        crate::transport::stdio::serve_process_stdio(self, shutdown).await
     }
 }

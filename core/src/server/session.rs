@@ -253,6 +253,12 @@ impl Session {
         }
     }
 
+    /// Ends this connection's listen streams gracefully, each with its final result (the transport is
+    /// about to close); other connections' streams are untouched.
+    pub fn end_subscriptions(&self) {
+        self.shared.server.listeners.close_session(&self.shared);
+    }
+
     /// Cancels everything in flight and drops this connection's subscriptions (the transport closed).
     pub fn close(&self) {
         let flags: Vec<CancelFlag> = self

@@ -19,11 +19,28 @@ use crate::server::Server;
 
 /// Serves one connection over a byte stream pair until the reader reaches EOF, then waits (up to the
 /// configured grace period) for in-flight requests, ends listen streams, and flushes.
-pub async fn serve<R, W>(server: Server, reader: R, mut writer: W) -> std::io::Result<()>
+pub async fn serve<R, W>(server: Server, reader: R, writer: W) -> std::io::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
+    serve_until(server, reader, writer, std::future::pending()).await
+}
+
+/// Like [`serve`], and `shutdown` resolving acts like EOF: no new requests are read, listen streams
+/// end with their final result, in-flight requests get the grace period to answer, then it returns.
+pub async fn serve_until<R, W, S>(
+    server: Server,
+    reader: R,
+    mut writer: W,
+    shutdown: S,
+) -> std::io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+    S: std::future::Future<Output = ()>,
+{
+    tokio::pin!(shutdown);
     let (sink, mut rx) = Sink::channel();
     let session = server.session(sink.clone());
     let max = server.config().max_message_bytes;
@@ -65,10 +82,14 @@ where
                         read_error = Some(e);
                     }
                     // Stdin closed: listen streams end, other requests get a grace period to answer.
-                    server.close_subscriptions();
+                    session.end_subscriptions();
                     eof_at = Some(Instant::now());
                 }
             },
+            _ = &mut shutdown, if eof_at.is_none() => {
+                session.end_subscriptions();
+                eof_at = Some(Instant::now());
+            }
             _ = tokio::time::sleep(Duration::from_millis(10)), if eof_at.is_some() => {}
         }
     }
@@ -169,11 +190,14 @@ pub(crate) fn nonblocking_pipes() -> Option<(
     Some((rx, tx))
 }
 
-/// Serves this process's stdin and stdout.
-pub async fn serve_process_stdio(server: Server) -> std::io::Result<()> {
+/// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves.
+pub async fn serve_process_stdio<S: std::future::Future<Output = ()>>(
+    server: Server,
+    shutdown: S,
+) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     if let Some((rx, tx)) = nonblocking_pipes() {
-        return serve(server, rx, tx).await;
+        return serve_until(server, rx, tx, shutdown).await;
     }
-    serve(server, tokio::io::stdin(), tokio::io::stdout()).await
+    serve_until(server, tokio::io::stdin(), tokio::io::stdout(), shutdown).await
 }
