@@ -20,7 +20,8 @@ use crate::transport::{OutKind, Outgoing, Sink};
 pub type ProgressFn = Arc<dyn Fn(f64, Option<f64>, Option<&str>) + Send + Sync>;
 
 struct Pending {
-    tx: oneshot::Sender<std::result::Result<Value, RpcError>>,
+    /// Peer errors arrive as `Error::Rpc`; failures the transport detects itself as other variants.
+    tx: oneshot::Sender<Result<Value>>,
     activity: Arc<Notify>,
     on_progress: Option<ProgressFn>,
 }
@@ -139,7 +140,7 @@ impl Connection {
                     guard.armed = false;
                     return match answer {
                         Ok(Ok(v)) => Ok(v),
-                        Ok(Err(e)) => Err(Error::Rpc(e)),
+                        Ok(Err(e)) => Err(e),
                         Err(_) => Err(Error::Transport("the connection closed before the answer arrived".into())),
                     };
                 }
@@ -151,10 +152,7 @@ impl Connection {
     }
 
     /// Registers an id whose answer arrives with no timeout (a listen stream's final result).
-    pub(crate) fn expect(
-        &self,
-        id: RequestId,
-    ) -> oneshot::Receiver<std::result::Result<Value, RpcError>> {
+    pub(crate) fn expect(&self, id: RequestId) -> oneshot::Receiver<Result<Value>> {
         let (tx, rx) = oneshot::channel();
         self.pending.lock().insert(
             id,
@@ -165,6 +163,14 @@ impl Connection {
             },
         );
         rx
+    }
+
+    /// Ends a pending request with a failure the transport detected itself (never confused with an
+    /// error the peer sent).
+    pub(crate) fn fail_local(&self, id: &RequestId, error: Error) {
+        if let Some(p) = self.pending.lock().remove(id) {
+            let _ = p.tx.send(Err(error));
+        }
     }
 
     /// Forgets an id registered with [`Connection::expect`].
@@ -193,7 +199,7 @@ impl Connection {
             }
             Message::Error(e) => match e.id.and_then(|id| self.pending.lock().remove(&id)) {
                 Some(p) => {
-                    let _ = p.tx.send(Err(e.error));
+                    let _ = p.tx.send(Err(Error::Rpc(e.error)));
                 }
                 None => eprintln!("libmcp client: error from the server: {}", e.error),
             },

@@ -195,10 +195,7 @@ impl Client {
             (s.era, s.version.clone())
         };
         let extra = (era == Era::Modern).then(|| self.modern_meta(&version));
-        let answer = self.conn.call(method, params, extra, opts).await;
-        #[cfg(feature = "http")]
-        let answer = answer.map_err(http::lift);
-        answer
+        self.conn.call(method, params, extra, opts).await
     }
 
     /// Sends a request and checks its `resultType`: a missing one reads as complete, an unknown one is

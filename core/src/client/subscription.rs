@@ -40,7 +40,7 @@ pub struct Subscription {
     filter: SubscriptionFilter,
     acknowledged: Value,
     rx: mpsc::UnboundedReceiver<Notification>,
-    done: Option<oneshot::Receiver<std::result::Result<Value, crate::RpcError>>>,
+    done: Option<oneshot::Receiver<Result<Value>>>,
 }
 
 impl Subscription {
@@ -159,7 +159,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
         answer = &mut done => {
             conn.subs.lock().remove(&id);
             return Err(match answer {
-                Ok(Err(e)) => Error::Rpc(e),
+                Ok(Err(e)) => e,
                 Ok(Ok(_)) => Error::Protocol("the listen stream ended before it was acknowledged".into()),
                 Err(_) => Error::Transport("the connection closed".into()),
             });

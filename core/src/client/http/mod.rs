@@ -30,12 +30,10 @@ use serde_json::{Value, json};
 use super::builder::{self, VersionPreference};
 use super::connection::Connection;
 use super::{Client, ClientConfig, ClientHandlers, ServerDescription};
-use crate::error::{Error, Result, RpcError, code};
+use crate::error::{Error, Result, code};
 use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
 use transport::{HttpOutbound, Shared};
-
-pub(crate) use transport::TRANSPORT_MARKER;
 
 /// Options of an HTTP connection.
 #[derive(Clone, Debug, Default)]
@@ -62,21 +60,6 @@ fn origin(uri: &Uri) -> String {
         uri.scheme_str().unwrap_or("http"),
         uri.authority().map(|a| a.as_str()).unwrap_or("")
     )
-}
-
-/// Turns an error the transport made up into [`Error::Transport`].
-pub(crate) fn lift(e: Error) -> Error {
-    match e {
-        Error::Rpc(r) if is_transport(&r) => Error::Transport(r.message),
-        other => other,
-    }
-}
-
-fn is_transport(r: &RpcError) -> bool {
-    r.data
-        .as_ref()
-        .and_then(|d| d.get(TRANSPORT_MARKER))
-        .is_some()
 }
 
 pub(crate) async fn connect(
@@ -146,8 +129,7 @@ pub(crate) async fn connect(
         }
         (VersionPreference::Auto, None) => probe(&client, &shared).await,
         (pref, _) => builder::negotiate(&client, pref).await,
-    }
-    .map_err(lift);
+    };
     match outcome {
         Ok(()) => {
             era_cache().lock().insert(origin, client.era());

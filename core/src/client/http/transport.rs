@@ -16,7 +16,7 @@ use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use parking_lot::{Mutex, RwLock};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::AbortHandle;
 
@@ -27,9 +27,6 @@ use crate::jsonrpc::RequestId;
 use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
 use crate::transport::{OutKind, Outbound, Outgoing};
 use crate::version::{Era, ProtocolVersion};
-
-/// `data` key marking an error the transport made up for a request (no JSON-RPC answer came back).
-pub(crate) const TRANSPORT_MARKER: &str = "libmcp/httpTransportError";
 
 /// How long to wait before reconnecting an SSE stream when the server named no `retry:`.
 const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
@@ -91,15 +88,11 @@ impl Shared {
         }
     }
 
-    /// Answers request `id` with an error the transport made up (the engine reports it as a transport
-    /// error, see [`TRANSPORT_MARKER`]).
+    /// Ends request `id` with a transport failure (reported as [`crate::Error::Transport`]).
     fn fail(&self, id: &RequestId, message: String) {
-        let err = json!({
-            "jsonrpc": "2.0",
-            "id": id.to_value(),
-            "error": {"code": -32603, "message": message, "data": {TRANSPORT_MARKER: true}},
-        });
-        self.deliver(err.to_string().as_bytes());
+        if let Some(conn) = self.conn() {
+            conn.fail_local(id, crate::Error::Transport(message));
+        }
     }
 
     /// The headers every message carries: content negotiation, protocol version, session, extras.
