@@ -395,3 +395,84 @@ impl<F: Future + Unpin> Future for CatchUnwind<F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn alice(_token: String) -> Result<AuthInfo, TokenRejection> {
+        Ok(AuthInfo::new()
+            .subject("alice")
+            .audience(["https://r.example/mcp"]))
+    }
+
+    fn builder() -> ResourceServerConfigBuilder {
+        ResourceServerConfig::builder("https://r.example/mcp", alice)
+            .authorization_server("https://as.example")
+    }
+
+    #[test]
+    fn the_builder_refuses_what_rfc_9728_and_6749_forbid() {
+        let no_as = ResourceServerConfig::builder("https://r.example/mcp", alice).build();
+        assert_eq!(no_as.unwrap_err(), AuthConfigError::NoAuthorizationServer);
+        for bad in ["r.example/mcp", "https://r.example/mcp#frag", "urn:x"] {
+            let e = ResourceServerConfig::builder(bad, alice)
+                .authorization_server("https://as.example")
+                .build()
+                .unwrap_err();
+            assert_eq!(e, AuthConfigError::InvalidResource(bad.into()));
+        }
+        let e = builder()
+            .authorization_server("as.example")
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e,
+            AuthConfigError::InvalidAuthorizationServer("as.example".into())
+        );
+        for bad in ["", "a b", "quo\"te", "back\\slash"] {
+            let e = builder().required_scopes([bad]).build().unwrap_err();
+            assert_eq!(e, AuthConfigError::InvalidScope(bad.into()));
+        }
+        let cfg = builder().build().unwrap();
+        assert_eq!(
+            cfg.metadata_url(),
+            "https://r.example/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            cfg.metadata_path(),
+            "/.well-known/oauth-protected-resource/mcp"
+        );
+    }
+
+    #[tokio::test]
+    async fn without_required_scopes_the_challenge_names_none() {
+        let cfg = builder().scopes_supported(["a", "b"]).build().unwrap();
+        let c = cfg.authenticate(None).await.unwrap_err();
+        assert_eq!(
+            c.www_authenticate(cfg.metadata_url()).unwrap(),
+            "Bearer resource_metadata=\"https://r.example/.well-known/oauth-protected-resource/mcp\""
+        );
+        let info = cfg.authenticate(Some("Bearer t")).await.unwrap();
+        assert_eq!(info.subject.as_deref(), Some("alice"));
+        // A tool without scopes of its own needs nothing more.
+        assert_eq!(cfg.authorize_tool(&info, "any"), Ok(()));
+    }
+
+    #[test]
+    fn audience_comparison() {
+        let r = "https://r.example/mcp";
+        for (aud, same) in [
+            ("https://r.example/mcp", true),
+            ("https://r.example/mcp/", true),
+            ("HTTPS://R.EXAMPLE/mcp", true),
+            ("https://r.example/MCP", false),
+            ("https://r.example", false),
+            ("https://r.example:8443/mcp", false),
+            ("http://r.example/mcp", false),
+            ("mcp", false),
+        ] {
+            assert_eq!(same_resource(aud, r), same, "{aud}");
+        }
+    }
+}
