@@ -168,8 +168,9 @@ impl ResourceServerConfig {
         Ok(info)
     }
 
-    /// Checks that `info` holds every scope a `tools/call` of `tool` needs (step-up authorization:
-    /// the 403 names the full set to ask for).
+    /// Checks that `info` holds every scope a `tools/call` of `tool` needs (step-up authorization).
+    /// The 403 names the scopes this operation needs, not those the token already holds beyond
+    /// them: RFC 6750 §3.1 as SEP-2350 reads it; clients accumulate their scopes themselves.
     pub fn authorize_tool(&self, info: &AuthInfo, tool: &str) -> Result<(), Challenge> {
         if self.tool_scopes.contains_key(tool) {
             self.check_scopes(info, &self.scopes_for_tool(tool))?;
