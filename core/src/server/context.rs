@@ -8,6 +8,7 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 use tokio::sync::Notify;
 
+use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{RequestId, encode_notification};
 use crate::meta;
@@ -61,6 +62,7 @@ pub(crate) struct CtxInner {
     pub(crate) session: Arc<SessionShared>,
     pub(crate) last_progress: Mutex<Option<f64>>,
     pub(crate) round: u32,
+    pub(crate) auth: Option<Arc<AuthInfo>>,
 }
 
 /// Everything a handler may need to know about the request it serves. Cheap to clone; `Send + Sync`.
@@ -170,6 +172,12 @@ impl RequestContext {
     /// How many input rounds preceded this invocation (0 on the first).
     pub fn round(&self) -> u32 {
         self.0.round
+    }
+
+    /// The verified access token of the request (HTTP with `HttpServerConfig::auth`); `None` when
+    /// the transport does not authenticate.
+    pub fn auth(&self) -> Option<&AuthInfo> {
+        self.0.auth.as_deref()
     }
 
     /// The cancellation signal of this request.

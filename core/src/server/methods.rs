@@ -10,6 +10,7 @@ use super::complete::{Completion, Kind, send_engine_error, send_engine_result};
 use super::context::{CancelFlag, CtxInner, RequestContext, Responder};
 use super::registry::{Handler, paginate};
 use super::session::{Served, SessionShared};
+use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::Request;
 use crate::model::logging::LoggingLevel;
@@ -32,6 +33,7 @@ pub(crate) fn dispatch(
     served: Served,
     cancel: CancelFlag,
     sink: Sink,
+    auth: Option<Arc<AuthInfo>>,
 ) {
     let era = served.version.era();
     let server = &shared.server;
@@ -76,6 +78,7 @@ pub(crate) fn dispatch(
         session: shared.clone(),
         last_progress: Mutex::new(None),
         round: 0,
+        auth,
     }));
     let result = match ctx.method() {
         "server/discover" => Ok((Kind::Cacheable, discover(shared))),

@@ -300,6 +300,7 @@ fn legacy(c: Completion, ir: InputRequired) {
             session: inner.session.clone(),
             last_progress: parking_lot::Mutex::new(*inner.last_progress.lock()),
             round,
+            auth: inner.auth.clone(),
         }));
         let completion = Completion {
             ctx: next_ctx.clone(),

@@ -15,6 +15,7 @@ use tokio::sync::oneshot;
 
 use super::ServerInner;
 use super::context::CancelFlag;
+use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, ErrorResponse, Frame, Message, Notification, Request, RequestId};
 use crate::meta::{self, RequestMeta};
@@ -55,6 +56,8 @@ pub(crate) struct SessionShared {
     /// A stateless connection (one modern HTTP request): `initialize` is not a method here, so it is
     /// routed like any other request (and answered -32601 in the modern era).
     pub(crate) stateless: bool,
+    /// The authenticated principal that opened this connection (HTTP with authorization).
+    pub(crate) principal: std::sync::OnceLock<Arc<AuthInfo>>,
 }
 
 impl SessionShared {
@@ -129,6 +132,7 @@ impl Session {
                 next_out_id: AtomicI64::new(1),
                 assume_legacy,
                 stateless: false,
+                principal: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -146,6 +150,20 @@ impl Session {
     /// The legacy protocol version negotiated on this connection, if any.
     pub fn legacy_version(&self) -> Option<ProtocolVersion> {
         self.shared.legacy_version()
+    }
+
+    /// Binds the connection to the principal that opened it; later binds are ignored.
+    pub(crate) fn bind_principal(&self, auth: Arc<AuthInfo>) {
+        let _ = self.shared.principal.set(auth);
+    }
+
+    /// Whether `auth` may use this connection: an unbound connection accepts anyone, a bound one
+    /// only the same subject and client (whose tokens may have been refreshed meanwhile).
+    pub(crate) fn admits(&self, auth: &AuthInfo) -> bool {
+        self.shared
+            .principal
+            .get()
+            .is_none_or(|p| p.same_principal(auth))
     }
 
     /// Number of requests in flight.
@@ -201,8 +219,14 @@ impl Session {
 
     /// Handles one parsed message; anything it produces for a request goes to `sink`.
     pub fn handle_message(&self, message: Message, sink: Sink) {
+        self.handle_message_as(message, sink, None)
+    }
+
+    /// Like [`handle_message`](Self::handle_message), for a message whose sender the transport
+    /// authenticated: a request's handler sees `auth` as `RequestContext::auth`.
+    pub fn handle_message_as(&self, message: Message, sink: Sink, auth: Option<Arc<AuthInfo>>) {
         match message {
-            Message::Request(r) => self.handle_request(r, sink),
+            Message::Request(r) => self.handle_request(r, sink, auth),
             Message::Notification(n) => self.handle_notification(n),
             Message::Response(r) => {
                 let tx = self.shared.outgoing.lock().remove(&r.id);
@@ -276,7 +300,7 @@ impl Session {
         self.shared.server.forget_session(&self.shared);
     }
 
-    fn handle_request(&self, req: Request, sink: Sink) {
+    fn handle_request(&self, req: Request, sink: Sink, auth: Option<Arc<AuthInfo>>) {
         let shared = &self.shared;
         if req.method == "initialize" && !shared.stateless {
             let result = self.initialize(&req);
@@ -309,7 +333,7 @@ impl Session {
             }
             inflight.insert(req.id.clone(), cancel.clone());
         }
-        super::methods::dispatch(shared, req, served, cancel, sink);
+        super::methods::dispatch(shared, req, served, cancel, sink, auth);
     }
 
     /// Decides the era of a non-initialize request and gathers the client facts it is served with.

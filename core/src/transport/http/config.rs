@@ -1,7 +1,10 @@
 //! Tunables of the Streamable HTTP server. Every limit has a safe default.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::auth::ResourceServerConfig;
 
 /// How the HTTP server binds, routes and protects itself.
 #[derive(Clone, Debug)]
@@ -39,6 +42,10 @@ pub struct HttpServerConfig {
     pub session_idle_timeout: Duration,
     /// Interval of SSE keep-alive comments on open streams.
     pub sse_keepalive: Duration,
+    /// OAuth 2.1 resource-server mode: every request to the endpoint (and the HTTP+SSE paths) needs
+    /// a valid bearer token, and the protected resource metadata is served at the well-known paths.
+    /// Off (`None`) by default.
+    pub auth: Option<Arc<ResourceServerConfig>>,
 }
 
 impl Default for HttpServerConfig {
@@ -60,6 +67,7 @@ impl Default for HttpServerConfig {
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             sse_keepalive: Duration::from_secs(15),
+            auth: None,
         }
     }
 }

@@ -15,11 +15,13 @@ use hyper::body::Incoming;
 use hyper::header::{ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 
+use super::auth;
 use super::body::{HttpBody, OnClose, SseBody};
 use super::config::HttpServerConfig;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::security::{self, Refusal};
 use super::sessions::{HttpSession, Sessions, StandaloneStream};
+use crate::auth::AuthInfo;
 use crate::error::{RpcError, code};
 use crate::jsonrpc::{self, Message, RequestId};
 use crate::meta::{self, RequestMeta};
@@ -40,7 +42,10 @@ pub(crate) type Resp = Response<HttpBody>;
 
 impl State {
     /// Answers one HTTP request.
-    pub(crate) async fn handle(self: Arc<Self>, req: Request<Incoming>) -> Resp {
+    pub(crate) async fn handle(self: Arc<Self>, mut req: Request<Incoming>) -> Resp {
+        if let Some(r) = self.well_known(&req) {
+            return r;
+        }
         let path = req.uri().path();
         let http_sse = self.config.http_sse
             && (path == self.config.sse_path || path == self.config.messages_path);
@@ -64,9 +69,14 @@ impl State {
                 );
             }
         }
+        if let Err(r) = self.authenticate(&mut req).await {
+            return r;
+        }
         if http_sse {
             return match *req.method() {
-                Method::GET if req.uri().path() == self.config.sse_path => self.sse_open(),
+                Method::GET if req.uri().path() == self.config.sse_path => {
+                    self.sse_open(auth::of(req.extensions()))
+                }
                 Method::POST if req.uri().path() == self.config.messages_path => {
                     self.sse_message(req).await
                 }
@@ -94,6 +104,7 @@ impl State {
     async fn post(self: Arc<Self>, req: Request<Incoming>) -> Resp {
         let (parts, body) = req.into_parts();
         let headers = parts.headers;
+        let auth = auth::of(&parts.extensions);
         let too_large = || {
             rpc_error(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -123,6 +134,9 @@ impl State {
             Ok(m) => m,
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
         };
+        if let Some(r) = self.authorize_message(auth.as_ref(), &message) {
+            return r;
+        }
         let header_version = match headers::text(&headers, PROTOCOL_VERSION) {
             Ok(v) => v.map(ProtocolVersion::new),
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, None, &e),
@@ -140,27 +154,29 @@ impl State {
         let modern =
             meta::modern_version(params).is_some() || (header_version.is_some() && !legacy_header);
         if modern {
-            return self.modern_post(message, &headers).await;
+            return self.modern_post(message, &headers, auth).await;
         }
         if self.config.legacy_sessions
             && let Some(id) = session_id
         {
             let found = id.to_str().ok().and_then(|id| self.sessions.get(id));
             return match found {
-                Some(s) => self.legacy_post(s, message).await,
+                Some(s) => self.legacy_post(s, message, auth).await,
                 None => session_not_found(),
             };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
         if is_initialize && self.config.legacy_sessions {
-            return self.initialize(message).await;
+            return self.initialize(message, auth).await;
         }
         if self.config.assume_2025_03_26 && header_version.is_none() {
             let (conn, _rx) = Sink::channel();
             let session = self
                 .server
                 .session_assuming(conn, ProtocolVersion::V2025_03_26);
-            return self.exchange(&session, message, Era::Legacy, None).await;
+            return self
+                .exchange(&session, message, Era::Legacy, None, auth)
+                .await;
         }
         let e = RpcError::invalid_params(if self.config.legacy_sessions {
             "no Mcp-Session-Id: send initialize first, or put the protocol version in params._meta"
@@ -171,7 +187,12 @@ impl State {
     }
 
     /// A stateless request: a fresh session per POST.
-    async fn modern_post(&self, message: Message, headers: &HeaderMap) -> Resp {
+    async fn modern_post(
+        &self,
+        message: Message,
+        headers: &HeaderMap,
+        auth: Option<Arc<AuthInfo>>,
+    ) -> Resp {
         if let Message::Request(r) = &message {
             // The version header must mirror `_meta` first; then the version and `_meta` shape,
             // which are the engine's to report; the other headers are checked against a body
@@ -198,11 +219,12 @@ impl State {
         }
         let (conn, _rx) = Sink::channel();
         let session = self.server.stateless_session(conn);
-        self.exchange(&session, message, Era::Modern, None).await
+        self.exchange(&session, message, Era::Modern, None, auth)
+            .await
     }
 
     /// `initialize` without a session: a new legacy session, kept only if the handshake succeeds.
-    async fn initialize(&self, message: Message) -> Resp {
+    async fn initialize(&self, message: Message, auth: Option<Arc<AuthInfo>>) -> Resp {
         self.sessions.expire(self.config.session_idle_timeout);
         if self.sessions.len() >= self.config.max_sessions {
             let e = RpcError::internal("too many sessions");
@@ -210,8 +232,11 @@ impl State {
         }
         let standalone = Arc::new(StandaloneStream::default());
         let session = self.server.session(Sink::new(standalone.clone()));
+        if let Some(a) = &auth {
+            session.bind_principal(a.clone());
+        }
         let (sink, mut rx) = Sink::channel();
-        session.handle_message(message, sink);
+        session.handle_message_as(message, sink, auth);
         let Some(answer) = rx.recv().await else {
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
         };
@@ -234,12 +259,17 @@ impl State {
 
     /// A message on a legacy session (its `MCP-Protocol-Version`, if any, names a legacy revision:
     /// anything else was routed to the stateless wire).
-    async fn legacy_post(&self, s: Arc<HttpSession>, message: Message) -> Resp {
+    async fn legacy_post(
+        &self,
+        s: Arc<HttpSession>,
+        message: Message,
+        auth: Option<Arc<AuthInfo>>,
+    ) -> Resp {
         if matches!(&message, Message::Request(r) if r.method == "initialize") {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
         }
-        self.exchange(&s.session, message, Era::Legacy, Some(s.clone()))
+        self.exchange(&s.session, message, Era::Legacy, Some(s.clone()), auth)
             .await
     }
 
@@ -251,16 +281,17 @@ impl State {
         message: Message,
         era: Era,
         http_session: Option<Arc<HttpSession>>,
+        auth: Option<Arc<AuthInfo>>,
     ) -> Resp {
         let id = match &message {
             Message::Request(r) => r.id.clone(),
             _ => {
-                session.handle_message(message, Sink::channel().0);
+                session.handle_message_as(message, Sink::channel().0, auth);
                 return plain(StatusCode::ACCEPTED);
             }
         };
         let (sink, mut rx) = Sink::channel();
-        session.handle_message(message, sink);
+        session.handle_message_as(message, sink, auth);
         // Dropped with this future when the client leaves before the first message: that cancels.
         let mut guard = CancelOnDrop(Some((session.clone(), id.clone(), era)));
         let Some(first) = rx.recv().await else {

@@ -12,17 +12,21 @@ use hyper::{Request, StatusCode};
 use super::body::{OnClose, SseBody};
 use super::dispatch::{Resp, State, plain, rpc_error, sse};
 use super::sessions::{HttpSession, StandaloneStream};
+use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc;
 use crate::transport::Sink;
 
 impl State {
     /// GET on the SSE path: a new session and its stream.
-    pub(crate) fn sse_open(self: &Arc<Self>) -> Resp {
+    pub(crate) fn sse_open(self: &Arc<Self>, auth: Option<Arc<AuthInfo>>) -> Resp {
         self.sse_sessions.expire(self.config.session_idle_timeout);
         let standalone = Arc::new(StandaloneStream::default());
         let (rx, tx) = standalone.open();
         let session = self.server.session(Sink::new(standalone.clone()));
+        if let Some(a) = auth {
+            session.bind_principal(a);
+        }
         let entry = Arc::new(HttpSession::new(session, standalone));
         let Some(id) = self
             .sse_sessions
@@ -58,6 +62,7 @@ impl State {
             let e = RpcError::invalid_request("unknown or missing sessionId");
             return rpc_error(StatusCode::NOT_FOUND, None, &e);
         };
+        let auth = super::auth::of(req.extensions());
         let bytes = match Limited::new(req.into_body(), self.config.max_body_bytes)
             .collect()
             .await
@@ -72,8 +77,11 @@ impl State {
             Ok(m) => m,
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
         };
+        if let Some(r) = self.authorize_message(auth.as_ref(), &message) {
+            return r;
+        }
         s.session
-            .handle_message(message, Sink::new(s.standalone.clone()));
+            .handle_message_as(message, Sink::new(s.standalone.clone()), auth);
         plain(StatusCode::ACCEPTED)
     }
 }

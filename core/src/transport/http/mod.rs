@@ -11,6 +11,7 @@
 //! # Ok(()) }
 //! ```
 
+mod auth;
 mod body;
 mod config;
 mod dispatch;
