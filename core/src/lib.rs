@@ -5,6 +5,7 @@
 //! revisions 2024-11-05 through 2025-11-25 (the `initialize` handshake and sessions).
 #![warn(missing_docs)]
 
+pub mod auth;
 pub mod error;
 pub mod icons;
 pub mod jsonrpc;
