@@ -9,14 +9,16 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
-use libmcp::auth::client::{AutoRedirect, OAuthClient, OAuthConfig};
+use libmcp::auth::client::{
+    AutoRedirect, ClientCredentials, OAuthClient, OAuthConfig, PreRegistered,
+};
 use libmcp::auth::urls::query_params;
 use libmcp::client::http::HttpClientOptions;
 use libmcp::client::{Client, VersionPreference};
@@ -41,6 +43,10 @@ struct Behaviour {
     always_403: bool,
     /// Tokens stop working after this many MCP requests each.
     token_uses: Option<usize>,
+    /// The AS advertises client ID metadata documents.
+    cimd: bool,
+    /// `token_endpoint_auth_methods_supported` (default `["none"]`).
+    auth_methods: Option<Vec<&'static str>>,
 }
 
 #[derive(Default)]
@@ -50,6 +56,8 @@ struct State {
     registrations: Vec<Value>,
     authorizations: Vec<Vec<(String, String)>>,
     token_requests: Vec<Vec<(String, String)>>,
+    /// The Authorization header of each token request.
+    token_auth: Vec<Option<String>>,
     challenge: Option<String>,
     /// token -> (scope, uses)
     tokens: Vec<(String, String, usize)>,
@@ -120,6 +128,12 @@ async fn handle(st: Shared, req: Request<Incoming>) -> Response<Full<Bytes>> {
             if let Some(s) = &st.b.as_scopes {
                 m["scopes_supported"] = json!(s);
             }
+            if st.b.cimd {
+                m["client_id_metadata_document_supported"] = json!(true);
+            }
+            if let Some(methods) = &st.b.auth_methods {
+                m["token_endpoint_auth_methods_supported"] = json!(methods);
+            }
             reply(200, &[], m)
         }
         "/as/register" => {
@@ -155,6 +169,7 @@ async fn handle(st: Shared, req: Request<Incoming>) -> Response<Full<Bytes>> {
         "/as/token" => {
             let form = query_params(std::str::from_utf8(&body).unwrap()).unwrap();
             st.token_requests.push(form.clone());
+            st.token_auth.push(auth.clone());
             match get(&form, "grant_type") {
                 Some("authorization_code") => {
                     let verifier = get(&form, "code_verifier").unwrap_or("");
@@ -478,4 +493,82 @@ async fn a_prm_for_another_resource_stops_before_authorization() {
     .await;
     assert_eq!(auths, 0);
     assert!(err.contains("does not match the server URL"), "{err}");
+}
+
+async fn connect_with(st: &Shared, edit: impl FnOnce(&mut OAuthConfig)) -> Client {
+    let url = format!("{}/mcp", st.lock().base);
+    let mut config = OAuthConfig::new("oauth-test", REDIRECT, AutoRedirect);
+    edit(&mut config);
+    let options = HttpClientOptions {
+        auth: Some(OAuthClient::new(config)),
+        ..Default::default()
+    };
+    Client::builder("oauth-test", "1.0.0")
+        .version_preference(VersionPreference::Modern(ProtocolVersion::LATEST))
+        .connect_http_with(&url, options)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn pre_registered_credentials_use_client_secret_basic() {
+    let st = server(Behaviour {
+        auth_methods: Some(vec!["client_secret_basic", "client_secret_post"]),
+        ..Default::default()
+    })
+    .await;
+    let client = connect_with(&st, |c| {
+        c.pre_registered = Some(PreRegistered {
+            issuer: None,
+            credentials: ClientCredentials::confidential("pre id", "s:cret"),
+        });
+    })
+    .await;
+    client.close().await;
+    let s = st.lock();
+    assert!(s.registrations.is_empty());
+    assert_eq!(get(&s.authorizations[0], "client_id"), Some("pre id"));
+    // RFC 6749 §2.3.1: id and secret form-encoded, then base64.
+    let expected = format!("Basic {}", STANDARD.encode("pre%20id:s%3Acret"));
+    assert_eq!(s.token_auth[0].as_deref(), Some(expected.as_str()));
+    assert_eq!(get(&s.token_requests[0], "client_id"), None);
+    assert_eq!(get(&s.token_requests[0], "client_secret"), None);
+}
+
+#[tokio::test]
+async fn client_id_metadata_document_instead_of_registration() {
+    const DOC: &str = "https://client.example/metadata.json";
+    let st = server(Behaviour {
+        cimd: true,
+        ..Default::default()
+    })
+    .await;
+    let client = connect_with(&st, |c| c.client_metadata_url = Some(DOC.into())).await;
+    client.close().await;
+    {
+        let s = st.lock();
+        assert!(s.registrations.is_empty());
+        assert_eq!(get(&s.authorizations[0], "client_id"), Some(DOC));
+        assert_eq!(get(&s.token_requests[0], "client_id"), Some(DOC));
+        assert_eq!(s.token_auth[0], None);
+    }
+    // Without the server's support, or with a URL that is not HTTPS, registration is dynamic.
+    let st = server(Behaviour::default()).await;
+    connect_with(&st, |c| c.client_metadata_url = Some(DOC.into()))
+        .await
+        .close()
+        .await;
+    assert_eq!(st.lock().registrations.len(), 1);
+    let st = server(Behaviour {
+        cimd: true,
+        ..Default::default()
+    })
+    .await;
+    connect_with(&st, |c| {
+        c.client_metadata_url = Some("http://client.example/m.json".into())
+    })
+    .await
+    .close()
+    .await;
+    assert_eq!(st.lock().registrations.len(), 1);
 }

@@ -106,8 +106,8 @@ pub struct OAuthConfig {
     pub store: Arc<dyn CredentialStore>,
     /// Pre-registered credentials, used before anything else.
     pub pre_registered: Option<PreRegistered>,
-    /// An HTTPS URL hosting this client's metadata document, used as `client_id` with servers that
-    /// advertise `client_id_metadata_document_supported`.
+    /// An HTTPS URL (with a path) hosting this client's metadata document, used as `client_id` with
+    /// servers that advertise `client_id_metadata_document_supported`; any other URL is ignored.
     pub client_metadata_url: Option<String>,
     /// `client_uri` for dynamic registration.
     pub client_uri: Option<String>,
@@ -309,7 +309,12 @@ impl OAuthClient {
             .as_ref()
             .and_then(|m| m.client_id_metadata_document_supported)
             == Some(true);
-        if cimd && let Some(url) = &cfg.client_metadata_url {
+        // A client ID metadata document URL must be HTTPS with a path (SEP-991).
+        let cimd_url = cfg.client_metadata_url.as_ref().filter(|u| {
+            super::urls::split(u)
+                .is_some_and(|p| p.scheme == "https" && p.path.len() > 1 && p.fragment.is_none())
+        });
+        if cimd && let Some(url) = cimd_url {
             let c = ClientCredentials {
                 client_id: url.clone(),
                 client_secret: None,
