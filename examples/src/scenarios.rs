@@ -2,6 +2,9 @@
 //! connected [`Client`]. The transport-specific parts of some scenarios (HTTP headers, SSE retry,
 //! OAuth) belong to the transport; what is here is the protocol logic every transport shares.
 
+use libmcp::auth::client::{
+    AutoRedirect, ClientCredentials, OAuthClient, OAuthConfig, PreRegistered,
+};
 use libmcp::client::{Client, ClientBuilder, VersionPreference};
 use libmcp::{Era, ProtocolVersion};
 use serde_json::{Map, Value, json};
@@ -21,9 +24,67 @@ pub const SCENARIOS: [&str; 11] = [
     "http-invalid-tool-headers",
 ];
 
-/// Whether `name` is a scenario of the suite that needs OAuth (not implemented by this client).
+/// The OAuth scenarios [`run`] implements (authorization code with PKCE over HTTP).
+pub const AUTH_SCENARIOS: [&str; 27] = [
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+    "auth/resource-mismatch",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+    "auth/authorization-server-migration",
+    "auth/iss-supported",
+    "auth/iss-not-advertised",
+    "auth/iss-supported-missing",
+    "auth/iss-wrong-issuer",
+    "auth/iss-unexpected",
+    "auth/iss-normalized",
+    "auth/metadata-issuer-mismatch",
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback",
+];
+
+/// The client ID metadata document URL the conformance suite's authorization servers accept.
+pub const CONFORMANCE_CLIENT_METADATA_URL: &str =
+    "https://conformance-test.local/client-metadata.json";
+
+/// Whether `name` is one of the OAuth scenarios this client implements.
 pub fn is_auth(name: &str) -> bool {
-    name.starts_with("auth/")
+    AUTH_SCENARIOS.contains(&name)
+}
+
+/// The OAuth client for the `auth/*` scenarios: the suite's authorization servers redirect at once
+/// ([`AutoRedirect`]); pre-registered credentials come from the context (`client_id`,
+/// `client_secret`); servers that support client ID metadata documents get the suite's URL.
+pub fn conformance_oauth(context: &Value) -> OAuthClient {
+    let mut config = OAuthConfig::new(
+        "libmcp-everything-client",
+        "http://localhost:3000/callback",
+        AutoRedirect,
+    );
+    config.client_metadata_url = Some(CONFORMANCE_CLIENT_METADATA_URL.to_owned());
+    if let Some(id) = context["client_id"].as_str() {
+        config.pre_registered = Some(PreRegistered {
+            issuer: None,
+            credentials: ClientCredentials {
+                client_id: id.to_owned(),
+                client_secret: context["client_secret"].as_str().map(str::to_owned),
+                token_endpoint_auth_method: None,
+            },
+        });
+    }
+    OAuthClient::new(config)
 }
 
 /// The era and version to connect with: the harness's `MCP_CONFORMANCE_PROTOCOL_VERSION` decides
@@ -159,9 +220,12 @@ pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), Str
             list_tools(client).await?;
             call(client, "valid_tool", json!({})).await
         }
-        other if is_auth(other) => Err(format!(
-            "scenario {other} needs OAuth over HTTP, which this client does not implement yet"
-        )),
+        // Every request is authorized by the transport; two requests after connecting let the
+        // step-up and migration scenarios challenge again.
+        other if is_auth(other) => {
+            list_tools(client).await?;
+            call(client, "test-tool", json!({})).await
+        }
         other => Err(format!("Unknown scenario: {other}")),
     }
 }

@@ -1,4 +1,7 @@
-//! OAuth 2.1 authorization for MCP over HTTP, server side: the MCP server as a resource server.
+//! OAuth 2.1 authorization for MCP over HTTP. Client side: [`client`] obtains tokens for the
+//! Streamable HTTP transport (discovery, registration, PKCE, step-up, refresh) from the shared
+//! documents in [`metadata`] and the challenges parsed by [`challenge`]. Server side, below: the MCP
+//! server as a resource server.
 //!
 //! The library never issues or parses tokens itself. A [`TokenVerifier`] supplied by the
 //! application (JWT validation, RFC 7662 introspection, a lookup table) turns a bearer token into
@@ -35,10 +38,17 @@
 //! # Ok(()) }
 //! ```
 
+pub mod challenge;
+pub mod metadata;
+pub mod pkce;
 pub mod prm;
 pub mod resource;
 mod resource_challenge;
 mod resource_verifier;
+pub mod urls;
+
+#[cfg(feature = "http")]
+pub mod client;
 
 pub use prm::ProtectedResourceMetadata;
 pub use resource::{AuthConfigError, ResourceServerConfig, ResourceServerConfigBuilder};

@@ -4,10 +4,12 @@
 //! scenario, `MCP_CONFORMANCE_PROTOCOL_VERSION` the era (≤ 2025-11-25: `initialize`; 2026-07-28:
 //! modern), and `MCP_CONFORMANCE_CONTEXT` optional JSON. A trailing `http://` URL (what the
 //! conformance harness appends) is spoken to over Streamable HTTP; anything else is a server command,
-//! spawned and spoken to over stdio. Authorization (`auth/*` scenarios) is not implemented: exit 1.
+//! spawned and spoken to over stdio. The `auth/*` scenarios authorize with OAuth 2.1 (the suite's
+//! authorization servers redirect at once; pre-registered credentials come from the context).
 //!
 //! Exit codes: 0 success, 1 scenario failure or unknown scenario, 2 usage error.
 
+use libmcp::client::http::HttpClientOptions;
 use libmcp::transport::child::ChildSpec;
 use libmcp_examples::scenarios;
 use serde_json::{Value, json};
@@ -28,14 +30,6 @@ async fn main() {
     };
     if !scenarios::SCENARIOS.contains(&scenario.as_str()) && !scenarios::is_auth(&scenario) {
         fail(1, &format!("Unknown scenario: {scenario}"));
-    }
-    if scenarios::is_auth(&scenario) {
-        fail(
-            1,
-            &format!(
-                "everything-client: scenario {scenario}: authorization not implemented yet (OAuth is not part of this client)"
-            ),
-        );
     }
     let Some((program, rest)) = args.split_first() else {
         fail(
@@ -60,6 +54,13 @@ async fn main() {
     let pref = scenarios::version_preference(&scenario, version.as_deref());
     let builder = scenarios::client_builder().version_preference(pref);
     let connected = match &url {
+        Some(url) if scenarios::is_auth(&scenario) => {
+            let options = HttpClientOptions {
+                auth: Some(scenarios::conformance_oauth(&context)),
+                ..Default::default()
+            };
+            builder.connect_http_with(url, options).await
+        }
         Some(url) => builder.connect_http(url).await,
         None => {
             builder

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use libmcp::client::Client;
+use libmcp::client::http::HttpClientOptions;
 use libmcp::transport::child::ChildSpec;
 use libmcp_examples::cli::{self, Command, Options, ParseError, elicit, format};
 use serde_json::{Value, json};
@@ -83,7 +84,18 @@ async fn connect(opts: &Options) -> Client {
     let (program, rest) = opts.server.split_first().expect("parse checked a server");
     let connected =
         if rest.is_empty() && (program.starts_with("http://") || program.starts_with("https://")) {
-            builder.connect_http(program).await
+            let auth = match cli::oauth::loopback_oauth().await {
+                Ok(a) => a,
+                Err(e) => die(
+                    EXIT_CONNECT,
+                    &format!("cannot open the OAuth callback listener: {e}"),
+                ),
+            };
+            let options = HttpClientOptions {
+                auth: Some(auth),
+                ..Default::default()
+            };
+            builder.connect_http_with(program, options).await
         } else {
             builder
                 .connect_stdio(ChildSpec::new(program.clone(), rest.iter().cloned()))

@@ -3,6 +3,7 @@
 
 pub mod elicit;
 pub mod format;
+pub mod oauth;
 
 use libmcp::ProtocolVersion;
 use libmcp::client::VersionPreference;
@@ -32,6 +33,10 @@ Options:
   --answer KEY=VALUE  answer the elicitation form field KEY with VALUE (repeatable)
   --decline           decline every elicitation
   -h, --help          print this help
+
+Authorization: an http URL that answers 401 is authorized with OAuth 2.1: the authorization URL is
+printed; the redirect is taken on a loopback listener (http://127.0.0.1:<port>/callback), or as a
+URL pasted on stdin when stdin is a terminal.
 
 Elicitation: when stdin is a terminal (and neither --answer nor --decline is given), the server's
 questions are asked interactively. Otherwise the form is filled from --answer values and the schema's

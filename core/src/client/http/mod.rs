@@ -40,6 +40,8 @@ use transport::{HttpOutbound, Shared};
 pub struct HttpClientOptions {
     /// Extra headers sent with every request (for example `Authorization`).
     pub headers: Vec<(String, String)>,
+    /// OAuth 2.1: sends its bearer token, and authorizes on a 401 or 403 `insufficient_scope`.
+    pub auth: Option<crate::auth::client::OAuthClient>,
 }
 
 /// The era learned per origin (`scheme://host:port`), so later connections skip the probe.
@@ -103,7 +105,7 @@ pub(crate) async fn connect(
         instructions: None,
     }));
     let origin = origin(&endpoint);
-    let shared = Shared::new(endpoint, extra, server.clone());
+    let shared = Shared::new(endpoint, extra, server.clone(), options.auth.clone());
     let sink = Sink::new(Arc::new(HttpOutbound::new(shared.clone())));
     let conn = Connection::new(sink, handlers, config);
     let _ = shared.conn.set(Arc::downgrade(&conn));

@@ -23,6 +23,7 @@ use tokio::task::AbortHandle;
 use super::super::ServerDescription;
 use super::super::connection::Connection;
 use super::sse::SseParser;
+use crate::auth::client::{MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of};
 use crate::jsonrpc::RequestId;
 use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
 use crate::transport::{OutKind, Outbound, Outgoing};
@@ -48,6 +49,8 @@ pub(crate) struct Shared {
     /// Status of the last `server/discover` answer (the era probe reads it).
     pub(crate) probe_status: AtomicU16,
     closed: AtomicBool,
+    /// OAuth: the bearer token for every request, and the flow a 401/403 challenge runs.
+    auth: Option<OAuthClient>,
 }
 
 impl Shared {
@@ -55,6 +58,7 @@ impl Shared {
         endpoint: Uri,
         extra_headers: Vec<(HeaderName, HeaderValue)>,
         server: Arc<RwLock<ServerDescription>>,
+        auth: Option<OAuthClient>,
     ) -> Arc<Shared> {
         let http = HyperClient::builder(TokioExecutor::new()).build(HttpConnector::new());
         Arc::new(Shared {
@@ -69,6 +73,7 @@ impl Shared {
             get_stream: Mutex::new(None),
             probe_status: AtomicU16::new(0),
             closed: AtomicBool::new(false),
+            auth,
         })
     }
 
@@ -125,7 +130,54 @@ impl Shared {
         for (k, v) in &self.extra_headers {
             b = b.header(k, v);
         }
+        if let Some(token) = self.auth.as_ref().and_then(OAuthClient::access_token) {
+            b = b.header("authorization", format!("Bearer {token}"));
+        }
         b
+    }
+
+    /// Sends one POST; with OAuth, a 401 or a 403 `insufficient_scope` answer runs the authorization
+    /// flow and the request is sent again, up to [`MAX_FLOWS_PER_REQUEST`] flows.
+    async fn send_post(
+        &self,
+        method: Option<&str>,
+        headers: &[(String, String)],
+        body: Bytes,
+    ) -> Result<Response<Incoming>, String> {
+        let mut flows = 0;
+        loop {
+            let mut b = self.base_request(Method::POST, method);
+            for (k, v) in headers {
+                b = b.header(k.as_str(), v.as_str());
+            }
+            let req = b
+                .body(Full::new(body.clone()))
+                .map_err(|e| format!("cannot build the HTTP request: {e}"))?;
+            let sent_token = self.auth.as_ref().and_then(OAuthClient::access_token);
+            let resp = self
+                .http
+                .request(req)
+                .await
+                .map_err(|e| format!("HTTP request failed: {e}"))?;
+            let Some(auth) = self.auth.as_ref().filter(|_| flows < MAX_FLOWS_PER_REQUEST) else {
+                return Ok(resp);
+            };
+            let www = resp
+                .headers()
+                .get("www-authenticate")
+                .and_then(|v| v.to_str().ok());
+            let Some(challenge) = challenge_of(resp.status().as_u16(), www) else {
+                return Ok(resp);
+            };
+            flows += 1;
+            auth.handle_challenge(
+                &self.endpoint.to_string(),
+                &challenge,
+                sent_token.as_deref(),
+            )
+            .await
+            .map_err(|e| format!("HTTP {}: {e}", resp.status()))?;
+        }
     }
 
     /// `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` for one message.
@@ -308,25 +360,13 @@ async fn post(
     headers: Vec<(String, String)>,
     id: Option<RequestId>,
 ) -> bool {
-    let mut b = shared.base_request(Method::POST, method.as_deref());
-    for (k, v) in &headers {
-        b = b.header(k.as_str(), v.as_str());
-    }
-    let req = match b.body(Full::new(Bytes::from(body))) {
+    let resp = match shared
+        .send_post(method.as_deref(), &headers, Bytes::from(body))
+        .await
+    {
         Ok(r) => r,
         Err(e) => {
-            report(
-                shared,
-                id.as_ref(),
-                format!("cannot build the HTTP request: {e}"),
-            );
-            return false;
-        }
-    };
-    let resp = match shared.http.request(req).await {
-        Ok(r) => r,
-        Err(e) => {
-            report(shared, id.as_ref(), format!("HTTP request failed: {e}"));
+            report(shared, id.as_ref(), e);
             return false;
         }
     };
@@ -393,7 +433,13 @@ async fn read_response(
     let id = id.expect("checked above");
     let parsed: Option<Value> = serde_json::from_slice(&body).ok();
     match parsed {
-        Some(mut msg) if msg.get("result").is_some() || msg.get("error").is_some() => {
+        // Only a JSON-RPC response answers the request: an OAuth error body (`{"error": "..."}` on a
+        // 401/403) is an HTTP failure, reported with its status.
+        Some(mut msg)
+            if msg.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+                && (msg.get("result").is_some()
+                    || msg.get("error").is_some_and(Value::is_object)) =>
+        {
             // An error without an id (a 4xx from the transport layer) still answers this request.
             if msg.get("error").is_some() && msg.get("id").is_none_or(Value::is_null) {
                 msg["id"] = id.to_value();

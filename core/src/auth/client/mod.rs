@@ -1,0 +1,335 @@
+//! The OAuth 2.1 client of MCP authorization (authorization code with PKCE), used by the Streamable
+//! HTTP transport: it attaches the bearer token to every request and, on a 401 or a 403
+//! `insufficient_scope` challenge, runs discovery, registration and authorization, then the
+//! transport retries the request.
+//!
+//! Pluggable parts: the [`AuthorizationHandler`] shows the authorization URL to the user and returns
+//! the URL the authorization server redirected back to ([`AutoRedirect`] for servers that redirect
+//! at once); the [`CredentialStore`] keeps registrations per issuer and tokens per issuer and
+//! resource ([`MemoryStore`] by default).
+//!
+//! ```no_run
+//! # async fn run() -> libmcp::Result<()> {
+//! use libmcp::auth::client::{AutoRedirect, OAuthClient, OAuthConfig};
+//! use libmcp::client::{Client, http::HttpClientOptions};
+//!
+//! let auth = OAuthClient::new(OAuthConfig::new("demo", "http://127.0.0.1:8976/callback", AutoRedirect));
+//! let client = Client::builder("demo", "1.0.0")
+//!     .connect_http_with("http://127.0.0.1:3000/mcp", HttpClientOptions { auth: Some(auth), ..Default::default() })
+//!     .await?;
+//! # Ok(()) }
+//! ```
+
+mod discovery;
+mod fetch;
+mod flow;
+mod store;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use super::challenge::{BearerChallenge, parse_bearer};
+pub use fetch::AutoRedirect;
+pub use store::{ClientCredentials, CredentialStore, MemoryStore, Tokens};
+
+/// The most authorization flows one request may trigger (a first 401, then step-ups on 403) before
+/// the transport gives up and reports the failure.
+pub const MAX_FLOWS_PER_REQUEST: u32 = 3;
+
+/// Why authorization failed.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum AuthError {
+    /// Protected-resource or authorization-server discovery found nothing usable.
+    #[error("authorization discovery failed: {0}")]
+    Discovery(String),
+    /// A metadata document is invalid or does not match (resource, issuer, PKCE support).
+    #[error("authorization metadata rejected: {0}")]
+    Metadata(String),
+    /// No client registration could be obtained.
+    #[error("client registration failed: {0}")]
+    Registration(String),
+    /// The authorization request failed or its response was rejected.
+    #[error("authorization failed: {0}")]
+    Authorization(String),
+    /// The token endpoint refused or answered nonsense.
+    #[error("token request failed: {0}")]
+    Token(String),
+    /// An HTTP exchange with a metadata, registration or token endpoint failed.
+    #[error("authorization HTTP request failed: {0}")]
+    Http(String),
+}
+
+/// The future an [`AuthorizationHandler`] returns.
+pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<String, AuthError>> + Send>>;
+
+/// The user-interaction step: given the authorization URL, obtain the redirect URL the
+/// authorization server sent the user back to (carrying `code`, `state` and possibly `iss`).
+pub trait AuthorizationHandler: Send + Sync {
+    /// Runs the interaction for one authorization request.
+    fn authorize(&self, authorization_url: String) -> HandlerFuture;
+}
+
+impl<F, Fut> AuthorizationHandler for F
+where
+    F: Fn(String) -> Fut + Send + Sync,
+    Fut: Future<Output = Result<String, AuthError>> + Send + 'static,
+{
+    fn authorize(&self, authorization_url: String) -> HandlerFuture {
+        Box::pin(self(authorization_url))
+    }
+}
+
+/// Pre-registered client credentials, for one authorization server or for any.
+#[derive(Clone, Debug)]
+pub struct PreRegistered {
+    /// The issuer the credentials belong to; `None` offers them to whichever server protects the
+    /// resource.
+    pub issuer: Option<String>,
+    /// The credentials.
+    pub credentials: ClientCredentials,
+}
+
+/// How the client registers and authorizes.
+#[derive(Clone)]
+pub struct OAuthConfig {
+    /// `client_name` for dynamic registration.
+    pub client_name: String,
+    /// Where the authorization server sends the user back.
+    pub redirect_uri: String,
+    /// The user-interaction step.
+    pub handler: Arc<dyn AuthorizationHandler>,
+    /// Registrations and tokens.
+    pub store: Arc<dyn CredentialStore>,
+    /// Pre-registered credentials, used before anything else.
+    pub pre_registered: Option<PreRegistered>,
+    /// An HTTPS URL (with a path) hosting this client's metadata document, used as `client_id` with
+    /// servers that advertise `client_id_metadata_document_supported`; any other URL is ignored.
+    pub client_metadata_url: Option<String>,
+    /// `client_uri` for dynamic registration.
+    pub client_uri: Option<String>,
+    /// Ask for `offline_access` (refresh tokens) when the authorization server lists it.
+    pub offline_access: bool,
+}
+
+impl OAuthConfig {
+    /// A configuration with an in-memory store, dynamic registration and refresh tokens.
+    pub fn new(
+        client_name: impl Into<String>,
+        redirect_uri: impl Into<String>,
+        handler: impl AuthorizationHandler + 'static,
+    ) -> OAuthConfig {
+        OAuthConfig {
+            client_name: client_name.into(),
+            redirect_uri: redirect_uri.into(),
+            handler: Arc::new(handler),
+            store: Arc::new(MemoryStore::default()),
+            pre_registered: None,
+            client_metadata_url: None,
+            client_uri: None,
+            offline_access: true,
+        }
+    }
+}
+
+/// The token in use and where it came from.
+#[derive(Clone, Debug)]
+struct Current {
+    access_token: String,
+    issuer: String,
+    scope: Option<String>,
+}
+
+struct Inner {
+    config: OAuthConfig,
+    http: fetch::Http,
+    current: Mutex<Option<Current>>,
+    /// One flow at a time; requests that fail meanwhile retry with its result.
+    flow: tokio::sync::Mutex<()>,
+}
+
+/// An OAuth client bound to one MCP connection (cheap to clone).
+#[derive(Clone)]
+pub struct OAuthClient {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for OAuthClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthClient")
+            .field("client_name", &self.inner.config.client_name)
+            .field("redirect_uri", &self.inner.config.redirect_uri)
+            .field("authorized", &self.inner.current.lock().is_some())
+            .finish()
+    }
+}
+
+/// The challenge a response carries, when it asks for authorization: any 401, or a 403 whose
+/// Bearer challenge says `insufficient_scope`.
+pub fn challenge_of(status: u16, www_authenticate: Option<&str>) -> Option<BearerChallenge> {
+    let parsed = www_authenticate.and_then(parse_bearer);
+    match status {
+        401 => Some(parsed.unwrap_or_default()),
+        403 => parsed.filter(BearerChallenge::is_insufficient_scope),
+        _ => None,
+    }
+}
+
+impl OAuthClient {
+    /// A client with this configuration.
+    pub fn new(config: OAuthConfig) -> OAuthClient {
+        OAuthClient {
+            inner: Arc::new(Inner {
+                config,
+                http: fetch::client(),
+                current: Mutex::new(None),
+                flow: tokio::sync::Mutex::new(()),
+            }),
+        }
+    }
+
+    /// The access token to send, if authorized.
+    pub fn access_token(&self) -> Option<String> {
+        self.inner
+            .current
+            .lock()
+            .as_ref()
+            .map(|c| c.access_token.clone())
+    }
+
+    /// Answers a challenge from `server_url` to a request sent with `sent_token`: afterwards
+    /// [`Self::access_token`] holds a token worth retrying with. When another request already
+    /// replaced `sent_token`, nothing is done.
+    pub async fn handle_challenge(
+        &self,
+        server_url: &str,
+        challenge: &BearerChallenge,
+        sent_token: Option<&str>,
+    ) -> Result<(), AuthError> {
+        let _one_at_a_time = self.inner.flow.lock().await;
+        if self.access_token().as_deref() != sent_token {
+            return Ok(());
+        }
+        let cfg = &self.inner.config;
+        let http = &self.inner.http;
+        let found = discovery::discover(http, server_url, Some(challenge)).await?;
+        let previous = self.inner.current.lock().clone();
+        let issuer = found.issuer.clone();
+        let resource = found.resource.clone();
+
+        if !challenge.is_insufficient_scope()
+            && let Some(tokens) = cfg.store.tokens(&issuer, &resource)
+        {
+            if Some(tokens.access_token.as_str()) != sent_token {
+                self.set_current(&issuer, &tokens);
+                return Ok(());
+            }
+            cfg.store.forget_tokens(&issuer, &resource);
+            if let (Some(refresh), Some(client)) =
+                (&tokens.refresh_token, cfg.store.client(&issuer))
+            {
+                let grant = [("grant_type", "refresh_token"), ("refresh_token", refresh)];
+                if let Ok(mut fresh) =
+                    flow::token_request(http, &found, &client, &grant, tokens.scope.as_deref())
+                        .await
+                {
+                    if fresh.refresh_token.is_none() {
+                        fresh.refresh_token = tokens.refresh_token.clone();
+                    }
+                    cfg.store.save_tokens(&issuer, &resource, fresh.clone());
+                    self.set_current(&issuer, &fresh);
+                    return Ok(());
+                }
+            }
+        }
+
+        let prior_scope = previous
+            .as_ref()
+            .filter(|p| p.issuer == issuer)
+            .and_then(|p| p.scope.clone());
+        let offline = cfg.offline_access
+            && found
+                .metadata
+                .as_ref()
+                .is_some_and(|m| m.supports_scope("offline_access"));
+        let scope = flow::select_scope(
+            challenge.scope.as_deref(),
+            found.prm_scopes.as_deref(),
+            prior_scope.as_deref(),
+            offline,
+        );
+        let client = self.client_for(&found).await?;
+        let (code, pkce) = flow::authorize(cfg, &found, &client, scope.as_deref()).await?;
+        let grant = [
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", cfg.redirect_uri.as_str()),
+            ("code_verifier", pkce.verifier.as_str()),
+        ];
+        let mut tokens =
+            flow::token_request(http, &found, &client, &grant, scope.as_deref()).await?;
+        // Remember what was asked for, so a later step-up keeps it (SEP-2350).
+        if let Some(asked) = &scope {
+            tokens.scope = flow::select_scope(tokens.scope.as_deref(), None, Some(asked), false);
+        }
+        cfg.store.save_tokens(&issuer, &resource, tokens.clone());
+        self.set_current(&issuer, &tokens);
+        Ok(())
+    }
+
+    fn set_current(&self, issuer: &str, tokens: &Tokens) {
+        *self.inner.current.lock() = Some(Current {
+            access_token: tokens.access_token.clone(),
+            issuer: issuer.to_owned(),
+            scope: tokens.scope.clone(),
+        });
+    }
+
+    /// The registration to use with this authorization server: stored for its issuer, else
+    /// pre-registered, else a client ID metadata document URL, else dynamic registration.
+    async fn client_for(
+        &self,
+        found: &discovery::Discovered,
+    ) -> Result<ClientCredentials, AuthError> {
+        let cfg = &self.inner.config;
+        let issuer = &found.issuer;
+        if let Some(c) = cfg.store.client(issuer) {
+            return Ok(c);
+        }
+        if let Some(pre) = &cfg.pre_registered
+            && pre.issuer.as_deref().is_none_or(|i| i == issuer)
+        {
+            return Ok(pre.credentials.clone());
+        }
+        let cimd = found
+            .metadata
+            .as_ref()
+            .and_then(|m| m.client_id_metadata_document_supported)
+            == Some(true);
+        // A client ID metadata document URL must be HTTPS with a path (SEP-991).
+        let cimd_url = cfg.client_metadata_url.as_ref().filter(|u| {
+            super::urls::split(u)
+                .is_some_and(|p| p.scheme == "https" && p.path.len() > 1 && p.fragment.is_none())
+        });
+        if cimd && let Some(url) = cimd_url {
+            let c = ClientCredentials {
+                client_id: url.clone(),
+                client_secret: None,
+                token_endpoint_auth_method: Some("none".into()),
+            };
+            cfg.store.save_client(issuer, c.clone());
+            return Ok(c);
+        }
+        let Some(endpoint) = &found.registration_endpoint else {
+            return Err(AuthError::Registration(format!(
+                "{issuer} offers no dynamic registration and no credentials are configured for it"
+            )));
+        };
+        let c = flow::register(&self.inner.http, cfg, found, endpoint).await?;
+        cfg.store.save_client(issuer, c.clone());
+        Ok(c)
+    }
+}
