@@ -164,10 +164,12 @@ impl Session {
         }
     }
 
-    fn handle_batch(&self, items: Vec<Result<Message, ErrorResponse>>, sink: Sink) {
+    /// Handles one JSON-RPC batch (2025-03-26 only): the responses go to `sink` as one array.
+    pub(crate) fn handle_batch(&self, items: Vec<Result<Message, ErrorResponse>>, sink: Sink) {
         let allowed = self
             .shared
             .legacy_version()
+            .or_else(|| self.shared.assume_legacy.clone())
             .is_some_and(|v| v.allows_batches());
         if !allowed {
             let e = RpcError::invalid_request(

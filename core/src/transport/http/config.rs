@@ -1,7 +1,10 @@
 //! Tunables of the Streamable HTTP server. Every limit has a safe default.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
+
+use super::store::{EventStore, MemoryEventStore};
 
 /// How the HTTP server binds, routes and protects itself.
 #[derive(Clone, Debug)]
@@ -39,6 +42,13 @@ pub struct HttpServerConfig {
     pub session_idle_timeout: Duration,
     /// Interval of SSE keep-alive comments on open streams.
     pub sse_keepalive: Duration,
+    /// The reconnection delay sent as `retry:` when a legacy session's SSE stream opens (sessions
+    /// that negotiated 2025-11-25 or later, which also get a priming event).
+    pub sse_retry: Duration,
+    /// Where the events of legacy sessions' SSE streams are kept for resumption with
+    /// `Last-Event-ID`. The default is a [`MemoryEventStore`] with its default bounds; see
+    /// [`EventStore`] for what a shared store does and does not give a multi-instance deployment.
+    pub event_store: Arc<dyn EventStore>,
 }
 
 impl Default for HttpServerConfig {
@@ -60,6 +70,8 @@ impl Default for HttpServerConfig {
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             sse_keepalive: Duration::from_secs(15),
+            sse_retry: Duration::from_secs(1),
+            event_store: Arc::new(MemoryEventStore::default()),
         }
     }
 }

@@ -18,10 +18,12 @@ use hyper::{HeaderMap, Method, Request, Response, StatusCode};
 use super::body::{HttpBody, OnClose, SseBody};
 use super::config::HttpServerConfig;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
+use super::input::Input;
 use super::security::{self, Refusal};
-use super::sessions::{HttpSession, Sessions, StandaloneStream};
+use super::sessions::{HttpSession, Outlet, Sessions, new_session_id};
+use super::streams::SessionStreams;
 use crate::error::{RpcError, code};
-use crate::jsonrpc::{self, Message, RequestId};
+use crate::jsonrpc::{self, Frame, Message, RequestId};
 use crate::meta::{self, RequestMeta};
 use crate::server::{Server, Session};
 use crate::transport::{OutKind, Sink};
@@ -119,13 +121,17 @@ impl State {
             Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
             Err(_) => return plain(StatusCode::BAD_REQUEST),
         };
-        let message = match jsonrpc::parse_message(&bytes) {
-            Ok(m) => m,
+        let frame = match jsonrpc::parse_frame(&bytes) {
+            Ok(f) => f,
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
         };
         let header_version = match headers::text(&headers, PROTOCOL_VERSION) {
             Ok(v) => v.map(ProtocolVersion::new),
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, None, &e),
+        };
+        let message = match frame {
+            Frame::Single(m) => m,
+            Frame::Batch(items) => return self.batch_post(items, &headers, header_version).await,
         };
         let session_id = headers.get(SESSION_ID);
 
@@ -160,7 +166,9 @@ impl State {
             let session = self
                 .server
                 .session_assuming(conn, ProtocolVersion::V2025_03_26);
-            return self.exchange(&session, message, Era::Legacy, None).await;
+            return self
+                .exchange(&session, Input::One(message), Era::Legacy)
+                .await;
         }
         let e = RpcError::invalid_params(if self.config.legacy_sessions {
             "no Mcp-Session-Id: send initialize first, or put the protocol version in params._meta"
@@ -198,7 +206,8 @@ impl State {
         }
         let (conn, _rx) = Sink::channel();
         let session = self.server.stateless_session(conn);
-        self.exchange(&session, message, Era::Modern, None).await
+        self.exchange(&session, Input::One(message), Era::Modern)
+            .await
     }
 
     /// `initialize` without a session: a new legacy session, kept only if the handshake succeeds.
@@ -208,8 +217,9 @@ impl State {
             let e = RpcError::internal("too many sessions");
             return rpc_error(StatusCode::SERVICE_UNAVAILABLE, message_id(&message), &e);
         }
-        let standalone = Arc::new(StandaloneStream::default());
-        let session = self.server.session(Sink::new(standalone.clone()));
+        let id = new_session_id();
+        let streams = SessionStreams::new(&id, self.config.event_store.clone());
+        let session = self.server.session(Sink::new(streams.standalone.clone()));
         let (sink, mut rx) = Sink::channel();
         session.handle_message(message, sink);
         let Some(answer) = rx.recv().await else {
@@ -219,11 +229,12 @@ impl State {
             session.close();
             return json(StatusCode::BAD_REQUEST, answer.bytes);
         }
-        let entry = Arc::new(HttpSession::new(session.clone(), standalone));
-        let Some(id) = self.sessions.insert(entry, self.config.max_sessions) else {
+        let entry = Arc::new(HttpSession::new(session.clone(), Outlet::Streams(streams)));
+        if !self.sessions.insert(&id, entry, self.config.max_sessions) {
             session.close();
-            return plain(StatusCode::SERVICE_UNAVAILABLE);
-        };
+            let e = RpcError::internal("too many sessions");
+            return rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &e);
+        }
         let mut r = json(StatusCode::OK, answer.bytes);
         r.headers_mut().insert(
             SESSION_ID,
@@ -239,30 +250,23 @@ impl State {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
         }
-        self.exchange(&s.session, message, Era::Legacy, Some(s.clone()))
-            .await
+        self.resumable_exchange(s, Input::One(message)).await
     }
 
-    /// Hands one message to the engine and answers: 202 for notifications and responses, JSON when
-    /// the response comes first, an SSE stream otherwise.
-    async fn exchange(
-        &self,
-        session: &Session,
-        message: Message,
-        era: Era,
-        http_session: Option<Arc<HttpSession>>,
-    ) -> Resp {
-        let id = match &message {
-            Message::Request(r) => r.id.clone(),
-            _ => {
-                session.handle_message(message, Sink::channel().0);
-                return plain(StatusCode::ACCEPTED);
-            }
-        };
+    /// Hands a message or batch to the engine and answers without resumability (stateless
+    /// requests): 202 for notifications and responses, JSON when the response comes first, an SSE
+    /// stream otherwise.
+    pub(crate) async fn exchange(&self, session: &Session, input: Input, era: Era) -> Resp {
+        if !input.has_requests() {
+            input.feed(session, Sink::channel().0);
+            return plain(StatusCode::ACCEPTED);
+        }
+        // Only a single request can be cancelled; a batch runs to its end.
+        let id = input.request_id();
         let (sink, mut rx) = Sink::channel();
-        session.handle_message(message, sink);
+        input.feed(session, sink);
         // Dropped with this future when the client leaves before the first message: that cancels.
-        let mut guard = CancelOnDrop(Some((session.clone(), id.clone(), era)));
+        let mut guard = CancelOnDrop(id.clone().map(|id| (session.clone(), id, era)));
         let Some(first) = rx.recv().await else {
             guard.0 = None;
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
@@ -275,17 +279,11 @@ impl State {
             };
             return json(status, first.bytes);
         }
-        if let Some(s) = &http_session {
-            s.stream_opened();
-        }
         let session = session.clone();
         let on_close: OnClose = Box::new(move |answered| {
-            if !answered && era == Era::Modern {
+            if let Some(id) = id.filter(|_| !answered && era == Era::Modern) {
                 // Closing a 2026-07-28 response stream cancels its request.
                 session.cancel(&id);
-            }
-            if let Some(s) = http_session {
-                s.stream_closed();
             }
         });
         let body = SseBody::new(
@@ -298,7 +296,8 @@ impl State {
         sse(body)
     }
 
-    /// GET: the legacy session's standalone stream.
+    /// GET: the legacy session's standalone stream, or with `Last-Event-ID` the resumption of
+    /// any of its streams.
     fn get(&self, headers: &HeaderMap) -> Resp {
         let s = match headers.get(SESSION_ID).map(|v| v.to_str()) {
             None => return missing_session(),
@@ -308,19 +307,7 @@ impl State {
             },
             Some(Err(_)) => return session_not_found(),
         };
-        let (rx, tx) = s.standalone.open();
-        s.stream_opened();
-        let on_close: OnClose = Box::new(move |_| {
-            s.standalone.close(&tx);
-            s.stream_closed();
-        });
-        sse(SseBody::new(
-            None,
-            rx,
-            false,
-            self.config.sse_keepalive,
-            Some(on_close),
-        ))
+        self.get_stream(s, headers)
     }
 
     /// DELETE: ends the legacy session.
@@ -371,7 +358,7 @@ pub(crate) fn plain(status: StatusCode) -> Resp {
     r
 }
 
-fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
+pub(crate) fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
     let mut r = Response::new(HttpBody::bytes(Bytes::from(bytes)));
     *r.status_mut() = status;
     r.headers_mut()
@@ -392,7 +379,7 @@ pub(crate) fn sse(body: SseBody) -> Resp {
     r
 }
 
-fn session_not_found() -> Resp {
+pub(crate) fn session_not_found() -> Resp {
     rpc_error(
         StatusCode::NOT_FOUND,
         None,

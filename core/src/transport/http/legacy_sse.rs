@@ -11,7 +11,7 @@ use hyper::{Request, StatusCode};
 
 use super::body::{OnClose, SseBody};
 use super::dispatch::{Resp, State, plain, rpc_error, sse};
-use super::sessions::{HttpSession, StandaloneStream};
+use super::sessions::{HttpSession, Outlet, StandaloneStream, new_session_id};
 use crate::error::RpcError;
 use crate::jsonrpc;
 use crate::transport::Sink;
@@ -23,13 +23,18 @@ impl State {
         let standalone = Arc::new(StandaloneStream::default());
         let (rx, tx) = standalone.open();
         let session = self.server.session(Sink::new(standalone.clone()));
-        let entry = Arc::new(HttpSession::new(session, standalone));
-        let Some(id) = self
+        let entry = Arc::new(HttpSession::new(
+            session,
+            Outlet::HttpSse(standalone.clone()),
+        ));
+        let id = new_session_id();
+        if !self
             .sse_sessions
-            .insert(entry.clone(), self.config.max_sessions)
-        else {
+            .insert(&id, entry.clone(), self.config.max_sessions)
+        {
+            entry.session.close();
             return plain(StatusCode::SERVICE_UNAVAILABLE);
-        };
+        }
         entry.stream_opened();
         let endpoint = format!(
             "event: endpoint\ndata: {}?sessionId={id}\n\n",
@@ -37,7 +42,7 @@ impl State {
         );
         let state = self.clone();
         let on_close: OnClose = Box::new(move |_| {
-            entry.standalone.close(&tx);
+            standalone.close(&tx);
             entry.stream_closed();
             state.sse_sessions.remove(&id);
         });
@@ -54,7 +59,8 @@ impl State {
                 .find_map(|kv| kv.strip_prefix("sessionId="))
                 .map(String::from)
         });
-        let Some(s) = id.and_then(|id| self.sse_sessions.get(&id)) else {
+        let found = id.and_then(|id| self.sse_sessions.get(&id));
+        let Some((s, Outlet::HttpSse(out))) = found.as_ref().map(|s| (s, &s.outlet)) else {
             let e = RpcError::invalid_request("unknown or missing sessionId");
             return rpc_error(StatusCode::NOT_FOUND, None, &e);
         };
@@ -72,8 +78,7 @@ impl State {
             Ok(m) => m,
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
         };
-        s.session
-            .handle_message(message, Sink::new(s.standalone.clone()));
+        s.session.handle_message(message, Sink::new(out.clone()));
         plain(StatusCode::ACCEPTED)
     }
 }
