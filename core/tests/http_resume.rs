@@ -9,6 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use http_body_util::BodyExt;
 use http_raw::{call, error_of, open, read_until, send, session, text};
 use hyper::Method;
 use libmcp::server::{Reply, Server};
@@ -22,6 +23,7 @@ const RETRY_MS: u64 = 1500;
 
 struct Fixture {
     handle: HttpServerHandle,
+    server: Server,
     store: Arc<MemoryEventStore>,
     /// Lets the `slow` tool finish.
     go: Arc<Notify>,
@@ -84,8 +86,14 @@ async fn start_with(mut config: HttpServerConfig, store: MemoryEventStore) -> Fi
     config.sse_retry = Duration::from_millis(RETRY_MS);
     config.event_store = store.clone() as Arc<dyn EventStore>;
     let go = Arc::new(Notify::new());
-    let handle = serve_http(server(go.clone()), config).await.unwrap();
-    Fixture { handle, store, go }
+    let server = server(go.clone());
+    let handle = serve_http(server.clone(), config).await.unwrap();
+    Fixture {
+        handle,
+        server,
+        store,
+        go,
+    }
 }
 
 async fn start() -> Fixture {
@@ -501,4 +509,63 @@ async fn session_ids_are_checked_bounded_and_their_logs_dropped() {
     assert_eq!(f.store.sessions(), 0);
     let r = send(f.addr(), Method::POST, &[], Some(init)).await;
     assert_eq!(r.0, 200);
+}
+
+#[tokio::test]
+async fn the_standalone_get_stream_is_primed_and_resumable() {
+    let f = start().await;
+    let sid = session(f.addr(), "2025-11-25").await;
+    let h = [("mcp-session-id", sid.as_str())];
+    let changed = json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+    let mut added = 0;
+    let mut add_tool = || {
+        added += 1;
+        f.server
+            .add_tool(
+                json!({"name": format!("t{added}")}),
+                libmcp::server::sync_handler(|_c| Reply::text("x")),
+            )
+            .unwrap();
+    };
+
+    let mut body = open(f.addr(), Method::GET, &h, None).await.into_body();
+    let mut buf = String::new();
+    read_until(&mut body, &mut buf, "data:\n\n").await;
+    let tag = tag_of(buf.lines().next().unwrap());
+    assert_eq!(buf, format!("id: {tag}.0-0\nretry: {RETRY_MS}\ndata:\n\n"));
+    add_tool();
+    read_until(&mut body, &mut buf, "list_changed").await;
+    assert_message(&events(&buf)[1], &format!("{tag}.0-1"), &changed);
+
+    // Lost while no stream is open: kept, and replayed on resumption, which then goes on live.
+    drop(body);
+    add_tool();
+    let last = format!("{tag}.0-1");
+    let resume = [
+        ("mcp-session-id", sid.as_str()),
+        ("last-event-id", last.as_str()),
+    ];
+    let mut body = open(f.addr(), Method::GET, &resume, None).await.into_body();
+    let mut buf = String::new();
+    read_until(&mut body, &mut buf, "list_changed").await;
+    let ev = events(&buf);
+    assert_eq!(ev[0], [format!("retry: {RETRY_MS}")]);
+    assert_message(&ev[1], &format!("{tag}.0-2"), &changed);
+    add_tool();
+    let third = format!(
+        "id: {tag}.0-3\nevent: message\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}}\n\n"
+    );
+    read_until(&mut body, &mut buf, &third).await;
+    assert_message(&events(&buf)[2], &format!("{tag}.0-3"), &changed);
+
+    // A fresh GET (which ends the one open) starts after everything sent so far.
+    let fresh = open(f.addr(), Method::GET, &h, None).await;
+    let mut fresh = fresh.into_body();
+    let mut buf = String::new();
+    read_until(&mut fresh, &mut buf, "data:\n\n").await;
+    assert_eq!(buf, format!("id: {tag}.0-3\nretry: {RETRY_MS}\ndata:\n\n"));
+    let end = tokio::time::timeout(Duration::from_secs(5), body.frame())
+        .await
+        .unwrap();
+    assert!(end.is_none(), "the replaced stream ended");
 }
