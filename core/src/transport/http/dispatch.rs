@@ -227,11 +227,18 @@ impl State {
         };
         if answer.kind != OutKind::Result {
             session.close();
+            streams.end();
             return json(StatusCode::BAD_REQUEST, answer.bytes);
         }
         let entry = Arc::new(HttpSession::new(session.clone(), Outlet::Streams(streams)));
-        if !self.sessions.insert(&id, entry, self.config.max_sessions) {
+        if !self
+            .sessions
+            .insert(&id, entry.clone(), self.config.max_sessions)
+        {
             session.close();
+            if let Some(s) = entry.streams() {
+                s.end();
+            }
             let e = RpcError::internal("too many sessions");
             return rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &e);
         }

@@ -1,21 +1,5 @@
 //! The event log behind resumable SSE streams of legacy sessions (2025-11-25 resumability,
 //! `Last-Event-ID`), as a pluggable [`EventStore`] with a bounded in-memory default.
-//!
-//! # What a store holds, and what it cannot
-//!
-//! Every SSE event the server sends on a legacy session's streams (the POST response streams and
-//! the standalone GET stream) is appended to the store before it is written to the socket, so a
-//! client whose stream dropped, or that the server told to poll (SEP-1699), can reconnect with
-//! `Last-Event-ID` and receive exactly the events it missed.
-//!
-//! The live part of a session stays in the process that runs it: requests in flight, the
-//! server-to-client requests they wait on, the negotiated version, log level and subscriptions.
-//! A multi-instance deployment therefore still needs **sticky routing by `Mcp-Session-Id`**; a
-//! shared store alone does not let another instance continue a session. What a shared store buys
-//! is that the event log survives a restart of the stream-serving side within a process group
-//! that shares it, and that its memory is accounted for in one place. What must be shared for that
-//! is exactly what this trait carries: per session, per stream, the ordered events with their
-//! sequence numbers, and which of them were dropped.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -47,8 +31,26 @@ pub enum ReplayError {
     Unknown,
 }
 
-/// Where the events of resumable streams are kept. Implementations must be cheap to call: they
-/// run on every event sent.
+/// Where the events of resumable streams are kept, keyed by session id (`Mcp-Session-Id`).
+///
+/// Every SSE event the server sends on a legacy session's streams (the POST response streams and
+/// the standalone GET stream) is appended here before it is written to the socket, so a client
+/// whose stream dropped, or that the handler told to poll (SEP-1699), can reconnect with
+/// `Last-Event-ID` and receive exactly the events it missed. Implementations must be cheap and
+/// must not block: they run on every event sent, under that stream's lock.
+///
+/// # What a shared store does and does not give a multi-instance deployment
+///
+/// The live part of a session stays in the process that runs it: the session table, requests
+/// in flight, the server-to-client requests they wait on, the negotiated version, log level and
+/// subscriptions. Another instance answers an unknown `Mcp-Session-Id` with 404, so every request
+/// of a session, resumptions included, must reach the instance that runs it (**sticky routing by
+/// `Mcp-Session-Id`**). This trait is the seam for the event log only: a shared implementation
+/// must hold, per session and stream, the ordered events with their sequence numbers and which of
+/// them were dropped, and must answer [`replay`](Self::replay) consistently with
+/// [`append`](Self::append) calls made by the owning instance. It lets the log live outside the
+/// process (memory accounting, inspection); it does not by itself let another instance resume a
+/// session.
 pub trait EventStore: Send + Sync + fmt::Debug {
     /// Records `event` of session `session`. Calls for one stream come in `seq` order.
     fn append(&self, session: &str, event: StoredEvent);
