@@ -759,6 +759,8 @@ async fn shutdown_ends_sessions_and_stops_listening() {
     let id = legacy_session(addr).await;
     let r = open(addr, Method::GET, &[("mcp-session-id", id.as_str())], None).await;
     let mut body = r.into_body();
+    // The stream opens with its priming event.
+    read_until(&mut body, &mut String::new(), "retry:").await;
     let stopped = Arc::new(());
     f.handle.shutdown().await;
     drop(stopped);

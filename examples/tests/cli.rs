@@ -9,7 +9,7 @@ const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 const ERAS: [[&str; 2]; 2] = [["--legacy", "2025-11-25"], ["--modern", "2026-07-28"]];
 
 /// The tools of the conformance server contract, in registration order.
-const TOOLS: [&str; 26] = [
+const TOOLS: [&str; 28] = [
     "test_simple_text",
     "test_image_content",
     "test_audio_content",
@@ -34,6 +34,8 @@ const TOOLS: [&str; 26] = [
     "test_input_required_result_multi_round",
     "test_input_required_result_tampered_state",
     "test_input_required_result_capabilities",
+    "test_reconnection",
+    "test_x_mcp_header",
     "test_trigger_tool_change",
     "test_trigger_prompt_change",
 ];
@@ -76,7 +78,7 @@ fn lists_every_contract_tool_in_both_eras() {
         assert_eq!(names, TOOLS, "{era:?}");
         let human = stdout(&mcp_server(&era, &["tools"]));
         assert!(human.starts_with("test_simple_text  Returns a simple text response\n"));
-        assert!(human.ends_with("(26 tools)\n"), "{human}");
+        assert!(human.ends_with("(28 tools)\n"), "{human}");
     }
 }
 

@@ -146,3 +146,77 @@ async fn trigger_tools_announce_list_changes_and_keep_the_lists() {
         client.close().await;
     }
 }
+
+/// The everything-server over Streamable HTTP, and a libmcp client connected to it.
+async fn connect_http(
+    pref: VersionPreference,
+) -> (Client, libmcp::transport::http::HttpServerHandle) {
+    use libmcp::transport::http::{HttpServerConfig, serve_http};
+    let config = HttpServerConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        sse_retry: std::time::Duration::from_millis(50),
+        ..HttpServerConfig::default()
+    };
+    let handle = serve_http(build_server(), config).await.unwrap();
+    let url = format!("http://{}/mcp", handle.local_addr());
+    let client = Client::builder("test", "1.0.0")
+        .version_preference(pref)
+        .connect_http(&url)
+        .await
+        .unwrap();
+    (client, handle)
+}
+
+#[tokio::test]
+async fn test_reconnection_delivers_its_result_on_the_resumed_stream() {
+    let (client, handle) =
+        connect_http(VersionPreference::Legacy(ProtocolVersion::V2025_11_25)).await;
+    let r = client
+        .call_tool("test_reconnection", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        r["content"][0]["text"],
+        "Reconnection test completed: the result was delivered on the resumed stream"
+    );
+    client.close().await;
+    handle.shutdown().await;
+
+    // Over stdio there is no stream to close: the tool says so and answers in place.
+    let (client, _) = connect(VersionPreference::Legacy(ProtocolVersion::V2025_11_25)).await;
+    let r = client
+        .call_tool("test_reconnection", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(
+        r["content"][0]["text"],
+        "Reconnection test completed: this transport cannot close the stream, so it stayed open"
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn test_x_mcp_header_echoes_the_region_it_was_sent_in_a_header() {
+    let (client, handle) =
+        connect_http(VersionPreference::Modern(ProtocolVersion::V2026_07_28)).await;
+    let tools = client.list_tools(None).await.unwrap();
+    let tool = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "test_x_mcp_header")
+        .expect("listed");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        "Region"
+    );
+    for region in ["eu-west", "Zürich"] {
+        let r = client
+            .call_tool("test_x_mcp_header", json!({"region": region}))
+            .await
+            .unwrap();
+        assert_eq!(r["content"][0]["text"], format!("region={region}"));
+    }
+    client.close().await;
+    handle.shutdown().await;
+}

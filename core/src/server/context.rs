@@ -248,6 +248,15 @@ impl RequestContext {
         self.send_notification("notifications/message", params)
     }
 
+    /// Closes the response stream this request's messages travel on, while the request keeps
+    /// running: on a resumable Streamable HTTP session (2025-11-25) the client reconnects with
+    /// `Last-Event-ID` and receives what the handler sends afterwards, the result included
+    /// (SEP-1699 polling). Returns `false`, and does nothing, on transports that cannot resume
+    /// (stdio, stateless 2026-07-28 requests, batches).
+    pub fn close_stream(&self) -> bool {
+        self.0.sink.close_stream()
+    }
+
     fn send_notification(&self, method: &str, params: Value) -> bool {
         self.0.sink.send(Outgoing {
             kind: OutKind::Notification,

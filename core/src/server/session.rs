@@ -178,14 +178,21 @@ impl Session {
         match jsonrpc::parse_frame(bytes) {
             Err(e) => self.shared.send_error(&sink, e.id.as_ref(), &e.error),
             Ok(Frame::Single(m)) => self.handle_message(m, sink),
-            Ok(Frame::Batch(items)) => self.handle_batch(items, sink),
+            Ok(Frame::Batch(items)) => self.handle_batch(items, sink, None),
         }
     }
 
-    fn handle_batch(&self, items: Vec<Result<Message, ErrorResponse>>, sink: Sink) {
+    /// Handles one JSON-RPC batch (2025-03-26 only): the responses go to `sink` as one array.
+    pub(crate) fn handle_batch(
+        &self,
+        items: Vec<Result<Message, ErrorResponse>>,
+        sink: Sink,
+        auth: Option<Arc<AuthInfo>>,
+    ) {
         let allowed = self
             .shared
             .legacy_version()
+            .or_else(|| self.shared.assume_legacy.clone())
             .is_some_and(|v| v.allows_batches());
         if !allowed {
             let e = RpcError::invalid_request(
@@ -200,7 +207,7 @@ impl Session {
             .count();
         if expected == 0 {
             for item in items.into_iter().flatten() {
-                self.handle_message(item, sink.clone());
+                self.handle_message_as(item, sink.clone(), auth.clone());
             }
             return;
         }
@@ -212,7 +219,7 @@ impl Session {
                     let e = RpcError::invalid_request("initialize must not be part of a batch");
                     self.shared.send_error(&collector, Some(&r.id), &e);
                 }
-                Ok(m) => self.handle_message(m, collector.clone()),
+                Ok(m) => self.handle_message_as(m, collector.clone(), auth.clone()),
             }
         }
     }

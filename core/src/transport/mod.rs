@@ -44,6 +44,13 @@ impl Outgoing {
 pub trait Outbound: Send + Sync {
     /// Queues one message; `false` when the destination is gone.
     fn send(&self, msg: Outgoing) -> bool;
+
+    /// Ends the response stream these messages travel on early, leaving the request running; what
+    /// it sends later is kept for the client to fetch by resuming the stream (Streamable HTTP
+    /// polling, SEP-1699). `false` (the default) when this destination cannot do that.
+    fn close_stream(&self) -> bool {
+        false
+    }
 }
 
 /// A cloneable handle to an [`Outbound`].
@@ -65,6 +72,11 @@ impl Sink {
     /// Queues one message; `false` when the destination is gone.
     pub fn send(&self, msg: Outgoing) -> bool {
         self.0.send(msg)
+    }
+
+    /// See [`Outbound::close_stream`].
+    pub fn close_stream(&self) -> bool {
+        self.0.close_stream()
     }
 }
 

@@ -20,7 +20,7 @@ use super::headers::SESSION_ID;
 use crate::auth::prm::WELL_KNOWN_PREFIX;
 use crate::auth::{AuthInfo, Challenge, ChallengeKind, ResourceServerConfig};
 use crate::error::RpcError;
-use crate::jsonrpc::Message;
+use crate::jsonrpc::{Frame, Message};
 
 /// The verified token of a request, kept in its extensions for the dispatch code.
 #[derive(Clone)]
@@ -118,9 +118,24 @@ impl State {
         Ok(())
     }
 
-    /// Checks what a message needs beyond the request-wide scopes: a `tools/call` of a tool with
-    /// its own scopes gets 403 `insufficient_scope` naming them, for step-up authorization. `Some` is
-    /// the refusal to send.
+    /// Checks what a POST body needs beyond the request-wide scopes: a `tools/call` of a tool with
+    /// its own scopes gets 403 `insufficient_scope` naming them, for step-up authorization (in a
+    /// batch, the first such refusal answers the whole POST). `Some` is the refusal to send.
+    pub(crate) fn authorize_frame(
+        &self,
+        auth: Option<&Arc<AuthInfo>>,
+        frame: &Frame,
+    ) -> Option<Resp> {
+        match frame {
+            Frame::Single(m) => self.authorize_message(auth, m),
+            Frame::Batch(items) => items
+                .iter()
+                .flatten()
+                .find_map(|m| self.authorize_message(auth, m)),
+        }
+    }
+
+    /// The same check for one message.
     pub(crate) fn authorize_message(
         &self,
         auth: Option<&Arc<AuthInfo>>,

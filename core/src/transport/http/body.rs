@@ -1,5 +1,6 @@
 //! Response bodies: a whole JSON (or empty) body, or a server-sent-events stream fed by the engine.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -10,6 +11,7 @@ use hyper::body::{Body, Frame, SizeHint};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::{Interval, MissedTickBehavior};
 
+use super::events::SseItem;
 use crate::transport::Outgoing;
 
 /// The body of every response this server sends.
@@ -61,13 +63,21 @@ impl Body for HttpBody {
 /// stream delivered its final response.
 pub(crate) type OnClose = Box<dyn FnOnce(bool) + Send>;
 
-/// An SSE stream of engine messages: each message is one `message` event. A request stream ends
-/// after the response; a standalone stream ends when its sender is dropped. Idle streams carry
-/// keep-alive comments, which also reveal a departed client.
+/// Where an SSE body's messages come from.
+pub(crate) enum Feed {
+    /// Engine messages without event ids (stateless requests, HTTP+SSE).
+    Plain(UnboundedReceiver<Outgoing>),
+    /// Messages of a resumable stream, each with its event id.
+    Events(UnboundedReceiver<SseItem>),
+}
+
+/// An SSE stream of engine messages: each message is one `message` event (with an `id:` on
+/// resumable streams). A request stream ends after the response; any stream ends when its sender
+/// is dropped. Idle streams carry keep-alive comments, which also reveal a departed client.
 pub(crate) struct SseBody {
     prelude: Option<Bytes>,
-    first: Option<Outgoing>,
-    rx: UnboundedReceiver<Outgoing>,
+    queued: VecDeque<SseItem>,
+    feed: Feed,
     ends_on_response: bool,
     done: bool,
     keepalive: Interval,
@@ -82,13 +92,51 @@ impl SseBody {
         keepalive: Duration,
         on_close: Option<OnClose>,
     ) -> SseBody {
+        let queued = first.map(|m| SseItem {
+            id: None,
+            kind: m.kind,
+            data: Bytes::from(m.bytes),
+        });
+        SseBody::with_feed(
+            queued.into_iter().collect(),
+            Feed::Plain(rx),
+            ends_on_response,
+            keepalive,
+            on_close,
+        )
+    }
+
+    /// A resumable stream's body: `queued` first (already numbered), then `rx`.
+    pub(crate) fn events(
+        queued: Vec<SseItem>,
+        rx: UnboundedReceiver<SseItem>,
+        ends_on_response: bool,
+        keepalive: Duration,
+        on_close: Option<OnClose>,
+    ) -> SseBody {
+        SseBody::with_feed(
+            queued.into(),
+            Feed::Events(rx),
+            ends_on_response,
+            keepalive,
+            on_close,
+        )
+    }
+
+    fn with_feed(
+        queued: VecDeque<SseItem>,
+        feed: Feed,
+        ends_on_response: bool,
+        keepalive: Duration,
+        on_close: Option<OnClose>,
+    ) -> SseBody {
         let mut keepalive =
             tokio::time::interval_at(tokio::time::Instant::now() + keepalive, keepalive);
         keepalive.set_missed_tick_behavior(MissedTickBehavior::Delay);
         SseBody {
             prelude: None,
-            first,
-            rx,
+            queued,
+            feed,
             ends_on_response,
             done: false,
             keepalive,
@@ -96,10 +144,24 @@ impl SseBody {
         }
     }
 
-    /// Raw SSE text sent before any message (the `endpoint` event of HTTP+SSE).
+    /// Raw SSE text sent before any message (the `endpoint` event of HTTP+SSE, the priming event
+    /// and `retry:` of resumable streams).
     pub(crate) fn with_prelude(mut self, prelude: Bytes) -> SseBody {
         self.prelude = Some(prelude);
         self
+    }
+
+    fn poll_feed(&mut self, cx: &mut Context<'_>) -> Poll<Option<SseItem>> {
+        match &mut self.feed {
+            Feed::Plain(rx) => rx.poll_recv(cx).map(|o| {
+                o.map(|m| SseItem {
+                    id: None,
+                    kind: m.kind,
+                    data: Bytes::from(m.bytes),
+                })
+            }),
+            Feed::Events(rx) => rx.poll_recv(cx),
+        }
     }
 
     fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<Bytes>> {
@@ -109,9 +171,9 @@ impl SseBody {
         if let Some(p) = self.prelude.take() {
             return Poll::Ready(Some(p));
         }
-        let msg = match self.first.take() {
+        let msg = match self.queued.pop_front() {
             Some(m) => Some(m),
-            None => match self.rx.poll_recv(cx) {
+            None => match self.poll_feed(cx) {
                 Poll::Ready(m) => m,
                 Poll::Pending => {
                     if self.keepalive.poll_tick(cx).is_ready() {
@@ -129,7 +191,7 @@ impl SseBody {
             self.finish(true);
         }
         self.keepalive.reset();
-        Poll::Ready(Some(event(&msg.bytes)))
+        Poll::Ready(Some(event(msg.id.as_deref(), &msg.data)))
     }
 
     fn finish(&mut self, answered: bool) {
@@ -148,11 +210,27 @@ impl Drop for SseBody {
     }
 }
 
-/// One SSE `message` event carrying a JSON-RPC message (serialised JSON has no raw newlines).
-pub(crate) fn event(json: &[u8]) -> Bytes {
-    let mut b = Vec::with_capacity(json.len() + 24);
+/// One SSE `message` event carrying a JSON-RPC message (serialised JSON has no raw newlines),
+/// with its event id when it has one.
+pub(crate) fn event(id: Option<&str>, json: &[u8]) -> Bytes {
+    let mut b = Vec::with_capacity(json.len() + 32 + id.map_or(0, str::len));
+    if let Some(id) = id {
+        b.extend_from_slice(b"id: ");
+        b.extend_from_slice(id.as_bytes());
+        b.push(b'\n');
+    }
     b.extend_from_slice(b"event: message\ndata: ");
     b.extend_from_slice(json);
     b.extend_from_slice(b"\n\n");
     Bytes::from(b)
+}
+
+/// The opening of a resumable stream: a priming event (`id` and empty data) when `prime_id` is
+/// given, so the client can resume from the very start, and the `retry:` reconnection delay.
+pub(crate) fn priming(prime_id: Option<&str>, retry: Duration) -> Bytes {
+    let ms = retry.as_millis();
+    Bytes::from(match prime_id {
+        Some(id) => format!("id: {id}\nretry: {ms}\ndata:\n\n"),
+        None => format!("retry: {ms}\n\n"),
+    })
 }

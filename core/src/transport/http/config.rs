@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::store::{EventStore, MemoryEventStore};
 use crate::auth::ResourceServerConfig;
 
 /// How the HTTP server binds, routes and protects itself.
@@ -46,6 +47,13 @@ pub struct HttpServerConfig {
     /// a valid bearer token, and the protected resource metadata is served at the well-known paths.
     /// Off (`None`) by default.
     pub auth: Option<Arc<ResourceServerConfig>>,
+    /// The reconnection delay sent as `retry:` when a legacy session's SSE stream opens (sessions
+    /// that negotiated 2025-11-25 or later, which also get a priming event).
+    pub sse_retry: Duration,
+    /// Where the events of legacy sessions' SSE streams are kept for resumption with
+    /// `Last-Event-ID`. The default is a [`MemoryEventStore`] with its default bounds; see
+    /// [`EventStore`] for what a shared store does and does not give a multi-instance deployment.
+    pub event_store: Arc<dyn EventStore>,
 }
 
 impl Default for HttpServerConfig {
@@ -68,6 +76,8 @@ impl Default for HttpServerConfig {
             session_idle_timeout: Duration::from_secs(30 * 60),
             sse_keepalive: Duration::from_secs(15),
             auth: None,
+            sse_retry: Duration::from_secs(1),
+            event_store: Arc::new(MemoryEventStore::default()),
         }
     }
 }

@@ -19,11 +19,13 @@ use super::auth;
 use super::body::{HttpBody, OnClose, SseBody};
 use super::config::HttpServerConfig;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
+use super::input::Input;
 use super::security::{self, Refusal};
-use super::sessions::{HttpSession, Sessions, StandaloneStream};
+use super::sessions::{HttpSession, Outlet, Sessions, new_session_id};
+use super::streams::SessionStreams;
 use crate::auth::AuthInfo;
 use crate::error::{RpcError, code};
-use crate::jsonrpc::{self, Message, RequestId};
+use crate::jsonrpc::{self, Frame, Message, RequestId};
 use crate::meta::{self, RequestMeta};
 use crate::server::{Server, Session};
 use crate::transport::{OutKind, Sink};
@@ -130,16 +132,22 @@ impl State {
             Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
             Err(_) => return plain(StatusCode::BAD_REQUEST),
         };
-        let message = match jsonrpc::parse_message(&bytes) {
-            Ok(m) => m,
+        let frame = match jsonrpc::parse_frame(&bytes) {
+            Ok(f) => f,
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
         };
-        if let Some(r) = self.authorize_message(auth.as_ref(), &message) {
+        if let Some(r) = self.authorize_frame(auth.as_ref(), &frame) {
             return r;
         }
         let header_version = match headers::text(&headers, PROTOCOL_VERSION) {
             Ok(v) => v.map(ProtocolVersion::new),
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, None, &e),
+        };
+        let message = match frame {
+            Frame::Single(m) => m,
+            Frame::Batch(items) => {
+                return self.batch_post(items, &headers, header_version, auth).await;
+            }
         };
         let session_id = headers.get(SESSION_ID);
 
@@ -175,7 +183,7 @@ impl State {
                 .server
                 .session_assuming(conn, ProtocolVersion::V2025_03_26);
             return self
-                .exchange(&session, message, Era::Legacy, None, auth)
+                .exchange(&session, Input::One(message), Era::Legacy, auth)
                 .await;
         }
         let e = RpcError::invalid_params(if self.config.legacy_sessions {
@@ -219,7 +227,7 @@ impl State {
         }
         let (conn, _rx) = Sink::channel();
         let session = self.server.stateless_session(conn);
-        self.exchange(&session, message, Era::Modern, None, auth)
+        self.exchange(&session, Input::One(message), Era::Modern, auth)
             .await
     }
 
@@ -230,8 +238,9 @@ impl State {
             let e = RpcError::internal("too many sessions");
             return rpc_error(StatusCode::SERVICE_UNAVAILABLE, message_id(&message), &e);
         }
-        let standalone = Arc::new(StandaloneStream::default());
-        let session = self.server.session(Sink::new(standalone.clone()));
+        let id = new_session_id();
+        let streams = SessionStreams::new(&id, self.config.event_store.clone());
+        let session = self.server.session(Sink::new(streams.standalone.clone()));
         if let Some(a) = &auth {
             session.bind_principal(a.clone());
         }
@@ -242,13 +251,21 @@ impl State {
         };
         if answer.kind != OutKind::Result {
             session.close();
+            streams.end();
             return json(StatusCode::BAD_REQUEST, answer.bytes);
         }
-        let entry = Arc::new(HttpSession::new(session.clone(), standalone));
-        let Some(id) = self.sessions.insert(entry, self.config.max_sessions) else {
+        let entry = Arc::new(HttpSession::new(session.clone(), Outlet::Streams(streams)));
+        if !self
+            .sessions
+            .insert(&id, entry.clone(), self.config.max_sessions)
+        {
             session.close();
-            return plain(StatusCode::SERVICE_UNAVAILABLE);
-        };
+            if let Some(s) = entry.streams() {
+                s.end();
+            }
+            let e = RpcError::internal("too many sessions");
+            return rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &e);
+        }
         let mut r = json(StatusCode::OK, answer.bytes);
         r.headers_mut().insert(
             SESSION_ID,
@@ -269,31 +286,29 @@ impl State {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
         }
-        self.exchange(&s.session, message, Era::Legacy, Some(s.clone()), auth)
-            .await
+        self.resumable_exchange(s, Input::One(message), auth).await
     }
 
-    /// Hands one message to the engine and answers: 202 for notifications and responses, JSON when
-    /// the response comes first, an SSE stream otherwise.
-    async fn exchange(
+    /// Hands a message or batch to the engine and answers without resumability (stateless
+    /// requests): 202 for notifications and responses, JSON when the response comes first, an SSE
+    /// stream otherwise.
+    pub(crate) async fn exchange(
         &self,
         session: &Session,
-        message: Message,
+        input: Input,
         era: Era,
-        http_session: Option<Arc<HttpSession>>,
         auth: Option<Arc<AuthInfo>>,
     ) -> Resp {
-        let id = match &message {
-            Message::Request(r) => r.id.clone(),
-            _ => {
-                session.handle_message_as(message, Sink::channel().0, auth);
-                return plain(StatusCode::ACCEPTED);
-            }
-        };
+        if !input.has_requests() {
+            input.feed(session, Sink::channel().0, auth);
+            return plain(StatusCode::ACCEPTED);
+        }
+        // Only a single request can be cancelled; a batch runs to its end.
+        let id = input.request_id();
         let (sink, mut rx) = Sink::channel();
-        session.handle_message_as(message, sink, auth);
+        input.feed(session, sink, auth);
         // Dropped with this future when the client leaves before the first message: that cancels.
-        let mut guard = CancelOnDrop(Some((session.clone(), id.clone(), era)));
+        let mut guard = CancelOnDrop(id.clone().map(|id| (session.clone(), id, era)));
         let Some(first) = rx.recv().await else {
             guard.0 = None;
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
@@ -306,17 +321,11 @@ impl State {
             };
             return json(status, first.bytes);
         }
-        if let Some(s) = &http_session {
-            s.stream_opened();
-        }
         let session = session.clone();
         let on_close: OnClose = Box::new(move |answered| {
-            if !answered && era == Era::Modern {
+            if let Some(id) = id.filter(|_| !answered && era == Era::Modern) {
                 // Closing a 2026-07-28 response stream cancels its request.
                 session.cancel(&id);
-            }
-            if let Some(s) = http_session {
-                s.stream_closed();
             }
         });
         let body = SseBody::new(
@@ -329,7 +338,8 @@ impl State {
         sse(body)
     }
 
-    /// GET: the legacy session's standalone stream.
+    /// GET: the legacy session's standalone stream, or with `Last-Event-ID` the resumption of
+    /// any of its streams.
     fn get(&self, headers: &HeaderMap) -> Resp {
         let s = match headers.get(SESSION_ID).map(|v| v.to_str()) {
             None => return missing_session(),
@@ -339,19 +349,7 @@ impl State {
             },
             Some(Err(_)) => return session_not_found(),
         };
-        let (rx, tx) = s.standalone.open();
-        s.stream_opened();
-        let on_close: OnClose = Box::new(move |_| {
-            s.standalone.close(&tx);
-            s.stream_closed();
-        });
-        sse(SseBody::new(
-            None,
-            rx,
-            false,
-            self.config.sse_keepalive,
-            Some(on_close),
-        ))
+        self.get_stream(s, headers)
     }
 
     /// DELETE: ends the legacy session.
@@ -402,7 +400,7 @@ pub(crate) fn plain(status: StatusCode) -> Resp {
     r
 }
 
-fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
+pub(crate) fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
     let mut r = Response::new(HttpBody::bytes(Bytes::from(bytes)));
     *r.status_mut() = status;
     r.headers_mut()
@@ -423,7 +421,7 @@ pub(crate) fn sse(body: SseBody) -> Resp {
     r
 }
 
-fn session_not_found() -> Resp {
+pub(crate) fn session_not_found() -> Resp {
     rpc_error(
         StatusCode::NOT_FOUND,
         None,

@@ -11,7 +11,7 @@ use hyper::{Request, StatusCode};
 
 use super::body::{OnClose, SseBody};
 use super::dispatch::{Resp, State, plain, rpc_error, sse};
-use super::sessions::{HttpSession, StandaloneStream};
+use super::sessions::{HttpSession, Outlet, StandaloneStream, new_session_id};
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc;
@@ -27,13 +27,18 @@ impl State {
         if let Some(a) = auth {
             session.bind_principal(a);
         }
-        let entry = Arc::new(HttpSession::new(session, standalone));
-        let Some(id) = self
+        let entry = Arc::new(HttpSession::new(
+            session,
+            Outlet::HttpSse(standalone.clone()),
+        ));
+        let id = new_session_id();
+        if !self
             .sse_sessions
-            .insert(entry.clone(), self.config.max_sessions)
-        else {
+            .insert(&id, entry.clone(), self.config.max_sessions)
+        {
+            entry.session.close();
             return plain(StatusCode::SERVICE_UNAVAILABLE);
-        };
+        }
         entry.stream_opened();
         let endpoint = format!(
             "event: endpoint\ndata: {}?sessionId={id}\n\n",
@@ -41,7 +46,7 @@ impl State {
         );
         let state = self.clone();
         let on_close: OnClose = Box::new(move |_| {
-            entry.standalone.close(&tx);
+            standalone.close(&tx);
             entry.stream_closed();
             state.sse_sessions.remove(&id);
         });
@@ -58,7 +63,8 @@ impl State {
                 .find_map(|kv| kv.strip_prefix("sessionId="))
                 .map(String::from)
         });
-        let Some(s) = id.and_then(|id| self.sse_sessions.get(&id)) else {
+        let found = id.and_then(|id| self.sse_sessions.get(&id));
+        let Some((s, Outlet::HttpSse(out))) = found.as_ref().map(|s| (s, &s.outlet)) else {
             let e = RpcError::invalid_request("unknown or missing sessionId");
             return rpc_error(StatusCode::NOT_FOUND, None, &e);
         };
@@ -81,7 +87,7 @@ impl State {
             return r;
         }
         s.session
-            .handle_message_as(message, Sink::new(s.standalone.clone()), auth);
+            .handle_message_as(message, Sink::new(out.clone()), auth);
         plain(StatusCode::ACCEPTED)
     }
 }

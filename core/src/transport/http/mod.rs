@@ -12,14 +12,21 @@
 //! ```
 
 mod auth;
+mod batch;
 mod body;
 mod config;
 mod dispatch;
+mod events;
 mod headers;
+mod input;
 mod legacy_sse;
+mod resume;
 mod security;
 mod server;
 mod sessions;
+mod store;
+mod streams;
 
 pub use config::HttpServerConfig;
 pub use server::{HttpServerHandle, serve_http};
+pub use store::{EventStore, MemoryEventStore, ReplayError, StoredEvent};

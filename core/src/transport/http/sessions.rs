@@ -1,5 +1,6 @@
-//! Legacy (2025-03-26 .. 2025-11-25) sessions: the table keyed by `Mcp-Session-Id`, each session's
-//! standalone GET stream, and idle expiry.
+//! Legacy (2025-03-26 .. 2025-11-25) sessions: the table keyed by `Mcp-Session-Id` (or by the
+//! `sessionId` of the 2024-11-05 HTTP+SSE transport), where each session's server messages go, and
+//! idle expiry.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,11 +10,11 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 
+use super::streams::SessionStreams;
 use crate::server::Session;
 use crate::transport::{Outbound, Outgoing};
 
-/// Where a session's connection-level messages go: the open GET stream, if any. Without one they
-/// are dropped (the client chose not to listen).
+/// Where a 2024-11-05 HTTP+SSE session's messages go: its one event stream, if still open.
 #[derive(Default)]
 pub(crate) struct StandaloneStream {
     current: Mutex<Option<UnboundedSender<Outgoing>>>,
@@ -46,20 +47,28 @@ impl Outbound for StandaloneStream {
     }
 }
 
+/// Where a session's server messages travel.
+pub(crate) enum Outlet {
+    /// The 2024-11-05 HTTP+SSE event stream.
+    HttpSse(Arc<StandaloneStream>),
+    /// Streamable HTTP: resumable POST streams and the standalone GET stream.
+    Streams(SessionStreams),
+}
+
 /// One legacy session.
 pub(crate) struct HttpSession {
     pub(crate) session: Session,
-    pub(crate) standalone: Arc<StandaloneStream>,
+    pub(crate) outlet: Outlet,
     last_used: Mutex<Instant>,
     /// Open response streams (POST SSE and GET); a session with one is never idle.
     open_streams: AtomicUsize,
 }
 
 impl HttpSession {
-    pub(crate) fn new(session: Session, standalone: Arc<StandaloneStream>) -> HttpSession {
+    pub(crate) fn new(session: Session, outlet: Outlet) -> HttpSession {
         HttpSession {
             session,
-            standalone,
+            outlet,
             last_used: Mutex::new(Instant::now()),
             open_streams: AtomicUsize::new(0),
         }
@@ -76,6 +85,22 @@ impl HttpSession {
     pub(crate) fn stream_closed(&self) {
         self.open_streams.fetch_sub(1, Ordering::Relaxed);
         self.touch();
+    }
+
+    /// The Streamable HTTP streams (`None` for an HTTP+SSE session).
+    pub(crate) fn streams(&self) -> Option<&SessionStreams> {
+        match &self.outlet {
+            Outlet::Streams(s) => Some(s),
+            Outlet::HttpSse(_) => None,
+        }
+    }
+
+    /// Ends the session and drops its event log.
+    fn end(&self) {
+        self.session.close();
+        if let Some(s) = self.streams() {
+            s.end();
+        }
     }
 
     fn idle_for(&self) -> Option<Duration> {
@@ -99,15 +124,14 @@ impl Sessions {
         s
     }
 
-    /// Adds a session under a fresh id unless `max` sessions are alive; returns the id.
-    pub(crate) fn insert(&self, s: Arc<HttpSession>, max: usize) -> Option<String> {
+    /// Adds a session under `id` (from [`new_session_id`]) unless `max` sessions are alive.
+    pub(crate) fn insert(&self, id: &str, s: Arc<HttpSession>, max: usize) -> bool {
         let mut map = self.map.lock();
         if map.len() >= max {
-            return None;
+            return false;
         }
-        let id = new_session_id();
-        map.insert(id.clone(), s);
-        Some(id)
+        map.insert(id.to_owned(), s);
+        true
     }
 
     /// Ends a session; `false` if there was none.
@@ -115,7 +139,7 @@ impl Sessions {
         let s = self.map.lock().remove(id);
         match s {
             Some(s) => {
-                s.session.close();
+                s.end();
                 true
             }
             None => false,
@@ -134,7 +158,7 @@ impl Sessions {
             ids.iter().filter_map(|id| map.remove(id)).collect()
         };
         for s in &expired {
-            s.session.close();
+            s.end();
         }
         expired.len()
     }
@@ -143,7 +167,7 @@ impl Sessions {
     pub(crate) fn clear(&self) {
         let all: Vec<Arc<HttpSession>> = self.map.lock().drain().map(|(_, s)| s).collect();
         for s in all {
-            s.session.close();
+            s.end();
         }
     }
 
@@ -153,7 +177,7 @@ impl Sessions {
 }
 
 /// 256 random bits as 64 lowercase hex digits (visible ASCII, as the spec requires).
-fn new_session_id() -> String {
+pub(crate) fn new_session_id() -> String {
     let mut raw = [0u8; 32];
     getrandom::fill(&mut raw).expect("the OS random source failed");
     raw.iter().map(|b| format!("{b:02x}")).collect()

@@ -1,0 +1,76 @@
+//! JSON-RPC batches over HTTP: a POST body that is an array, legal only on 2025-03-26 (a session
+//! that negotiated it, or a header-less POST served as 2025-03-26 when so configured). All
+//! responses come back as one JSON array (or one SSE stream ending with it); a batch of only
+//! notifications and responses gets 202. Any other revision gets 400 with -32600.
+
+use std::sync::Arc;
+
+use hyper::{HeaderMap, StatusCode};
+
+use super::dispatch::{Resp, State, rpc_error, session_not_found};
+use super::headers::SESSION_ID;
+use super::input::Input;
+use crate::auth::AuthInfo;
+use crate::error::RpcError;
+use crate::jsonrpc::{ErrorResponse, Message};
+use crate::transport::Sink;
+use crate::version::{Era, ProtocolVersion};
+
+fn refuse(why: String) -> Resp {
+    rpc_error(
+        StatusCode::BAD_REQUEST,
+        None,
+        &RpcError::invalid_request(why),
+    )
+}
+
+impl State {
+    pub(crate) async fn batch_post(
+        &self,
+        items: Vec<Result<Message, ErrorResponse>>,
+        headers: &HeaderMap,
+        header_version: Option<ProtocolVersion>,
+        auth: Option<Arc<AuthInfo>>,
+    ) -> Resp {
+        if let Some(v) = header_version
+            .as_ref()
+            .filter(|v| !v.is_known() || v.era() != Era::Legacy || !v.allows_batches())
+        {
+            return refuse(format!(
+                "JSON-RPC batches are not supported by protocol revision {}; only 2025-03-26 allows them",
+                v.as_str()
+            ));
+        }
+        if self.config.legacy_sessions
+            && let Some(id) = headers.get(SESSION_ID)
+        {
+            let Some(s) = id.to_str().ok().and_then(|id| self.sessions.get(id)) else {
+                return session_not_found();
+            };
+            let version = s.session.legacy_version();
+            if !version
+                .as_ref()
+                .is_some_and(ProtocolVersion::allows_batches)
+            {
+                let v = version.as_ref().map_or("unknown", ProtocolVersion::as_str);
+                return refuse(format!(
+                    "JSON-RPC batches are not supported by protocol revision {v}; only 2025-03-26 allows them"
+                ));
+            }
+            return self.resumable_exchange(s, Input::Batch(items), auth).await;
+        }
+        if self.config.assume_2025_03_26 && header_version.is_none() {
+            let (conn, _rx) = Sink::channel();
+            let session = self
+                .server
+                .session_assuming(conn, ProtocolVersion::V2025_03_26);
+            return self
+                .exchange(&session, Input::Batch(items), Era::Legacy, auth)
+                .await;
+        }
+        refuse(
+            "JSON-RPC batches need a 2025-03-26 session (initialize must be sent on its own)"
+                .into(),
+        )
+    }
+}

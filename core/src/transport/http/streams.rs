@@ -1,0 +1,168 @@
+//! The resumable streams of one legacy Streamable HTTP session: numbering POST streams, finding
+//! a stream again from a `Last-Event-ID`, and replaying it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use parking_lot::Mutex;
+use tokio::sync::mpsc::{self, UnboundedReceiver};
+
+use super::events::{Attached, EventId, EventStream, SseItem};
+use super::store::{EventStore, ReplayError};
+
+/// Why a `Last-Event-ID` cannot be resumed; each is a distinct, explained refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ResumeError {
+    /// Not an event id this server issues.
+    Malformed,
+    /// An id issued on another session.
+    Foreign,
+    /// A stream or event this session never sent.
+    Unknown,
+    /// Events after it were dropped from the bounded store.
+    Evicted,
+}
+
+impl ResumeError {
+    pub(crate) fn message(self) -> &'static str {
+        match self {
+            ResumeError::Malformed => "Last-Event-ID is not an event id issued by this server",
+            ResumeError::Foreign => "Last-Event-ID belongs to another session",
+            ResumeError::Unknown => "Last-Event-ID names no event sent on this session",
+            ResumeError::Evicted => {
+                "the events after Last-Event-ID are no longer stored: the stream cannot be resumed"
+            }
+        }
+    }
+}
+
+impl From<ReplayError> for ResumeError {
+    fn from(e: ReplayError) -> Self {
+        match e {
+            ReplayError::Evicted => ResumeError::Evicted,
+            ReplayError::Unknown => ResumeError::Unknown,
+        }
+    }
+}
+
+/// A resumed stream: the body to send, and the stream to detach it from when it closes (none for
+/// a finished POST stream, which is replayed from the store alone).
+pub(crate) struct Resumed {
+    pub(crate) attached: Attached,
+    pub(crate) stream: Option<Arc<EventStream>>,
+    /// Whether it is the standalone stream (which does not end on a response).
+    pub(crate) standalone: bool,
+}
+
+/// A session's streams.
+pub(crate) struct SessionStreams {
+    /// The session id, which keys the session's log in the store.
+    id: Arc<str>,
+    /// Random per session; the first part of every event id.
+    tag: Arc<str>,
+    store: Arc<dyn EventStore>,
+    /// Stream 0: connection-level messages, delivered on GET.
+    pub(crate) standalone: Arc<EventStream>,
+    next: AtomicU64,
+    /// POST streams still waiting for their response.
+    open: Mutex<HashMap<u64, Arc<EventStream>>>,
+}
+
+impl SessionStreams {
+    pub(crate) fn new(id: &str, store: Arc<dyn EventStore>) -> SessionStreams {
+        let id: Arc<str> = Arc::from(id);
+        let mut raw = [0u8; 4];
+        getrandom::fill(&mut raw).expect("the OS random source failed");
+        let tag: Arc<str> = Arc::from(raw.iter().map(|b| format!("{b:02x}")).collect::<String>());
+        SessionStreams {
+            standalone: EventStream::standalone(store.clone(), id.clone(), tag.clone()),
+            id,
+            tag,
+            store,
+            next: AtomicU64::new(1),
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A new POST stream with its first body; `closable` when its client is primed to resume.
+    pub(crate) fn open_post(
+        &self,
+        closable: bool,
+    ) -> (Arc<EventStream>, UnboundedReceiver<SseItem>) {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let (s, rx) = EventStream::post(
+            self.store.clone(),
+            self.id.clone(),
+            self.tag.clone(),
+            n,
+            closable,
+        );
+        let mut open = self.open.lock();
+        open.retain(|_, s| !s.answered());
+        open.insert(n, s.clone());
+        (s, rx)
+    }
+
+    /// Forgets a POST stream that needs no resuming (answered with plain JSON).
+    pub(crate) fn forget(&self, stream: &EventStream) {
+        self.open.lock().retain(|_, s| !std::ptr::eq(&**s, stream));
+    }
+
+    /// Finds the stream `last_event_id` belongs to, replays what followed it and attaches a new
+    /// body for the rest.
+    pub(crate) fn resume(&self, last_event_id: &str) -> Result<Resumed, ResumeError> {
+        let id = EventId::parse(last_event_id).ok_or(ResumeError::Malformed)?;
+        if id.tag != *self.tag {
+            return Err(ResumeError::Foreign);
+        }
+        if id.stream >= self.next.load(Ordering::Relaxed) {
+            return Err(ResumeError::Unknown);
+        }
+        if id.stream == 0 {
+            let attached = self.standalone.attach(Some(id.seq))?;
+            return Ok(Resumed {
+                attached,
+                stream: Some(self.standalone.clone()),
+                standalone: true,
+            });
+        }
+        let open = self.open.lock().get(&id.stream).cloned();
+        if let Some(s) = open {
+            let attached = s.attach(Some(id.seq))?;
+            return Ok(Resumed {
+                attached,
+                stream: Some(s),
+                standalone: false,
+            });
+        }
+        // Answered: everything there is to send is in the store.
+        let replay = self
+            .store
+            .replay(&self.id, id.stream, id.seq)?
+            .into_iter()
+            .map(|e| SseItem {
+                id: Some(EventId::format(&self.tag, e.stream, e.seq)),
+                kind: e.kind,
+                data: e.data,
+            })
+            .collect();
+        let (_, rx) = mpsc::unbounded_channel();
+        Ok(Resumed {
+            attached: Attached {
+                replay,
+                rx,
+                generation: 0,
+                last_id: last_event_id.to_owned(),
+            },
+            stream: None,
+            standalone: false,
+        })
+    }
+
+    /// Drops the session's log.
+    pub(crate) fn end(&self) {
+        self.open.lock().clear();
+        self.store.remove_session(&self.id);
+    }
+}
