@@ -734,6 +734,18 @@ struct mcp_str mcp_request_state(const struct mcp_request *request);
 // The era of the request; `MCP_ERA_MODERN` when `request` is NULL.
 enum mcp_era mcp_request_era(const struct mcp_request *request);
 
+// The variables of the resource template that matched the URI of a `resources/read`, as a JSON
+// object (`{"id": "123"}` for `test://template/{id}/data`), or empty for other requests.
+struct mcp_str mcp_request_template_vars(const struct mcp_request *request);
+
+// Whether the client declared the capability at `path`, object keys joined by `/` (UTF-8, read
+// during the call): "sampling", "elicitation/form" (also true for a bare `elicitation: {}`, form
+// mode being the default), "elicitation/url", "roots". False for NULL arguments or bad UTF-8. Any
+// thread.
+bool mcp_request_has_client_capability(const struct mcp_request *request,
+                                       const char *path,
+                                       size_t path_len);
+
 // The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
 const struct mcp_request *mcp_responder_request(const struct mcp_responder *responder);
 
@@ -984,6 +996,51 @@ enum mcp_status mcp_server_config_set_state_key(struct mcp_server_config *config
 // after `mcp_server_builder_build`.
 enum mcp_status mcp_server_builder_set_config(struct mcp_server_builder *builder,
                                               const struct mcp_server_config *config);
+
+// Registers (or replaces) a prompt on a built server, even while it serves, and tells listening
+// clients the prompt list changed. `definition` as in `mcp_server_builder_add_prompt`; ownership of
+// `userdata` as in `mcp_server_builder_add_tool` (taken also on failure). A rejected definition is
+// `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be NULL; written only on
+// failure). Any thread, also from a handler.
+enum mcp_status mcp_server_add_prompt(const struct mcp_server *server,
+                                      const char *definition,
+                                      size_t definition_len,
+                                      mcp_handler_cb cb,
+                                      void *userdata,
+                                      mcp_userdata_free_cb userdata_free,
+                                      struct mcp_error **error_out);
+
+// Removes prompt `name` and tells listening clients; writes whether there was one to `*removed_out`
+// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
+enum mcp_status mcp_server_remove_prompt(const struct mcp_server *server,
+                                         const char *name,
+                                         size_t name_len,
+                                         bool *removed_out);
+
+// Registers (or replaces) a static resource on a built server and tells listening clients the
+// resource list changed. `definition` as in `mcp_server_builder_add_resource`; ownership and
+// failures as in `mcp_server_add_prompt`. Any thread.
+enum mcp_status mcp_server_add_resource(const struct mcp_server *server,
+                                        const char *definition,
+                                        size_t definition_len,
+                                        mcp_handler_cb cb,
+                                        void *userdata,
+                                        mcp_userdata_free_cb userdata_free,
+                                        struct mcp_error **error_out);
+
+// Removes the static resource `uri` and tells listening clients; writes whether there was one to
+// `*removed_out` (may be NULL). Any thread.
+enum mcp_status mcp_server_remove_resource(const struct mcp_server *server,
+                                           const char *uri,
+                                           size_t uri_len,
+                                           bool *removed_out);
+
+// Tells the clients subscribed to `uri` (legacy `resources/subscribe`, or a listen stream naming it
+// in `resourceSubscriptions`) that the resource changed (`notifications/resources/updated`). An
+// empty URI is `MCP_STATUS_INVALID_ARGUMENT`. Any thread, also from a handler.
+enum mcp_status mcp_server_notify_resource_updated(const struct mcp_server *server,
+                                                   const char *uri,
+                                                   size_t uri_len);
 
 // A static, NUL-terminated English description of `status`; never NULL, never freed. Any thread.
 const char *mcp_status_describe(enum mcp_status status);
