@@ -695,6 +695,16 @@ enum mcp_status mcp_json_get_string(const char *json,
 // `mcp_string_free`): the safe way to splice user text into JSON built with `snprintf`. Any thread.
 enum mcp_status mcp_json_quote(const char *text, size_t text_len, struct mcp_string **json_out);
 
+// Writes the keys of the object at JSON Pointer `pointer` in `json` (order not guaranteed) as a JSON
+// array of strings to `*keys_out` (free with `mcp_string_free`); read them back with
+// `mcp_json_get_string(keys, "/0")`, "/1", ... Fails like `mcp_json_get`, and with
+// `MCP_STATUS_INVALID_ARGUMENT` when the value is not an object. Any thread.
+enum mcp_status mcp_json_keys(const char *json,
+                              size_t json_len,
+                              const char *pointer,
+                              size_t pointer_len,
+                              struct mcp_string **keys_out);
+
 // The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
 // accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
 struct mcp_str mcp_request_method(const struct mcp_request *request);

@@ -92,3 +92,30 @@ pub extern "C" fn mcp_json_quote(
         mcp_status::MCP_STATUS_OK
     })
 }
+
+/// Writes the keys of the object at JSON Pointer `pointer` in `json` (order not guaranteed) as a JSON
+/// array of strings to `*keys_out` (free with `mcp_string_free`); read them back with
+/// `mcp_json_get_string(keys, "/0")`, "/1", ... Fails like `mcp_json_get`, and with
+/// `MCP_STATUS_INVALID_ARGUMENT` when the value is not an object. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_json_keys(
+    json: *const c_char,
+    json_len: usize,
+    pointer: *const c_char,
+    pointer_len: usize,
+    keys_out: *mut *mut mcp_string,
+) -> mcp_status {
+    ffi_boundary!({
+        try_out!(keys_out);
+        match lookup(json, json_len, pointer, pointer_len) {
+            Ok(Value::Object(m)) => {
+                let keys: Vec<&String> = m.keys().collect();
+                let text = serde_json::to_string(&keys).unwrap_or_else(|_| "[]".into());
+                unsafe { *keys_out = mcp_string::new_raw(text) };
+                mcp_status::MCP_STATUS_OK
+            }
+            Ok(_) => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
+            Err(status) => status,
+        }
+    })
+}
