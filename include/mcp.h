@@ -162,7 +162,9 @@ typedef struct mcp_server_config mcp_server_config;
 typedef struct mcp_string mcp_string;
 
 // An open subscription. `mcp_subscription_close` may be called from any thread, also from its own
-// callback; `mcp_subscription_free` blocks until delivery has ended, so not from a callback.
+// callback; `mcp_subscription_free` blocks until delivery has ended, so not from a callback. The
+// handle may outlive its client (the subscription then ends with the connection) and keeps the
+// runtime running until it is freed.
 typedef struct mcp_subscription mcp_subscription;
 
 // Learns that a request was cancelled: by the client (`notifications/cancelled`), because its

@@ -26,8 +26,13 @@ pub type mcp_subscription_cb =
     Option<unsafe extern "C" fn(userdata: *mut c_void, method: mcp_str, params_json: mcp_str)>;
 
 /// An open subscription. `mcp_subscription_close` may be called from any thread, also from its own
-/// callback; `mcp_subscription_free` blocks until delivery has ended, so not from a callback.
+/// callback; `mcp_subscription_free` blocks until delivery has ended, so not from a callback. The
+/// handle may outlive its client (the subscription then ends with the connection) and keeps the
+/// runtime running until it is freed.
 pub struct mcp_subscription {
+    /// Keeps the runtime (and so the delivery task) alive until the handle is freed, also when the
+    /// client and runtime handles are freed first.
+    _runtime: Arc<tokio::runtime::Runtime>,
     close: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
     /// Set once the final callback has returned and the userdata is finalized.
     done: Arc<(Mutex<bool>, Condvar)>,
@@ -129,6 +134,7 @@ pub extern "C" fn mcp_client_subscribe(
             unsafe { *acknowledged_out = mcp_string::new_raw(acknowledged) };
         }
         let s = Box::new(mcp_subscription {
+            _runtime: c.rt.clone(),
             close: Mutex::new(Some(close_tx)),
             done,
         });

@@ -231,8 +231,17 @@ static void round_trip(mcp_runtime *rt, const char *url, const char *version, in
   CHECK(!atomic_load(&cancel_on_main));
   mcp_call_free(call);
 
+  /* A subscription outlives its client: closing the connection ends it with the final callback. */
+  struct sub_state s2;
+  memset(&s2, 0, sizeof s2);
+  OK(mcp_client_subscribe(c, S("{\"promptsListChanged\":true}"), on_notification, &s2, sub_free,
+                          &sub, NULL, &err));
   OK(mcp_client_close(c));
+  OK(mcp_client_close(c)); /* idempotent */
   mcp_client_free(c);
+  CHECK(await(&s2.ended, 1));
+  CHECK(atomic_load(&s2.events) == 0);
+  mcp_subscription_free(sub);
 }
 
 static void *stop_later(void *arg) {
@@ -315,9 +324,9 @@ int main(void) {
 
   mcp_server_free(g_server);
   mcp_runtime_free(rt);
-  if (atomic_load(&finalized) != atomic_load(&handed_out) + 10 + 2) {
+  if (atomic_load(&finalized) != atomic_load(&handed_out) + 10 + 4) {
     fprintf(stderr, "finalized %d userdata, expected %d\n", atomic_load(&finalized),
-            atomic_load(&handed_out) + 12);
+            atomic_load(&handed_out) + 14);
     return 1;
   }
   printf("http: ok\n");
