@@ -120,7 +120,7 @@ typedef struct mcp_http_server mcp_http_server;
 
 // Options of `mcp_server_serve_http`, starting from safe defaults: bind 127.0.0.1:3000, path
 // "/mcp", legacy sessions on, HTTP+SSE (2024-11-05) off, DNS-rebinding protection on with hosts
-// localhost, 127.0.0.1 and [::1], 4 MiB bodies, 1024 sessions, 30 min idle timeout, 15 s SSE
+// localhost, 127.0.0.1 and `[::1]`, 4 MiB bodies, 1024 sessions, 30 min idle timeout, 15 s SSE
 // keep-alive. A plain value: use it from one thread at a time; serving copies it.
 typedef struct mcp_http_server_config mcp_http_server_config;
 
@@ -553,7 +553,7 @@ enum mcp_status mcp_http_server_config_new(struct mcp_http_server_config **confi
 void mcp_http_server_config_free(struct mcp_http_server_config *config);
 
 // Sets the address to listen on, `"IP:PORT"` (UTF-8, e.g. "127.0.0.1:0"; port 0 picks a free port,
-// see `mcp_http_server_local_addr`; IPv6 as "[::1]:8080"). Also turns DNS-rebinding protection on
+// see `mcp_http_server_local_addr`; IPv6 as `"[::1]:8080"`). Also turns DNS-rebinding protection on
 // for a loopback address and off for any other (set the allowed hosts and call
 // `mcp_http_server_config_set_dns_rebinding_protection` afterwards to protect a public address).
 // Text that is not an address is `MCP_STATUS_INVALID_ARGUMENT`.
