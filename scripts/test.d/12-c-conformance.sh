@@ -4,7 +4,7 @@
 # pass), and examples/c/everything-client.c through every scored client scenario that needs no OAuth
 # at both revisions (plus the not-yet-scored json-schema-2020-12-preservation). The C programs are
 # built against libmcp installed into a scratch prefix with ffi/install.sh (debug), through
-# pkg-config. Installs Node 22 and the pinned suite into .tools/ (scripts/lib/conformance-env.sh).
+# pkg-config, with ASan+UBSan: any sanitizer report (including a leak at exit) fails the step. Installs Node 22 and the pinned suite into .tools/ (scripts/lib/conformance-env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/lib/conformance-env.sh
@@ -20,9 +20,13 @@ ffi/install.sh "$work/prefix" debug > /dev/null
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$work/prefix/lib" -lpthread)
+san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 for p in everything-server everything-client; do
-  gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -g "examples/c/$p.c" -o "$work/bin/$p" "${libs[@]}"
+  gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -g "${san[@]}" "examples/c/$p.c" -o "$work/bin/$p" "${libs[@]}"
 done
+# Reports go to files (the harness swallows the programs' stderr); checked at the end.
+export ASAN_OPTIONS="log_path=$work/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$work/asan"
 
 server_pid=""
 cleanup() {
@@ -100,5 +104,10 @@ if [ ${#failed[@]} -gt 0 ]; then
   status=1
 else
   echo "conformance client (C): $(( ${#legacy[@]} + ${#modern[@]} )) scenario runs passed"
+fi
+if ls "$work"/asan.* > /dev/null 2>&1; then
+  cat "$work"/asan.* >&2
+  echo "error: a sanitizer reported errors in the C examples" >&2
+  status=1
 fi
 exit "$status"
