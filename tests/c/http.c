@@ -34,10 +34,15 @@ static int await(atomic_int *v, int want) {
 static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
   (void)ud;
   char buf[512];
-  mcp_str a = mcp_request_arguments(req);
+  /* The test client declares no capabilities; bad paths are false, never a crash. */
+  CHECK(!mcp_request_has_client_capability(req, S("sampling")));
+  CHECK(!mcp_request_has_client_capability(req, S("elicitation/form")));
+  CHECK(!mcp_request_has_client_capability(req, NULL, 0));
+  CHECK(!mcp_request_has_client_capability(req, "\xff", 1));
+  CHECK(!mcp_request_has_client_capability(NULL, S("sampling")));
+  CHECK(mcp_request_template_vars(req).len == 0);
   int n = snprintf(buf, sizeof buf, "{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}",
                    mcp_request_era(req) == MCP_ERA_LEGACY ? "legacy" : "modern");
-  (void)a;
   OK(mcp_responder_result(r, buf, (size_t)n));
   mcp_responder_free(r);
 }
@@ -94,6 +99,13 @@ static void trigger(void *ud, const mcp_request *req, mcp_responder *r) {
 static void watched(void *ud, const mcp_request *req, mcp_responder *r) {
   (void)ud, (void)req;
   OK(mcp_responder_result(r, S("{\"contents\":[{\"uri\":\"test://watched\",\"text\":\"w\"}]}")));
+  mcp_responder_free(r);
+}
+
+static void item(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud;
+  CHECK(strcmp(mcp_request_template_vars(req).data, "{\"id\":\"7\"}") == 0);
+  OK(mcp_responder_result(r, S("{\"contents\":[{\"uri\":\"test://items/7\",\"text\":\"seven\"}]}")));
   mcp_responder_free(r);
 }
 
@@ -178,6 +190,9 @@ static void round_trip(mcp_runtime *rt, const char *url, const char *version, in
         (fprintf(stderr, "echo: %s\n", mcp_string_data(out)), 0));
   mcp_string_free(out);
   OK(mcp_client_call_tool(c, S("answered_then_watch"), NULL, 0, &out, &err));
+  mcp_string_free(out);
+  OK(mcp_client_read_resource(c, S("test://items/7"), &out, &err));
+  CHECK(has(out, "\"seven\""));
   mcp_string_free(out);
 
   /* Subscription misuse: each path finalizes the userdata. */
@@ -271,9 +286,34 @@ int main(void) {
   OK(mcp_server_builder_add_tool(b, S(TOOL("trigger")), trigger, NULL, count_free));
   OK(mcp_server_builder_add_resource(b, S("{\"uri\":\"test://watched\",\"name\":\"w\"}"), watched,
                                      NULL, count_free));
-  atomic_fetch_add(&handed_out, 5);
+  OK(mcp_server_builder_add_template(b, S("{\"uriTemplate\":\"test://items/{id}\",\"name\":\"items\"}"),
+                                     item, NULL, count_free));
+  atomic_fetch_add(&handed_out, 6);
   OK(mcp_server_builder_build(b, &g_server, &err));
   mcp_server_builder_free(b);
+
+  /* Runtime registration: rejections finalize the userdata too. */
+  bool removed = true;
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_server_add_prompt(g_server, S("{\"description\":\"no name\"}"), echo, NULL, count_free, &err));
+  CHECK(err != NULL && mcp_error_status(err) == MCP_STATUS_INVALID_ARGUMENT);
+  mcp_error_free(err);
+  err = NULL;
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_add_prompt(g_server, S("{\"name\":\"p\"}"), NULL, NULL, count_free, NULL));
+  EXPECT(MCP_STATUS_INVALID_JSON, mcp_server_add_resource(g_server, S("{\"uri\":"), watched, NULL, count_free, NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_add_resource(NULL, S("{\"uri\":\"a://b\",\"name\":\"b\"}"), watched, NULL, count_free, NULL));
+  atomic_fetch_add(&handed_out, 4);
+  OK(mcp_server_add_prompt(g_server, S("{\"name\":\"p\"}"), echo, NULL, count_free, NULL));
+  OK(mcp_server_add_resource(g_server, S("{\"uri\":\"a://b\",\"name\":\"b\"}"), watched, NULL, count_free, NULL));
+  atomic_fetch_add(&handed_out, 2);
+  OK(mcp_server_remove_prompt(g_server, S("p"), &removed));
+  CHECK(removed);
+  OK(mcp_server_remove_prompt(g_server, S("p"), &removed));
+  CHECK(!removed);
+  OK(mcp_server_remove_resource(g_server, S("a://b"), &removed));
+  CHECK(removed);
+  OK(mcp_server_remove_resource(g_server, S("a://b"), NULL));
+  EXPECT(MCP_STATUS_INVALID_UTF8, mcp_server_remove_prompt(g_server, "\xff", 1, NULL));
 
   mcp_http_server_config *hc = NULL;
   mcp_http_server *http = NULL;
