@@ -196,8 +196,34 @@ static void client_config(void) {
   mcp_runtime_free(rt);
 }
 
+static int finalized;
+static void count_free(void *p) {
+  (void)p;
+  finalized++;
+}
+static void never_cancel(void *p) { (void)p; }
+static void never_notified(void *ud, mcp_str m, mcp_str p) { (void)ud, (void)m, (void)p; }
+
+/* NULL handles of the new functions: an error status, and ownership of userdata honoured. */
+static void null_handles(void) {
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_responder_on_cancel(NULL, never_cancel, NULL, count_free));
+  EXPECT(MCP_STATUS_NULL_PARAMETER,
+         mcp_client_subscribe(NULL, S("{\"toolsListChanged\":true}"), never_notified, NULL,
+                              count_free, NULL, NULL, NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER,
+         mcp_server_add_prompt(NULL, S("{\"name\":\"p\"}"), NULL, NULL, count_free, NULL));
+  CHECK(finalized == 3);
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_subscription_close(NULL));
+  mcp_subscription_free(NULL);
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_remove_prompt(NULL, S("p"), NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_notify_resource_updated(NULL, S("a://b")));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_serve_http(NULL, NULL, NULL, NULL, NULL));
+  CHECK(mcp_request_template_vars(NULL).len == 0);
+}
+
 int main(void) {
   json_helpers();
+  null_handles();
   server_config();
   http_config();
   client_config();

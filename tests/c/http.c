@@ -80,6 +80,22 @@ static void answered_then_watch(void *ud, const mcp_request *req, mcp_responder 
   mcp_responder_free(r);
 }
 
+static atomic_int wrongly_cancelled;
+
+static void count_cancel(void *ud) {
+  (void)ud;
+  atomic_fetch_add(&wrongly_cancelled, 1);
+}
+
+/* Watches, then answers normally: the watch ends without calling back and finalizes its userdata. */
+static void watch_then_answer(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud, (void)req;
+  OK(mcp_responder_on_cancel(r, count_cancel, NULL, count_free));
+  atomic_fetch_add(&handed_out, 1);
+  OK(mcp_responder_result(r, S("{\"content\":[]}")));
+  mcp_responder_free(r);
+}
+
 /* ---- runtime changes ---- */
 
 static void trigger(void *ud, const mcp_request *req, mcp_responder *r) {
@@ -191,6 +207,8 @@ static void round_trip(mcp_runtime *rt, const char *url, const char *version, in
   mcp_string_free(out);
   OK(mcp_client_call_tool(c, S("answered_then_watch"), NULL, 0, &out, &err));
   mcp_string_free(out);
+  OK(mcp_client_call_tool(c, S("watch_then_answer"), NULL, 0, &out, &err));
+  mcp_string_free(out);
   OK(mcp_client_read_resource(c, S("test://items/7"), &out, &err));
   CHECK(has(out, "\"seven\""));
   mcp_string_free(out);
@@ -284,11 +302,12 @@ int main(void) {
   OK(mcp_server_builder_add_tool(b, S(TOOL("wait_cancel")), wait_cancel, NULL, count_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("answered_then_watch")), answered_then_watch, NULL, count_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("trigger")), trigger, NULL, count_free));
+  OK(mcp_server_builder_add_tool(b, S(TOOL("watch_then_answer")), watch_then_answer, NULL, count_free));
   OK(mcp_server_builder_add_resource(b, S("{\"uri\":\"test://watched\",\"name\":\"w\"}"), watched,
                                      NULL, count_free));
   OK(mcp_server_builder_add_template(b, S("{\"uriTemplate\":\"test://items/{id}\",\"name\":\"items\"}"),
                                      item, NULL, count_free));
-  atomic_fetch_add(&handed_out, 6);
+  atomic_fetch_add(&handed_out, 7);
   OK(mcp_server_builder_build(b, &g_server, &err));
   mcp_server_builder_free(b);
 
@@ -364,6 +383,7 @@ int main(void) {
 
   mcp_server_free(g_server);
   mcp_runtime_free(rt);
+  CHECK(atomic_load(&wrongly_cancelled) == 0);
   if (atomic_load(&finalized) != atomic_load(&handed_out) + 10 + 4) {
     fprintf(stderr, "finalized %d userdata, expected %d\n", atomic_load(&finalized),
             atomic_load(&handed_out) + 14);
