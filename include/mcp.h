@@ -60,6 +60,8 @@ typedef enum mcp_status {
   MCP_STATUS_NEGOTIATION = 12,
   // An operating-system error (spawning a process, starting threads, reading stdin).
   MCP_STATUS_IO = 13,
+  // What was looked up does not exist (a JSON pointer that names nothing).
+  MCP_STATUS_NOT_FOUND = 14,
 } mcp_status;
 
 // The protocol era of a request.
@@ -102,9 +104,25 @@ typedef struct mcp_client mcp_client;
 // connecting consumes its contents; free the handle afterwards either way.
 typedef struct mcp_client_builder mcp_client_builder;
 
+// Client options with the defaults: 60 s idle timeout per request, 600 s hard limit, 5 s era probe,
+// 10 input rounds, 8 MiB messages, no log level, era probed automatically. A plain value: use it from
+// one thread at a time; applying it copies it.
+typedef struct mcp_client_config mcp_client_config;
+
 // An error returned through an `error_out` parameter. Owned by the caller; release it with
 // `mcp_error_free`.
 typedef struct mcp_error mcp_error;
+
+// A running HTTP server. Every function on it may be called from any thread, except
+// `mcp_http_server_wait` and `mcp_http_server_free`, which block and so must not be called from a
+// handler callback.
+typedef struct mcp_http_server mcp_http_server;
+
+// Options of `mcp_server_serve_http`, starting from safe defaults: bind 127.0.0.1:3000, path
+// "/mcp", legacy sessions on, HTTP+SSE (2024-11-05) off, DNS-rebinding protection on with hosts
+// localhost, 127.0.0.1 and `[::1]`, 4 MiB bodies, 1024 sessions, 30 min idle timeout, 15 s SSE
+// keep-alive. A plain value: use it from one thread at a time; serving copies it.
+typedef struct mcp_http_server_config mcp_http_server_config;
 
 // The answer channel of one input request. A reply freed unanswered answers with an internal error.
 typedef struct mcp_input_reply mcp_input_reply;
@@ -133,9 +151,34 @@ typedef struct mcp_server mcp_server;
 // time. `mcp_server_builder_build` consumes its contents; free the handle afterwards either way.
 typedef struct mcp_server_builder mcp_server_builder;
 
+// Server tunables with safe defaults (100 items per page, 8 MiB messages, 10 input rounds, 600 s
+// request-state lifetime, 300 s for a client to answer a legacy server-to-client request, 10 s
+// shutdown grace, results not cacheable). A plain value: use it from one thread at a time; applying
+// it copies it, so it may be freed or changed afterwards.
+typedef struct mcp_server_config mcp_server_config;
+
 // An owned UTF-8 string returned by the library. Read it with `mcp_string_data` / `mcp_string_len`;
 // release it with `mcp_string_free`, exactly once.
 typedef struct mcp_string mcp_string;
+
+// An open subscription. `mcp_subscription_close` may be called from any thread, also from its own
+// callback; `mcp_subscription_free` blocks until delivery has ended, so not from a callback. The
+// handle may outlive its client (the subscription then ends with the connection) and keeps the
+// runtime running until it is freed.
+typedef struct mcp_subscription mcp_subscription;
+
+// Learns that a request was cancelled: by the client (`notifications/cancelled`), because its
+// connection or stream closed, or because the server is shutting down. Called at most once, on a
+// runtime thread, possibly while the handler still runs on another thread; a call that races with
+// an answer may still happen just after the answer went out (the answer is then dropped by the
+// engine). It should make the work stop soon and then answer (any answer will do) and free the
+// responder as usual; it may call `mcp_responder_*` functions but not free the responder unless the
+// handler has handed it over. Must not block for long or unwind.
+typedef void (*mcp_cancel_cb)(void *userdata);
+
+// Releases `userdata` when the library drops a callback: called exactly once, on whichever thread
+// drops the last reference (the thread freeing the owner, or a runtime thread). May be NULL.
+typedef void (*mcp_userdata_free_cb)(void *userdata);
 
 // A borrowed UTF-8 view: `data` points at `len` bytes followed by a NUL (not counted in `len`).
 // `data` is never NULL in views the library returns. How long the view lives is stated by the
@@ -155,10 +198,6 @@ typedef struct mcp_str {
 typedef void (*mcp_input_cb)(void *userdata,
                              struct mcp_str params_json,
                              struct mcp_input_reply *reply);
-
-// Releases `userdata` when the library drops a callback: called exactly once, on whichever thread
-// drops the last reference (the thread freeing the owner, or a runtime thread). May be NULL.
-typedef void (*mcp_userdata_free_cb)(void *userdata);
 
 // Sees a notification from the server (progress, log messages, list changes): `method` and
 // `params_json` are valid only during the call. Called on a runtime thread, one notification at a
@@ -186,6 +225,14 @@ typedef void (*mcp_call_cb)(void *userdata,
                             struct mcp_string *result,
                             struct mcp_error *error);
 
+// One extra HTTP header: `name` and `value`, both UTF-8 views (read during the call only).
+typedef struct mcp_header {
+  // The header name, e.g. "Authorization".
+  struct mcp_str name;
+  // The header value.
+  struct mcp_str value;
+} mcp_header;
+
 // A request handler. Called on a runtime thread, possibly on several threads at once for different
 // requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
 // answer it (now or later, from any thread) and then free it with `mcp_responder_free`. It must not
@@ -194,9 +241,31 @@ typedef void (*mcp_handler_cb)(void *userdata,
                                const struct mcp_request *request,
                                struct mcp_responder *responder);
 
+// Receives the notifications of one subscription: `method` (e.g.
+// "notifications/tools/list_changed") and `params_json` (the notification's params as JSON, "{}"
+// when it had none), both valid only during the call. Called on a runtime thread, one call at a time,
+// in arrival order. After the last notification it is called exactly once more with an empty
+// `method` (length 0): the subscription has ended (closed by `mcp_subscription_close`, by the server
+// or because the connection closed); `params_json` then holds `{"reason": "..."}`. It must not block
+// for long, make blocking client calls, free the subscription, or unwind.
+typedef void (*mcp_subscription_cb)(void *userdata,
+                                    struct mcp_str method,
+                                    struct mcp_str params_json);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// Registers `cb(userdata)` to run when the request of `responder` is cancelled (see
+// `mcp_cancel_cb`); when it already is, `cb` runs soon on a runtime thread. The watch ends when the
+// responder answers or is freed; `userdata_free(userdata)` then runs exactly once (after `cb`, if it
+// ran). The library owns `userdata` from this call on, also when it fails. At most one registration
+// per responder (`MCP_STATUS_ALREADY_USED` on a second, and after an answer); from a responder that
+// was not created by the library on its runtime, `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_responder_on_cancel(const struct mcp_responder *responder,
+                                        mcp_cancel_cb cb,
+                                        void *userdata,
+                                        mcp_userdata_free_cb userdata_free);
 
 // Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
 enum mcp_status mcp_client_builder_new(const char *name,
@@ -387,6 +456,80 @@ enum mcp_status mcp_client_close(const struct mcp_client *client);
 // Closes (see `mcp_client_close`) and frees the client. NULL is ignored. Not from a callback.
 void mcp_client_free(struct mcp_client *client);
 
+// Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
+enum mcp_status mcp_client_config_new(struct mcp_client_config **config_out);
+
+// Frees a configuration. NULL is ignored.
+void mcp_client_config_free(struct mcp_client_config *config);
+
+// Sets the timeouts in milliseconds: `request_ms` is the idle timeout of each request (progress
+// restarts it), `total_ms` the hard limit of one request, `probe_ms` how long the `server/discover`
+// probe waits before assuming a legacy server. A zero keeps that value; `request_ms` above `total_ms`
+// (after applying) is `MCP_STATUS_INVALID_ARGUMENT` and changes nothing.
+enum mcp_status mcp_client_config_set_timeouts_ms(struct mcp_client_config *config,
+                                                  uint64_t request_ms,
+                                                  uint64_t total_ms,
+                                                  uint64_t probe_ms);
+
+// Sets the most input rounds (MRTR) one call may take before the client gives up, and the largest
+// accepted message from the server in bytes. Zero keeps that value.
+enum mcp_status mcp_client_config_set_limits(struct mcp_client_config *config,
+                                             uint32_t max_input_rounds,
+                                             size_t max_message_bytes);
+
+// Asks for log messages at `level` (an `mcp_log_level` value) and above, as
+// `mcp_client_builder_set_log_level` does. Others: `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_config_set_log_level(struct mcp_client_config *config, uint32_t level);
+
+// Sets the version preference (UTF-8, copied): a known modern revision ("2026-07-28") connects only
+// in the modern era, a known legacy one ("2025-11-25", ...) only with the `initialize` handshake, and
+// "auto" probes with `server/discover` and falls back (the default). Anything else is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_config_set_version(struct mcp_client_config *config,
+                                              const char *version,
+                                              size_t version_len);
+
+// Sets a field of the client's implementation object (`clientInfo`), e.g. "title" or
+// "description", to the JSON value `value_json` (copied). "name" and "version" come from
+// `mcp_client_builder_new` and are `MCP_STATUS_INVALID_ARGUMENT` here.
+enum mcp_status mcp_client_config_set_info_field(struct mcp_client_config *config,
+                                                 const char *key,
+                                                 size_t key_len,
+                                                 const char *value_json,
+                                                 size_t value_len);
+
+// Declares the optional client capabilities that need no handler of their own: URL-mode
+// elicitation (`elicitation.url`, next to the form mode an elicitation handler declares) and tool
+// use inside sampling (`sampling.tools`). Both off by default.
+enum mcp_status mcp_client_config_set_capabilities(struct mcp_client_config *config,
+                                                   bool elicitation_url,
+                                                   bool sampling_tools);
+
+// Applies a copy of `config` to the builder: its timeouts, limits and log level replace those set
+// before (also by `mcp_client_builder_set_timeout_ms` / `_set_log_level`), and its version
+// preference, info fields and capabilities are added. `MCP_STATUS_ALREADY_USED` after connecting.
+enum mcp_status mcp_client_builder_set_config(struct mcp_client_builder *builder,
+                                              const struct mcp_client_config *config);
+
+// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path"; https is not supported
+// yet and is `MCP_STATUS_INVALID_ARGUMENT`) on `runtime`, sending the `nheaders` extra `headers`
+// (may be NULL when 0; copied) with every request, negotiates the era (as set with
+// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
+// `server/discover` probe, remembered per origin for the life of the process) and writes the client
+// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
+// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL or header,
+// `MCP_STATUS_TRANSPORT` when the server cannot be reached, `MCP_STATUS_NEGOTIATION`,
+// `MCP_STATUS_TIMEOUT`. A second connect with the same builder is `MCP_STATUS_ALREADY_USED`. Not from
+// a callback. Free the client with `mcp_client_free` (which ends a legacy session with DELETE).
+enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *builder,
+                                                const struct mcp_runtime *runtime,
+                                                const char *url,
+                                                size_t url_len,
+                                                const struct mcp_header *headers,
+                                                size_t nheaders,
+                                                struct mcp_client **client_out,
+                                                struct mcp_error **error_out);
+
 // The kind of failure (never `MCP_STATUS_OK`); `MCP_STATUS_NULL_PARAMETER` when `error` is NULL.
 enum mcp_status mcp_error_status(const struct mcp_error *error);
 
@@ -403,6 +546,117 @@ struct mcp_str mcp_error_data(const struct mcp_error *error);
 // Frees an error. NULL is ignored. Any thread.
 void mcp_error_free(struct mcp_error *error);
 
+// Creates a configuration holding the defaults. Free with `mcp_http_server_config_free`.
+enum mcp_status mcp_http_server_config_new(struct mcp_http_server_config **config_out);
+
+// Frees a configuration. NULL is ignored.
+void mcp_http_server_config_free(struct mcp_http_server_config *config);
+
+// Sets the address to listen on, `"IP:PORT"` (UTF-8, e.g. "127.0.0.1:0"; port 0 picks a free port,
+// see `mcp_http_server_local_addr`; IPv6 as `"[::1]:8080"`). Also turns DNS-rebinding protection on
+// for a loopback address and off for any other (set the allowed hosts and call
+// `mcp_http_server_config_set_dns_rebinding_protection` afterwards to protect a public address).
+// Text that is not an address is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_bind(struct mcp_http_server_config *config,
+                                                const char *addr,
+                                                size_t addr_len);
+
+// Sets the one MCP endpoint path (default "/mcp"); it must start with `/` and hold no `?`, `#` or
+// space, else `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_path(struct mcp_http_server_config *config,
+                                                const char *path,
+                                                size_t path_len);
+
+// Serves legacy (2025-03-26 .. 2025-11-25) sessions on the same endpoint (`initialize`,
+// `Mcp-Session-Id`, GET and DELETE); default on. When off, GET and DELETE get 405.
+enum mcp_status mcp_http_server_config_set_legacy_sessions(struct mcp_http_server_config *config,
+                                                           bool on);
+
+// Serves a POST carrying neither a session, `_meta` nor a version header as 2025-03-26, statelessly
+// (default off: such a POST gets 400).
+enum mcp_status mcp_http_server_config_set_assume_2025_03_26(struct mcp_http_server_config *config,
+                                                             bool on);
+
+// Also serves the 2024-11-05 HTTP+SSE transport (default off): GET `sse_path` opens a session's event
+// stream and the client POSTs to `messages_path`. Both paths follow the rules of
+// `mcp_http_server_config_set_path`; NULL with length 0 keeps the current one ("/sse", "/messages").
+enum mcp_status mcp_http_server_config_set_http_sse(struct mcp_http_server_config *config,
+                                                    bool on,
+                                                    const char *sse_path,
+                                                    size_t sse_path_len,
+                                                    const char *messages_path,
+                                                    size_t messages_path_len);
+
+// Checks `Host` and `Origin` against the allowed hosts and origins (DNS-rebinding protection; a
+// foreign host gets 403). Default on.
+enum mcp_status mcp_http_server_config_set_dns_rebinding_protection(struct mcp_http_server_config *config,
+                                                                    bool on);
+
+// Adds a host name (without port, UTF-8, copied) accepted in `Host`, and in `Origin` with any scheme
+// and port. An empty name is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_add_allowed_host(struct mcp_http_server_config *config,
+                                                        const char *host,
+                                                        size_t host_len);
+
+// Adds an exact origin (`scheme://host[:port]`, UTF-8, copied) accepted in `Origin`. Text without
+// `://` is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_add_allowed_origin(struct mcp_http_server_config *config,
+                                                          const char *origin,
+                                                          size_t origin_len);
+
+// Sets the largest accepted request body in bytes (larger ones get 413). 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_max_body_bytes(struct mcp_http_server_config *config,
+                                                          size_t bytes);
+
+// Sets how many legacy sessions may live at once (`initialize` beyond that gets 503). 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_max_sessions(struct mcp_http_server_config *config,
+                                                        size_t sessions);
+
+// Sets after how many milliseconds without a request or open stream a legacy session ends. 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_session_idle_timeout_ms(struct mcp_http_server_config *config,
+                                                                   uint64_t timeout_ms);
+
+// Sets the interval of SSE keep-alive comments on open streams, in milliseconds. 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_sse_keepalive_ms(struct mcp_http_server_config *config,
+                                                            uint64_t interval_ms);
+
+// Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
+// `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
+// the same endpoint. Blocks until the socket is bound, then writes the running server to
+// `*http_out` and returns; requests are served on runtime threads. Fails with `MCP_STATUS_IO` when
+// the address cannot be bound (the reason in `*error_out`, which may be NULL and is written only on
+// failure). The config is copied; the server and runtime handles may be freed while it serves.
+// Stop with `mcp_http_server_stop` / `_free`. Not from a callback.
+enum mcp_status mcp_server_serve_http(const struct mcp_server *server,
+                                      const struct mcp_runtime *runtime,
+                                      const struct mcp_http_server_config *config,
+                                      struct mcp_http_server **http_out,
+                                      struct mcp_error **error_out);
+
+// The address actually bound, as "IP:PORT" (e.g. "127.0.0.1:41234"); the view lives as long as the
+// handle. Empty for NULL. Any thread.
+struct mcp_str mcp_http_server_local_addr(const struct mcp_http_server *http);
+
+// The port actually bound; 0 for NULL. Any thread.
+uint16_t mcp_http_server_port(const struct mcp_http_server *http);
+
+// Asks the server to stop: it stops accepting, ends every session and open stream (listen streams
+// get their final result), and then counts as stopped. Returns at once; idempotent. Any thread, also
+// a handler callback.
+enum mcp_status mcp_http_server_stop(const struct mcp_http_server *http);
+
+// Blocks until the server has stopped (after `mcp_http_server_stop` from another thread). May be
+// called from several threads. Not from a callback.
+enum mcp_status mcp_http_server_wait(const struct mcp_http_server *http);
+
+// Stops the server if it still runs, waits until it has stopped, and frees the handle (and the
+// address view). NULL is ignored. No other call on the handle may be running. Not from a callback.
+void mcp_http_server_free(struct mcp_http_server *http);
+
 // Answers with a result object (an ElicitResult, CreateMessageResult or ListRootsResult as JSON,
 // copied). `MCP_STATUS_INVALID_JSON` leaves the reply unanswered; `MCP_STATUS_ALREADY_USED` after an
 // answer. Any thread.
@@ -418,6 +672,40 @@ enum mcp_status mcp_input_reply_error(const struct mcp_input_reply *reply,
 
 // Frees a reply (answering with an internal error if unanswered). NULL is ignored. Any thread.
 void mcp_input_reply_free(struct mcp_input_reply *reply);
+
+// Finds the value at JSON Pointer `pointer` (RFC 6901: "" is the whole document, "/a/0/b" walks
+// object keys and array indexes, `~1` stands for `/` and `~0` for `~`) in the JSON text `json` and
+// writes it, re-serialized as compact JSON, to `*value_out` (free with `mcp_string_free`). Fails with
+// `MCP_STATUS_INVALID_JSON` when `json` does not parse, `MCP_STATUS_INVALID_ARGUMENT` when `pointer`
+// is neither empty nor starts with `/`, `MCP_STATUS_NOT_FOUND` when nothing is there; nothing is
+// written on failure. Inputs are only read during the call. Any thread.
+enum mcp_status mcp_json_get(const char *json,
+                             size_t json_len,
+                             const char *pointer,
+                             size_t pointer_len,
+                             struct mcp_string **value_out);
+
+// Like `mcp_json_get`, for a value that must be a JSON string: writes its content (unescaped, without
+// quotes) to `*value_out`. A value of another type is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_json_get_string(const char *json,
+                                    size_t json_len,
+                                    const char *pointer,
+                                    size_t pointer_len,
+                                    struct mcp_string **value_out);
+
+// Writes `text` (UTF-8) as a JSON string literal, quotes included, to `*json_out` (free with
+// `mcp_string_free`): the safe way to splice user text into JSON built with `snprintf`. Any thread.
+enum mcp_status mcp_json_quote(const char *text, size_t text_len, struct mcp_string **json_out);
+
+// Writes the keys of the object at JSON Pointer `pointer` in `json` (order not guaranteed) as a JSON
+// array of strings to `*keys_out` (free with `mcp_string_free`); read them back with
+// `mcp_json_get_string(keys, "/0")`, "/1", ... Fails like `mcp_json_get`, and with
+// `MCP_STATUS_INVALID_ARGUMENT` when the value is not an object. Any thread.
+enum mcp_status mcp_json_keys(const char *json,
+                              size_t json_len,
+                              const char *pointer,
+                              size_t pointer_len,
+                              struct mcp_string **keys_out);
 
 // The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
 // accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
@@ -457,6 +745,18 @@ struct mcp_str mcp_request_state(const struct mcp_request *request);
 
 // The era of the request; `MCP_ERA_MODERN` when `request` is NULL.
 enum mcp_era mcp_request_era(const struct mcp_request *request);
+
+// The variables of the resource template that matched the URI of a `resources/read`, as a JSON
+// object (`{"id": "123"}` for `test://template/{id}/data`), or empty for other requests.
+struct mcp_str mcp_request_template_vars(const struct mcp_request *request);
+
+// Whether the client declared the capability at `path`, object keys joined by `/` (UTF-8, read
+// during the call): "sampling", "elicitation/form" (also true for a bare `elicitation: {}`, form
+// mode being the default), "elicitation/url", "roots". False for NULL arguments or bad UTF-8. Any
+// thread.
+bool mcp_request_has_client_capability(const struct mcp_request *request,
+                                       const char *path,
+                                       size_t path_len);
 
 // The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
 const struct mcp_request *mcp_responder_request(const struct mcp_responder *responder);
@@ -648,6 +948,112 @@ enum mcp_status mcp_serve_wait(const struct mcp_serve *serve, struct mcp_error *
 // callback.
 void mcp_serve_free(struct mcp_serve *serve);
 
+// Creates a configuration holding the defaults. Free with `mcp_server_config_free`. Any thread.
+enum mcp_status mcp_server_config_new(struct mcp_server_config **config_out);
+
+// Frees a configuration. NULL is ignored.
+void mcp_server_config_free(struct mcp_server_config *config);
+
+// Sets how many items one page of `tools/list` (and the other lists) holds. 0 is
+// `MCP_STATUS_INVALID_ARGUMENT` (nothing changes).
+enum mcp_status mcp_server_config_set_page_size(struct mcp_server_config *config, size_t page_size);
+
+// Sets the largest accepted message in bytes (larger ones get -32600; the connection carries on).
+// 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_max_message_bytes(struct mcp_server_config *config,
+                                                        size_t bytes);
+
+// Sets how long a sealed `requestState` stays valid, in milliseconds. 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_state_ttl_ms(struct mcp_server_config *config,
+                                                   uint64_t ttl_ms);
+
+// Sets how many input rounds one legacy request may take before it fails. 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_max_input_rounds(struct mcp_server_config *config,
+                                                       uint32_t rounds);
+
+// Sets the caching hints put on cacheable results (lists, reads, discovery) that carry none of
+// their own: `ttlMs` = `ttl_ms` (0 means "do not reuse") and `cacheScope` "public" when `public_scope`
+// is true, else "private". Cannot fail except on NULL.
+enum mcp_status mcp_server_config_set_cache(struct mcp_server_config *config,
+                                            uint64_t ttl_ms,
+                                            bool public_scope);
+
+// Sets how long a legacy server-to-client request (sampling, elicitation, roots) may wait for the
+// client, in milliseconds. 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_client_request_timeout_ms(struct mcp_server_config *config,
+                                                                uint64_t timeout_ms);
+
+// Sets how long a stdio serve waits for in-flight requests after stdin closes or
+// `mcp_serve_stop`, in milliseconds (0: not at all).
+enum mcp_status mcp_server_config_set_shutdown_grace_ms(struct mcp_server_config *config,
+                                                        uint64_t grace_ms);
+
+// Adds a protocol revision to serve (UTF-8, copied): once any is added, only the added ones are
+// served (default: every known revision of both eras). A revision libmcp does not know is
+// `MCP_STATUS_INVALID_ARGUMENT`; adding one twice has no further effect.
+enum mcp_status mcp_server_config_add_version(struct mcp_server_config *config,
+                                              const char *version,
+                                              size_t version_len);
+
+// Sets the 32-byte key that seals `requestState` (default: random per server), so that servers
+// behind one load balancer accept each other's states. `key_len` other than 32 is
+// `MCP_STATUS_INVALID_ARGUMENT`. The bytes are copied.
+enum mcp_status mcp_server_config_set_state_key(struct mcp_server_config *config,
+                                                const uint8_t *key,
+                                                size_t key_len);
+
+// Applies a copy of `config` to the builder (replacing an earlier one). `MCP_STATUS_ALREADY_USED`
+// after `mcp_server_builder_build`.
+enum mcp_status mcp_server_builder_set_config(struct mcp_server_builder *builder,
+                                              const struct mcp_server_config *config);
+
+// Registers (or replaces) a prompt on a built server, even while it serves, and tells listening
+// clients the prompt list changed. `definition` as in `mcp_server_builder_add_prompt`; ownership of
+// `userdata` as in `mcp_server_builder_add_tool` (taken also on failure). A rejected definition is
+// `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be NULL; written only on
+// failure). Any thread, also from a handler.
+enum mcp_status mcp_server_add_prompt(const struct mcp_server *server,
+                                      const char *definition,
+                                      size_t definition_len,
+                                      mcp_handler_cb cb,
+                                      void *userdata,
+                                      mcp_userdata_free_cb userdata_free,
+                                      struct mcp_error **error_out);
+
+// Removes prompt `name` and tells listening clients; writes whether there was one to `*removed_out`
+// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
+enum mcp_status mcp_server_remove_prompt(const struct mcp_server *server,
+                                         const char *name,
+                                         size_t name_len,
+                                         bool *removed_out);
+
+// Registers (or replaces) a static resource on a built server and tells listening clients the
+// resource list changed. `definition` as in `mcp_server_builder_add_resource`; ownership and
+// failures as in `mcp_server_add_prompt`. Any thread.
+enum mcp_status mcp_server_add_resource(const struct mcp_server *server,
+                                        const char *definition,
+                                        size_t definition_len,
+                                        mcp_handler_cb cb,
+                                        void *userdata,
+                                        mcp_userdata_free_cb userdata_free,
+                                        struct mcp_error **error_out);
+
+// Removes the static resource `uri` and tells listening clients; writes whether there was one to
+// `*removed_out` (may be NULL). Any thread.
+enum mcp_status mcp_server_remove_resource(const struct mcp_server *server,
+                                           const char *uri,
+                                           size_t uri_len,
+                                           bool *removed_out);
+
+// Tells the clients subscribed to `uri` (legacy `resources/subscribe`, or a listen stream naming it
+// in `resourceSubscriptions`) that the resource changed (`notifications/resources/updated`). An
+// empty URI is `MCP_STATUS_INVALID_ARGUMENT`. Any thread, also from a handler.
+enum mcp_status mcp_server_notify_resource_updated(const struct mcp_server *server,
+                                                   const char *uri,
+                                                   size_t uri_len);
+
 // A static, NUL-terminated English description of `status`; never NULL, never freed. Any thread.
 const char *mcp_status_describe(enum mcp_status status);
 
@@ -661,6 +1067,38 @@ size_t mcp_string_len(const struct mcp_string *s);
 // Frees a string the library returned. NULL is ignored. After this call `s` and every pointer from
 // `mcp_string_data(s)` are invalid. Any thread.
 void mcp_string_free(struct mcp_string *s);
+
+// Subscribes to the notifications named by `filter_json`, a JSON object with any of
+// `"toolsListChanged": true`, `"promptsListChanged": true`, `"resourcesListChanged": true` and
+// `"resourceSubscriptions": ["uri", ...]` (copied). Blocks until the server has acknowledged
+// (modern: the first frame of the `subscriptions/listen` stream; legacy: every `resources/subscribe`
+// answered), then writes the handle to `*subscription_out` and, when `acknowledged_out` is not NULL,
+// the subset the server agreed to deliver as JSON (free with `mcp_string_free`). Each notification
+// then reaches `cb` (see `mcp_subscription_cb`). The library owns `userdata` from this call on, also
+// when it fails, and calls `userdata_free(userdata)` exactly once, after the final callback (or
+// before returning a failure, when `cb` never runs). Failures: `MCP_STATUS_INVALID_JSON` for a filter
+// that is not such an object, `MCP_STATUS_INVALID_ARGUMENT` for an empty one, and the errors of a
+// request (`MCP_STATUS_RPC_ERROR` when the server refuses, with details in `*error_out`, which may be
+// NULL and is written only on failure). Not from a callback.
+enum mcp_status mcp_client_subscribe(const struct mcp_client *client,
+                                     const char *filter_json,
+                                     size_t filter_len,
+                                     mcp_subscription_cb cb,
+                                     void *userdata,
+                                     mcp_userdata_free_cb userdata_free,
+                                     struct mcp_subscription **subscription_out,
+                                     struct mcp_string **acknowledged_out,
+                                     struct mcp_error **error_out);
+
+// Ends the subscription: no notification is delivered after the final callback, which follows
+// soon (legacy sessions send `resources/unsubscribe` for the subscribed URIs; modern servers get
+// `notifications/cancelled` for the listen request). Returns at once; idempotent. Any thread, also
+// the subscription's own callback.
+enum mcp_status mcp_subscription_close(const struct mcp_subscription *subscription);
+
+// Closes the subscription if still open, blocks until its final callback has returned and its
+// userdata is finalized, and frees the handle. NULL is ignored. Not from a callback.
+void mcp_subscription_free(struct mcp_subscription *subscription);
 
 // The version of the loaded library ("MAJOR.MINOR.PATCH"), a static NUL-terminated string. Compare it
 // with `MCP_VERSION_STRING` (built from the header's `MCP_VERSION_*` macros) to detect a header/library mismatch. Any thread.

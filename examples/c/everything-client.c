@@ -1,13 +1,24 @@
-/* everything-client in C: spawns a server (argv[1..]), lists what it offers, calls each tool
- * (answering elicitation), reads resources, gets a prompt, asks for completions, and makes one call
- * with a completion callback.
- * Build: cc -std=c11 everything-client.c $(pkg-config --cflags --libs mcp) -lpthread
- * Run:   ./everything-client ./everything-server */
+/* everything-client in C, in two modes.
+ *
+ * Conformance mode (MCP_CONFORMANCE_SCENARIO set; what the official suite runs): connects to the URL
+ * the harness appends (or spawns a server command over stdio), picks the era from
+ * MCP_CONFORMANCE_PROTOCOL_VERSION and runs the named scenario. OAuth (auth/ scenarios) is not
+ * implemented: those exit 1, as do unknown scenarios ("Unknown scenario: NAME").
+ *
+ * Demo mode (no scenario): runs against examples/c/everything-server (stdio command or http:// URL):
+ * lists, calls tools (an input round answered by the elicitation handler, progress through a
+ * completion callback), reads resources, gets prompts, completes, and subscribes to tool-list
+ * changes; prints "everything worked".
+ *
+ * Usage: everything-client SERVER-COMMAND [ARGS...] | everything-client [...] http://HOST:PORT/mcp
+ * Build: cc -std=c11 everything-client.c $(pkg-config --cflags --libs mcp) -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mcp.h"
 
@@ -15,114 +26,441 @@
 
 static int failures;
 
-/* Prints a JSON result or the error, and frees both. */
-static void show(const char *what, mcp_status st, mcp_string *out, mcp_error *err) {
-  if (st == MCP_STATUS_OK) {
-    printf("%s: %s\n", what, mcp_string_data(out));
-  } else {
-    mcp_str m = mcp_error_message(err);
-    printf("%s failed: %s (code %d): %.*s\n", what, mcp_status_describe(st),
-           (int)mcp_error_code(err), (int)m.len, m.data);
-    failures++;
-  }
-  mcp_string_free(out);
-  mcp_error_free(err);
+/* printf into a fresh heap string (free with free). */
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  char *out = malloc((size_t)n + 1);
+  if (!out) abort();
+  va_start(ap, f);
+  vsnprintf(out, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return out;
 }
 
+static char *take(mcp_string *s) {
+  if (!s) return NULL;
+  char *out = fmt("%s", mcp_string_data(s));
+  mcp_string_free(s);
+  return out;
+}
+
+static char *get(const char *json, const char *pointer) {
+  mcp_string *v = NULL;
+  if (mcp_json_get(json, strlen(json), pointer, strlen(pointer), &v) != MCP_STATUS_OK) return NULL;
+  return take(v);
+}
+
+static char *str(const char *json, const char *pointer) {
+  mcp_string *v = NULL;
+  if (mcp_json_get_string(json, strlen(json), pointer, strlen(pointer), &v) != MCP_STATUS_OK)
+    return NULL;
+  return take(v);
+}
+
+/* Reports a failed call (and frees the error); returns 1 when `st` is a failure. */
+static int failed(const char *what, mcp_status st, mcp_error *err) {
+  if (st == MCP_STATUS_OK) return 0;
+  mcp_str m = mcp_error_message(err);
+  fprintf(stderr, "%s failed: %s (code %d): %.*s\n", what, mcp_status_describe(st),
+          (int)mcp_error_code(err), (int)(err ? m.len : 0), err ? m.data : "");
+  mcp_error_free(err);
+  failures++;
+  return 1;
+}
+
+/* ---- input handlers ---- */
+
+/* A value of the property's type for a required field without a default. */
+static char *placeholder(const char *params, const char *prop) {
+  char ptr[256];
+  snprintf(ptr, sizeof ptr, "/requestedSchema/properties/%s/enum/0", prop);
+  char *v = get(params, ptr);
+  if (v) return v;
+  snprintf(ptr, sizeof ptr, "/requestedSchema/properties/%s/oneOf/0/const", prop);
+  if ((v = get(params, ptr))) return v;
+  snprintf(ptr, sizeof ptr, "/requestedSchema/properties/%s/type", prop);
+  char *type = str(params, ptr);
+  const char *out = "\"conformance\"";
+  if (type && strcmp(type, "boolean") == 0) out = "true";
+  if (type && (strcmp(type, "integer") == 0 || strcmp(type, "number") == 0)) out = "0";
+  if (type && strcmp(type, "array") == 0) out = "[]";
+  free(type);
+  return fmt("%s", out);
+}
+
+/* Whether `prop` is listed in requestedSchema.required. */
+static int required(const char *params, const char *prop) {
+  char ptr[64];
+  for (int i = 0;; i++) {
+    snprintf(ptr, sizeof ptr, "/requestedSchema/required/%d", i);
+    char *r = str(params, ptr);
+    if (!r) return 0;
+    int hit = strcmp(r, prop) == 0;
+    free(r);
+    if (hit) return 1;
+  }
+}
+
+/* Accepts an elicitation form with every schema default filled in, and a placeholder for required
+ * fields without one. Property names here are plain identifiers (no '/' or '~' to escape). */
 static void on_elicitation(void *ud, mcp_str params, mcp_input_reply *reply) {
   (void)ud;
-  printf("elicitation request: %.*s\n", (int)params.len, params.data);
-  mcp_input_reply_result(reply, S("{\"action\":\"accept\",\"content\":{\"name\":\"Ada\"}}"));
+  char *p = fmt("%.*s", (int)params.len, params.data);
+  mcp_string *keys_s = NULL;
+  char *content = fmt("{");
+  if (mcp_json_keys(p, strlen(p), S("/requestedSchema/properties"), &keys_s) == MCP_STATUS_OK) {
+    char *keys = take(keys_s);
+    char ptr[256];
+    for (int i = 0;; i++) {
+      snprintf(ptr, sizeof ptr, "/%d", i);
+      char *key = str(keys, ptr);
+      if (!key) break;
+      snprintf(ptr, sizeof ptr, "/requestedSchema/properties/%s/default", key);
+      char *value = get(p, ptr);
+      if (!value && required(p, key)) value = placeholder(p, key);
+      if (value) {
+        char *next = fmt("%s%s\"%s\":%s", content, content[1] ? "," : "", key, value);
+        free(content);
+        content = next;
+      }
+      free(value);
+      free(key);
+    }
+    free(keys);
+  }
+  char *result = fmt("{\"action\":\"accept\",\"content\":%s}}", content);
+  mcp_input_reply_result(reply, result, strlen(result));
+  mcp_input_reply_free(reply);
+  free(result);
+  free(content);
+  free(p);
+}
+
+static void on_sampling(void *ud, mcp_str params, mcp_input_reply *reply) {
+  (void)ud, (void)params;
+  mcp_input_reply_result(
+      reply, S("{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"This is a canned "
+               "answer from the libmcp C everything-client.\"},\"model\":\"libmcp-everything-"
+               "client-c\",\"stopReason\":\"endTurn\"}"));
   mcp_input_reply_free(reply);
 }
 
-struct done {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int finished;
-};
-
-static void on_slow_progress(void *ud, double progress, bool has_total, double total,
-                             mcp_str message) {
-  (void)ud;
-  printf("slow progress: %g/%g %.*s\n", progress, has_total ? total : 0.0, (int)message.len,
-         message.data);
+static void on_roots(void *ud, mcp_str params, mcp_input_reply *reply) {
+  (void)ud, (void)params;
+  mcp_input_reply_result(
+      reply, S("{\"roots\":[{\"uri\":\"file:///tmp/libmcp-everything-client-c\",\"name\":\"Scratch\"}]}"));
+  mcp_input_reply_free(reply);
 }
 
-static void on_slow_done(void *ud, mcp_status st, mcp_string *result, mcp_error *error) {
-  struct done *d = ud;
-  show("slow (callback)", st, result, error);
-  pthread_mutex_lock(&d->mu);
-  d->finished = 1;
-  pthread_cond_signal(&d->cv);
-  pthread_mutex_unlock(&d->mu);
+/* ---- calls ---- */
+
+/* tools/list: the JSON array of tools (free with free), or NULL after reporting the failure. */
+static char *list_tools(mcp_client *c) {
+  mcp_string *out = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_client_list_tools(c, &out, &err);
+  if (failed("tools/list", st, err)) return NULL;
+  return take(out);
+}
+
+/* Calls a tool; a tool error (isError) counts as a failure. Returns the result JSON (free it). */
+static char *call(mcp_client *c, const char *tool, const char *args) {
+  mcp_string *out = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_client_call_tool(c, tool, strlen(tool), args, strlen(args), &out, &err);
+  char *what = fmt("tools/call %s", tool);
+  int bad = failed(what, st, err);
+  free(what);
+  if (bad) return NULL;
+  char *result = take(out);
+  char *is_error = get(result, "/isError");
+  if (is_error && strcmp(is_error, "true") == 0) {
+    fprintf(stderr, "tools/call %s returned a tool error: %s\n", tool, result);
+    failures++;
+  }
+  free(is_error);
+  return result;
+}
+
+static void call_and_drop(mcp_client *c, const char *tool, const char *args) {
+  free(call(c, tool, args));
+}
+
+/* ---- conformance scenarios ---- */
+
+static const char *const SCENARIOS[] = {
+    "initialize", "tools_call", "elicitation-sep1034-client-defaults", "request-metadata",
+    "sep-2322-client-request-state", "json-schema-2020-12-preservation", "json-schema-ref-no-deref",
+    "sse-retry", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", NULL};
+
+static int known(const char *scenario) {
+  for (const char *const *s = SCENARIOS; *s; s++)
+    if (strcmp(*s, scenario) == 0) return 1;
+  return 0;
+}
+
+/* The version to pin: the harness's, except json-schema-ref-no-deref (a legacy-only mock). */
+static const char *version_for(const char *scenario, const char *version) {
+  if (strcmp(scenario, "json-schema-ref-no-deref") == 0)
+    return version && strcmp(version, "2026-07-28") != 0 ? version : "2025-11-25";
+  return version;
+}
+
+static void run_scenario(mcp_client *c, const char *name) {
+  if (!strcmp(name, "initialize") || !strcmp(name, "json-schema-ref-no-deref")) {
+    free(list_tools(c));
+  } else if (!strcmp(name, "tools_call") || !strcmp(name, "http-standard-headers")) {
+    free(list_tools(c));
+    call_and_drop(c, "add_numbers", "{\"a\":5,\"b\":3}");
+  } else if (!strcmp(name, "request-metadata")) {
+    if (mcp_client_era(c) == MCP_ERA_MODERN) {
+      mcp_string *out = NULL;
+      mcp_error *err = NULL;
+      mcp_status st = mcp_client_call(c, S("server/discover"), NULL, 0, 0, &out, &err);
+      if (!failed("server/discover", st, err)) mcp_string_free(out);
+    }
+    free(list_tools(c));
+    call_and_drop(c, "add_numbers", "{\"a\":5,\"b\":3}");
+  } else if (!strcmp(name, "elicitation-sep1034-client-defaults")) {
+    call_and_drop(c, "test_client_elicitation_defaults", "{}");
+  } else if (!strcmp(name, "sse-retry")) {
+    free(list_tools(c));
+    call_and_drop(c, "test_reconnection", "{}");
+  } else if (!strcmp(name, "sep-2322-client-request-state")) {
+    free(list_tools(c));
+    call_and_drop(c, "test_mrtr_echo_state", "{}");
+    call_and_drop(c, "test_mrtr_unrelated", "{}");
+    call_and_drop(c, "test_mrtr_no_state", "{}");
+    call_and_drop(c, "test_mrtr_no_result_type", "{}");
+  } else if (!strcmp(name, "json-schema-2020-12-preservation")) {
+    char *tools = list_tools(c);
+    char *schema = NULL;
+    char ptr[64];
+    for (int i = 0; tools && !schema; i++) {
+      snprintf(ptr, sizeof ptr, "/%d/name", i);
+      char *n = str(tools, ptr);
+      if (!n) break;
+      if (strcmp(n, "json_schema_2020_12_tool") == 0) {
+        snprintf(ptr, sizeof ptr, "/%d/inputSchema", i);
+        schema = get(tools, ptr);
+      }
+      free(n);
+    }
+    if (schema) {
+      char *args = fmt("{\"schema\":%s}", schema);
+      call_and_drop(c, "json_schema_echo", args);
+      free(args);
+    } else {
+      fprintf(stderr, "json_schema_2020_12_tool is not listed\n");
+      failures++;
+    }
+    free(schema);
+    free(tools);
+  } else if (!strcmp(name, "http-custom-headers")) {
+    /* The transport learns each tool's x-mcp-header parameters from tools/list. */
+    free(list_tools(c));
+    const char *context = getenv("MCP_CONFORMANCE_CONTEXT");
+    char ptr[64];
+    for (int i = 0; context; i++) {
+      snprintf(ptr, sizeof ptr, "/toolCalls/%d/name", i);
+      char *tool = str(context, ptr);
+      if (!tool) break;
+      snprintf(ptr, sizeof ptr, "/toolCalls/%d/arguments", i);
+      char *args = get(context, ptr);
+      call_and_drop(c, tool, args ? args : "{}");
+      free(args);
+      free(tool);
+    }
+  } else if (!strcmp(name, "http-invalid-tool-headers")) {
+    free(list_tools(c));
+    call_and_drop(c, "valid_tool", "{}");
+  }
+}
+
+/* ---- demo mode against examples/c/everything-server ---- */
+
+struct waiter {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int events;  /* notifications seen */
+  int ended;   /* the final callback ran */
+  int done;    /* the async call finished */
+};
+
+static void wait_until(struct waiter *w, int *field, int at_least) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 10;
+  pthread_mutex_lock(&w->mu);
+  while (*field < at_least)
+    if (pthread_cond_timedwait(&w->cv, &w->mu, &deadline) != 0) break;
+  pthread_mutex_unlock(&w->mu);
+}
+
+static void on_change(void *ud, mcp_str method, mcp_str params) {
+  struct waiter *w = ud;
+  printf("subscription: %s %.*s\n", method.len ? method.data : "(ended)", (int)params.len,
+         params.data);
+  pthread_mutex_lock(&w->mu);
+  if (method.len) w->events++;
+  else w->ended = 1;
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
+static void on_progress(void *ud, double progress, bool has_total, double total, mcp_str message) {
+  (void)ud, (void)message;
+  printf("progress: %g/%g\n", progress, has_total ? total : 0.0);
+}
+
+static void on_done(void *ud, mcp_status st, mcp_string *result, mcp_error *error) {
+  struct waiter *w = ud;
+  if (!failed("test_tool_with_progress (callback)", st, error)) {
+    printf("test_tool_with_progress: %s\n", mcp_string_data(result));
+    mcp_string_free(result);
+  }
+  pthread_mutex_lock(&w->mu);
+  w->done = 1;
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
+/* Prints a blocking call's result, or reports its failure. */
+static void show(const char *what, mcp_status st, mcp_string *out, mcp_error *err) {
+  if (failed(what, st, err)) return;
+  printf("%s: %s\n", what, mcp_string_data(out));
+  mcp_string_free(out);
+}
+
+static void expect_text(mcp_client *c, const char *tool, const char *needle) {
+  char *r = call(c, tool, "{}");
+  if (!r) return;
+  printf("%s: %s\n", tool, r);
+  if (!strstr(r, needle)) {
+    fprintf(stderr, "%s: expected \"%s\"\n", tool, needle);
+    failures++;
+  }
+  free(r);
+}
+
+static void demo(mcp_client *c) {
+  mcp_string *out = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_client_server_info(c, &out);
+  show("server", st, out, NULL);
+  char *tools = list_tools(c);
+  if (tools && !strstr(tools, "\"test_input_required_result_elicitation\"")) failures++;
+  free(tools);
+  expect_text(c, "test_simple_text", "This is a simple text response for testing.");
+  /* An input round: the elicitation handler answers with the placeholder for "name". */
+  expect_text(c, "test_input_required_result_elicitation", "Hello, conformance!");
+  expect_text(c, "test_input_required_result_sampling", "canned answer");
+  expect_text(c, "test_input_required_result_list_roots", "file:///tmp/libmcp-everything-client-c");
+  st = mcp_client_read_resource(c, S("test://template/42/data"), &out, &err);
+  if (st == MCP_STATUS_OK && !strstr(mcp_string_data(out), "Data for ID: 42")) failures++;
+  show("template", st, out, err);
+  st = mcp_client_get_prompt(c, S("test_prompt_with_arguments"),
+                             S("{\"arg1\":\"hello\",\"arg2\":\"world\"}"), &out, &err);
+  show("prompt", st, out, err);
+  st = mcp_client_complete(c, S("{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"}"),
+                           S("arg1"), S("he"), &out, &err);
+  show("complete", st, out, err);
+
+  struct waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+  st = mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"test_tool_with_progress\"}"), 0,
+                             on_progress, on_done, &w, NULL);
+  if (failed("call_async", st, NULL)) w.done = 1;
+  wait_until(&w, &w.done, 1);
+
+  mcp_subscription *sub = NULL;
+  mcp_string *ack = NULL;
+  st = mcp_client_subscribe(c, S("{\"toolsListChanged\":true}"), on_change, &w, NULL, &sub, &ack,
+                            &err);
+  if (failed("subscribe", st, err)) return;
+  printf("subscribed: %s\n", mcp_string_data(ack));
+  mcp_string_free(ack);
+  expect_text(c, "test_trigger_tool_change", "Tool list changed");
+  wait_until(&w, &w.events, 1);
+  if (w.events < 1) {
+    fprintf(stderr, "no notifications/tools/list_changed arrived\n");
+    failures++;
+  }
+  mcp_subscription_close(sub);
+  mcp_subscription_free(sub);
+  if (!w.ended) {
+    fprintf(stderr, "the subscription's final callback did not run\n");
+    failures++;
+  }
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s SERVER [ARGS...]\n", argv[0]);
+    fprintf(stderr, "usage: %s SERVER-COMMAND [ARGS...] | http://HOST:PORT/mcp\n", argv[0]);
     return 2;
   }
+  const char *scenario = getenv("MCP_CONFORMANCE_SCENARIO");
+  if (scenario && strncmp(scenario, "auth/", 5) == 0) {
+    fprintf(stderr, "everything-client: scenario %s: authorization (OAuth) is not implemented\n",
+                    scenario);
+    return 1;
+  }
+  if (scenario && !known(scenario)) {
+    fprintf(stderr, "Unknown scenario: %s\n", scenario);
+    return 1;
+  }
+  const char *last = argv[argc - 1];
+  int http = strncmp(last, "http://", 7) == 0 || strncmp(last, "https://", 8) == 0;
+  const char *version = getenv("MCP_CONFORMANCE_PROTOCOL_VERSION");
+  if (!version) version = getenv("MCP_TEST_VERSION"); /* demo mode: pin an era */
+  if (scenario) version = version_for(scenario, version);
+
   mcp_runtime *rt = NULL;
   mcp_client_builder *b = NULL;
+  mcp_client_config *config = NULL;
   mcp_client *c = NULL;
   mcp_error *err = NULL;
-  mcp_string *out = NULL;
-  if (mcp_runtime_new(0, &rt) != MCP_STATUS_OK) return 1;
-  mcp_client_builder_new(S("everything-client-c"), S("1.0.0"), &b);
-  mcp_client_builder_set_timeout_ms(b, 30000);
-  mcp_client_builder_on_elicitation(b, on_elicitation, NULL, NULL);
-  mcp_str args[32];
-  size_t nargs = 0;
-  for (int i = 2; i < argc && nargs < 32; i++, nargs++) {
-    args[nargs].data = argv[i];
-    args[nargs].len = strlen(argv[i]);
+  if (mcp_runtime_new(2, &rt) != MCP_STATUS_OK) return 1;
+  mcp_client_builder_new(S("libmcp-everything-client-c"), S("1.0.0"), &b);
+  mcp_client_config_new(&config);
+  mcp_client_config_set_timeouts_ms(config, 30000, 0, 0);
+  mcp_client_config_set_info_field(config, S("title"), S("\"libmcp C everything-client\""));
+  if (version && mcp_client_config_set_version(config, version, strlen(version)) != MCP_STATUS_OK) {
+    fprintf(stderr, "everything-client: unknown protocol version %s\n", version);
+    return 2;
   }
-  mcp_status st =
-      mcp_client_builder_connect_stdio(b, rt, argv[1], strlen(argv[1]), args, nargs, &c, &err);
+  mcp_client_builder_set_config(b, config);
+  mcp_client_config_free(config);
+  mcp_client_builder_on_elicitation(b, on_elicitation, NULL, NULL);
+  mcp_client_builder_on_sampling(b, on_sampling, NULL, NULL);
+  mcp_client_builder_on_roots(b, on_roots, NULL, NULL);
+  mcp_status st;
+  if (http) {
+    st = mcp_client_builder_connect_http(b, rt, last, strlen(last), NULL, 0, &c, &err);
+  } else {
+    mcp_str args[32];
+    size_t nargs = 0;
+    for (int i = 2; i < argc && nargs < 32; i++, nargs++) {
+      args[nargs].data = argv[i];
+      args[nargs].len = strlen(argv[i]);
+    }
+    st = mcp_client_builder_connect_stdio(b, rt, argv[1], strlen(argv[1]), args, nargs, &c, &err);
+  }
   mcp_client_builder_free(b);
-  if (st != MCP_STATUS_OK) {
-    show("connect", st, NULL, err);
+  if (failed("connect", st, err)) {
     mcp_runtime_free(rt);
     return 1;
   }
-  st = mcp_client_server_info(c, &out);
-  show("server", st, out, NULL);
-  st = mcp_client_list_tools(c, &out, &err);
-  show("tools", st, out, err);
-  st = mcp_client_list_resources(c, &out, &err);
-  show("resources", st, out, err);
-  st = mcp_client_list_prompts(c, &out, &err);
-  show("prompts", st, out, err);
-
-  st = mcp_client_call_tool(c, S("echo"), S("{\"text\":\"hello\"}"), &out, &err);
-  show("echo", st, out, err);
-  st = mcp_client_call_tool(c, S("ask_name"), NULL, 0, &out, &err);
-  show("ask_name", st, out, err);
-  st = mcp_client_call_tool(c, S("fail"), NULL, 0, &out, &err);
-  show("fail (a tool error is a result)", st, out, err);
-  st = mcp_client_read_resource(c, S("example://readme"), &out, &err);
-  show("readme", st, out, err);
-  st = mcp_client_read_resource(c, S("example://notes/7"), &out, &err);
-  show("note 7", st, out, err);
-  st = mcp_client_get_prompt(c, S("greet"), S("{\"who\":\"Ada\"}"), &out, &err);
-  show("greet", st, out, err);
-  st = mcp_client_complete(c, S("{\"type\":\"ref/prompt\",\"name\":\"greet\"}"), S("who"), S("A"),
-                           &out, &err);
-  show("complete", st, out, err);
-
-  struct done d = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-  st = mcp_client_call_async(c, S("tools/call"), S("{\"name\":\"slow\"}"), 0, on_slow_progress,
-                             on_slow_done, &d, NULL);
-  if (st == MCP_STATUS_OK) {
-    pthread_mutex_lock(&d.mu);
-    while (!d.finished) pthread_cond_wait(&d.cv, &d.mu);
-    pthread_mutex_unlock(&d.mu);
-  } else {
-    failures++;
-  }
+  if (scenario) run_scenario(c, scenario);
+  else demo(c);
   mcp_client_free(c);
   mcp_runtime_free(rt);
-  printf("%s\n", failures ? "some calls failed" : "everything worked");
+  if (scenario) {
+    fprintf(stderr, "everything-client: scenario %s %s\n", scenario, failures ? "failed" : "passed");
+  } else {
+    printf("%s\n", failures ? "some calls failed" : "everything worked");
+  }
   return failures ? 1 : 0;
 }

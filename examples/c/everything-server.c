@@ -1,8 +1,18 @@
-/* everything-server in C: tools (echo, slow with progress from a worker thread, ask_name with an
- * elicitation round, fail), a resource, a resource template, a prompt and completion, over stdio.
+/* everything-server in C: the fixtures the official MCP conformance suite names (tools of every
+ * content kind, logging, progress, elicitation, sampling, the SEP-2322 input-required tools,
+ * resources, a template, prompts, completion, list-changed triggers), for both protocol eras.
+ * Input-needing handlers are written once as input rounds (mcp_responder_input_required): the engine
+ * turns them into server-to-client requests on legacy sessions.
+ *
+ * Usage: everything-server                 serve stdin/stdout until stdin closes
+ *        everything-server --http [ADDR]   serve http://ADDR/mcp (default 127.0.0.1:3000; port 0
+ *                                          picks one); prints "listening on http://ADDR/mcp" on
+ *                                          stderr and runs until SIGINT or SIGTERM
  * Build: cc -std=c11 everything-server.c $(pkg-config --cflags --libs mcp) -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,59 +21,87 @@
 #include "mcp.h"
 
 #define S(lit) lit, (sizeof(lit) - 1)
+#define PNG "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+#define WAV "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
+#define IMAGE_BLOCK "{\"type\":\"image\",\"data\":\"" PNG "\",\"mimeType\":\"image/png\"}"
 
-/* Appends `in` to `out` as the inside of a JSON string; returns the length written. */
-static size_t json_escape(const char *in, size_t len, char *out, size_t cap) {
-  size_t n = 0;
-  for (size_t i = 0; i < len && n + 7 < cap; i++) {
-    unsigned char c = (unsigned char)in[i];
-    if (c == '"' || c == '\\') {
-      out[n++] = '\\';
-      out[n++] = (char)c;
-    } else if (c < 0x20) {
-      n += (size_t)snprintf(out + n, cap - n, "\\u%04x", c);
-    } else {
-      out[n++] = (char)c;
-    }
-  }
-  out[n] = '\0';
-  return n;
+/* The built server, for the tools that change it (set before serving, freed after). */
+static mcp_server *the_server;
+
+/* ---- small helpers over the JSON functions of mcp.h ---- */
+
+/* printf into a fresh heap string (free with free). */
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  char *out = malloc((size_t)n + 1);
+  if (!out) abort();
+  va_start(ap, f);
+  vsnprintf(out, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return out;
 }
 
-static void reply_text(mcp_responder *r, const char *text) {
-  char escaped[4096], buf[4500];
-  json_escape(text, strlen(text), escaped, sizeof escaped);
-  int n = snprintf(buf, sizeof buf, "{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}", escaped);
-  mcp_responder_result(r, buf, (size_t)n);
+/* A copy of an mcp_string's text, freeing the mcp_string; NULL stays NULL. */
+static char *take(mcp_string *s) {
+  if (!s) return NULL;
+  char *out = fmt("%s", mcp_string_data(s));
+  mcp_string_free(s);
+  return out;
 }
 
-static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud;
-  mcp_str args = mcp_request_arguments(req);
-  char text[4200];
-  snprintf(text, sizeof text, "echo: %s", args.data);
-  reply_text(r, text);
+/* The value at `pointer` in `json`: as JSON text (get) or as a string's content (str); NULL if none. */
+static char *get(mcp_str json, const char *pointer) {
+  mcp_string *v = NULL;
+  if (mcp_json_get(json.data, json.len, pointer, strlen(pointer), &v) != MCP_STATUS_OK) return NULL;
+  return take(v);
+}
+static char *str(mcp_str json, const char *pointer) {
+  mcp_string *v = NULL;
+  if (mcp_json_get_string(json.data, json.len, pointer, strlen(pointer), &v) != MCP_STATUS_OK)
+    return NULL;
+  return take(v);
+}
+
+/* `text` as a JSON string literal. */
+static char *quote(const char *text) {
+  mcp_string *q = NULL;
+  if (mcp_json_quote(text, strlen(text), &q) != MCP_STATUS_OK) return fmt("\"\"");
+  return take(q);
+}
+
+/* Answers with a result built by fmt, then frees the responder. */
+static void finish_json(mcp_responder *r, char *json) {
+  if (mcp_responder_result(r, json, strlen(json)) != MCP_STATUS_OK)
+    mcp_responder_error(r, -32603, S("the server built invalid JSON"), NULL, 0);
+  free(json);
   mcp_responder_free(r);
 }
 
-static void *slow_worker(void *arg) {
-  mcp_responder *r = arg;
-  for (int i = 1; i <= 3; i++) {
-    struct timespec ts = {0, 100000000L};
-    nanosleep(&ts, NULL);
-    mcp_responder_progress(r, i, true, 3, S("working"), NULL);
-  }
-  mcp_responder_log(r, MCP_LOG_INFO, S("everything-server"), S("\"slow finished\""), NULL);
-  reply_text(r, "slow: done after 3 steps");
-  mcp_responder_free(r);
-  return NULL;
+/* Answers a tool call with one text block, then frees the responder. */
+static void finish_text(mcp_responder *r, const char *text) {
+  char *q = quote(text);
+  finish_json(r, fmt("{\"content\":[{\"type\":\"text\",\"text\":%s}]}", q));
+  free(q);
 }
 
-static void slow(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud;
-  (void)req;
+/* Answers with input requests (a JSON object) and an optional state, then frees the responder. */
+static void finish_input(mcp_responder *r, const char *requests, const char *state) {
+  mcp_responder_input_required(r, requests, strlen(requests), state, state ? strlen(state) : 0);
+  mcp_responder_free(r);
+}
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Runs `fn(r)` on a new detached thread (the handler returns at once; the answer comes later). */
+static void later(mcp_responder *r, void *(*fn)(void *)) {
   pthread_t t;
-  if (pthread_create(&t, NULL, slow_worker, r) != 0) {
+  if (pthread_create(&t, NULL, fn, r) != 0) {
     mcp_responder_error(r, -32603, S("cannot start a thread"), NULL, 0);
     mcp_responder_free(r);
     return;
@@ -71,113 +109,831 @@ static void slow(void *ud, const mcp_request *req, mcp_responder *r) {
   pthread_detach(t);
 }
 
-static void ask_name(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud;
-  mcp_str answers = mcp_request_input_responses(req);
-  if (answers.len == 0) {
-    mcp_responder_input_required(
-        r,
-        S("{\"name\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
-          "\"message\":\"What is your name?\",\"requestedSchema\":{\"type\":\"object\","
-          "\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}}}}"),
-        NULL, 0);
-  } else {
-    char text[2048];
-    snprintf(text, sizeof text, "the client answered: %s", answers.data);
-    reply_text(r, text);
+/* ---- tools that need nothing from the client ---- */
+
+static void simple_text(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_text(r, "This is a simple text response for testing.");
+}
+
+static void image(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"content\":[" IMAGE_BLOCK "]}"));
+}
+
+static void audio(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"content\":[{\"type\":\"audio\",\"data\":\"" WAV
+                     "\",\"mimeType\":\"audio/wav\"}]}"));
+}
+
+static void embedded(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"content\":[{\"type\":\"resource\",\"resource\":{\"uri\":"
+                     "\"test://embedded-resource\",\"mimeType\":\"text/plain\",\"text\":"
+                     "\"This is an embedded resource content.\"}}]}"));
+}
+
+static void mixed(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"content\":[{\"type\":\"text\",\"text\":\"Multiple content types test:\"},"
+                     IMAGE_BLOCK ",{\"type\":\"resource\",\"resource\":{\"uri\":"
+                     "\"test://mixed-content-resource\",\"mimeType\":\"application/json\","
+                     "\"text\":\"{\\\"test\\\":\\\"data\\\",\\\"value\\\":123}\"}}]}"));
+}
+
+static void error_handling(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  mcp_responder_tool_error(r, S("This tool intentionally returns an error for testing"));
+  mcp_responder_free(r);
+}
+
+static void *logging_worker(void *arg) {
+  mcp_responder *r = arg;
+  const char *lines[] = {"\"Tool execution started\"", "\"Tool processing data\"",
+                         "\"Tool execution completed\""};
+  for (int i = 0; i < 3; i++) {
+    if (i) sleep_ms(50);
+    mcp_responder_log(r, MCP_LOG_INFO, NULL, 0, lines[i], strlen(lines[i]), NULL);
   }
-  mcp_responder_free(r);
+  finish_text(r, "Tool with logging executed successfully");
+  return NULL;
 }
 
-static void fail(void *ud, const mcp_request *req, mcp_responder *r) {
+static void with_logging(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  later(r, logging_worker);
+}
+
+static void *progress_worker(void *arg) {
+  mcp_responder *r = arg;
+  for (int i = 0; i <= 2; i++) {
+    if (i) sleep_ms(50);
+    mcp_responder_progress(r, 50.0 * i, true, 100, NULL, 0, NULL);
+  }
+  finish_text(r, "Tool with progress executed successfully");
+  return NULL;
+}
+
+static void with_progress(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  later(r, progress_worker);
+}
+
+static void logging_tool(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  /* The engine applies the era's rule: a modern request without a logLevel gets no messages. */
+  int sent = 0;
+  bool ok = false;
+  mcp_responder_log(r, MCP_LOG_DEBUG, S("test_logging_tool"), S("\"test_logging_tool: debug message\""), &ok);
+  sent += ok;
+  mcp_responder_log(r, MCP_LOG_INFO, S("test_logging_tool"), S("\"test_logging_tool: info message\""), &ok);
+  sent += ok;
+  mcp_responder_log(r, MCP_LOG_WARNING, S("test_logging_tool"), S("\"test_logging_tool: warning message\""), &ok);
+  sent += ok;
+  char text[64];
+  snprintf(text, sizeof text, "Logging test completed: %d message(s) sent", sent);
+  finish_text(r, text);
+}
+
+static void missing_capability(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
-  (void)req;
-  mcp_responder_tool_error(r, S("this tool always fails"));
+  if (mcp_request_has_client_capability(q, S("sampling"))) {
+    finish_text(r, "Success");
+    return;
+  }
+  mcp_responder_error(r, -32021, S("Missing required client capability: sampling"),
+                      S("{\"requiredCapabilities\":{\"sampling\":{}}}"));
   mcp_responder_free(r);
 }
 
-static void readme(void *ud, const mcp_request *req, mcp_responder *r) {
+static void schema_2020_12(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
-  (void)req;
-  mcp_responder_result(r, S("{\"contents\":[{\"uri\":\"example://readme\",\"mimeType\":"
-                            "\"text/plain\",\"text\":\"An MCP server written in C.\"}]}"));
-  mcp_responder_free(r);
+  char *text = fmt("json_schema_2020_12_tool received: %s", mcp_request_arguments(q).data);
+  finish_text(r, text);
+  free(text);
 }
 
-static void note(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud;
-  char uri[1024], buf[2300];
-  mcp_str u = mcp_request_uri(req);
-  json_escape(u.data, u.len, uri, sizeof uri);
-  int n = snprintf(buf, sizeof buf, "{\"contents\":[{\"uri\":\"%s\",\"text\":\"note at %s\"}]}",
-                   uri, uri);
-  mcp_responder_result(r, buf, (size_t)n);
-  mcp_responder_free(r);
+/* ---- list-changed triggers: add a temporary entry and remove it again ---- */
+
+static void dynamic_tool(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_text(r, "dynamic");
 }
 
-static void greet(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud;
-  char args[1024], buf[1400];
-  mcp_str a = mcp_request_arguments(req);
-  json_escape(a.data, a.len, args, sizeof args);
-  int n = snprintf(buf, sizeof buf,
-                   "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":"
-                   "\"Please greet %s\"}}]}",
-                   args);
-  mcp_responder_result(r, buf, (size_t)n);
-  mcp_responder_free(r);
+static void dynamic_prompt(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":"
+                     "\"dynamic\"}}]}"));
 }
 
-static void complete(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud;
-  (void)req;
-  mcp_responder_result(
-      r, S("{\"completion\":{\"values\":[\"Ada\",\"Alan\",\"Grace\"],\"hasMore\":false}}"));
-  mcp_responder_free(r);
+static void trigger_tool_change(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  if (mcp_server_add_tool(the_server,
+                          S("{\"name\":\"test_dynamic_tool\",\"description\":\"A temporary tool of "
+                            "test_trigger_tool_change\",\"inputSchema\":{\"type\":\"object\"}}"),
+                          dynamic_tool, NULL, NULL, NULL) != MCP_STATUS_OK) {
+    mcp_responder_tool_error(r, S("cannot add test_dynamic_tool"));
+    mcp_responder_free(r);
+    return;
+  }
+  mcp_server_remove_tool(the_server, S("test_dynamic_tool"), NULL);
+  finish_text(r, "Tool list changed");
 }
 
-static int check(mcp_status s, const char *what) {
-  if (s != MCP_STATUS_OK) {
-    fprintf(stderr, "everything-server: %s: %s\n", what, mcp_status_describe(s));
-    return 1;
+static void trigger_prompt_change(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  if (mcp_server_add_prompt(the_server,
+                            S("{\"name\":\"test_dynamic_prompt\",\"description\":\"A temporary "
+                              "prompt of test_trigger_prompt_change\"}"),
+                            dynamic_prompt, NULL, NULL, NULL) != MCP_STATUS_OK) {
+    mcp_responder_tool_error(r, S("cannot add test_dynamic_prompt"));
+    mcp_responder_free(r);
+    return;
+  }
+  mcp_server_remove_prompt(the_server, S("test_dynamic_prompt"), NULL);
+  finish_text(r, "Prompt list changed");
+}
+
+/* ---- reading input responses ---- */
+
+/* The answer to input request `key` (JSON), or NULL. */
+static char *answer(const mcp_request *q, const char *key) {
+  char ptr[128];
+  snprintf(ptr, sizeof ptr, "/%s", key);
+  return get(mcp_request_input_responses(q), ptr);
+}
+
+/* One string field of an accepted elicitation answer, or NULL. */
+static char *accepted_str(const mcp_request *q, const char *key, const char *field) {
+  char ptr[160];
+  mcp_str in = mcp_request_input_responses(q);
+  snprintf(ptr, sizeof ptr, "/%s/action", key);
+  char *action = str(in, ptr);
+  int ok = action && strcmp(action, "accept") == 0;
+  free(action);
+  if (!ok) return NULL;
+  snprintf(ptr, sizeof ptr, "/%s/content/%s", key, field);
+  return str(in, ptr);
+}
+
+/* "decline" or "cancel" when the user refused elicitation `key`, else NULL (static strings). */
+static const char *refusal(const mcp_request *q, const char *key) {
+  char ptr[128];
+  snprintf(ptr, sizeof ptr, "/%s/action", key);
+  char *action = str(mcp_request_input_responses(q), ptr);
+  const char *out = NULL;
+  if (action && strcmp(action, "decline") == 0) out = "decline";
+  if (action && strcmp(action, "cancel") == 0) out = "cancel";
+  free(action);
+  return out;
+}
+
+/* Answers with "the user chose to ..." when any of `keys` (NULL-terminated) was refused. */
+static int ended_by_refusal(const mcp_request *q, mcp_responder *r, const char *const *keys) {
+  for (; *keys; keys++) {
+    const char *action = refusal(q, *keys);
+    if (action) {
+      char text[160];
+      snprintf(text, sizeof text, "The user chose to %s the question (%s)", action, *keys);
+      finish_text(r, text);
+      return 1;
+    }
   }
   return 0;
 }
 
-#define TOOL(name, desc) \
-  "{\"name\":\"" name "\",\"description\":\"" desc "\",\"inputSchema\":{\"type\":\"object\"}}"
+/* "action=..., content=..." of any elicitation answer. */
+static char *describe(const char *answer_json) {
+  mcp_str a = {answer_json, strlen(answer_json)};
+  char *action = str(a, "/action");
+  char *content = get(a, "/content");
+  char *out = fmt("action=%s, content=%s", action ? action : "unknown", content ? content : "{}");
+  free(action);
+  free(content);
+  return out;
+}
 
-int main(void) {
-  mcp_runtime *rt = NULL;
+/* The text of a sampling answer (content is one block or an array of blocks), or NULL. */
+static char *sampled_text(const mcp_request *q, const char *key) {
+  char ptr[160];
+  mcp_str in = mcp_request_input_responses(q);
+  snprintf(ptr, sizeof ptr, "/%s/content/text", key);
+  char *text = str(in, ptr);
+  for (int i = 0; !text && i < 16; i++) {
+    snprintf(ptr, sizeof ptr, "/%s/content/%d/type", key, i);
+    char *type = str(in, ptr);
+    if (!type) break;
+    if (strcmp(type, "text") == 0) {
+      snprintf(ptr, sizeof ptr, "/%s/content/%d/text", key, i);
+      text = str(in, ptr);
+    }
+    free(type);
+  }
+  return text;
+}
+
+/* The roots of a roots/list answer as "uri (name), ...", or NULL when there is no such answer. */
+static char *root_list(const mcp_request *q, const char *key) {
+  char ptr[160];
+  mcp_str in = mcp_request_input_responses(q);
+  snprintf(ptr, sizeof ptr, "/%s/roots", key);
+  char *roots = get(in, ptr);
+  if (!roots || roots[0] != '[') {
+    free(roots);
+    return NULL;
+  }
+  free(roots);
+  char *out = fmt("%s", "");
+  for (int i = 0;; i++) {
+    snprintf(ptr, sizeof ptr, "/%s/roots/%d/uri", key, i);
+    char *uri = str(in, ptr);
+    if (!uri) break;
+    snprintf(ptr, sizeof ptr, "/%s/roots/%d/name", key, i);
+    char *name = str(in, ptr);
+    char *next = name ? fmt("%s%s%s (%s)", out, i ? ", " : "", uri, name)
+                      : fmt("%s%s%s", out, i ? ", " : "", uri);
+    free(out);
+    free(uri);
+    free(name);
+    out = next;
+  }
+  return out;
+}
+
+/* ---- input requests ---- */
+
+#define STRING_FORM(field, desc)                                                          \
+  "{\"type\":\"object\",\"properties\":{\"" field "\":{\"type\":\"string\",\"description\":\"" \
+  desc "\"}},\"required\":[\"" field "\"]}"
+#define ASK_NAME(key)                                                                       \
+  "\"" key "\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":" \
+  "\"What is your name?\",\"requestedSchema\":" STRING_FORM("name", "Your name") "}}"
+#define SAMPLE(key, text, max)                                                               \
+  "\"" key "\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":[{\"role\":"   \
+  "\"user\",\"content\":{\"type\":\"text\",\"text\":\"" text "\"}}],\"maxTokens\":" #max "}}"
+#define ROOTS(key) "\"" key "\":{\"method\":\"roots/list\",\"params\":{}}"
+#define ASK_COLOR                                                                            \
+  "{\"step2\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":"  \
+  "\"Step 2: What is your favorite color?\",\"requestedSchema\":"                           \
+  STRING_FORM("color", "Your favorite color") "}}}"
+
+static void sampling(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *text = sampled_text(q, "sample");
+  if (text) {
+    char *reply = fmt("LLM response: %s", text);
+    finish_text(r, reply);
+    free(reply);
+    free(text);
+    return;
+  }
+  char *prompt = str(mcp_request_arguments(q), "/prompt");
+  char *quoted = quote(prompt ? prompt : "");
+  char *req = fmt("{\"sample\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":"
+                  "[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":%s}}],"
+                  "\"maxTokens\":100}}}", quoted);
+  finish_input(r, req, NULL);
+  free(req);
+  free(quoted);
+  free(prompt);
+}
+
+/* Finishes with "<prefix>: action=..., content=..." when `key` was answered; returns 1 then. */
+static int finish_described(const mcp_request *q, mcp_responder *r, const char *key,
+                            const char *prefix) {
+  char *a = answer(q, key);
+  if (!a) return 0;
+  char *d = describe(a);
+  char *text = fmt("%s: %s", prefix, d);
+  finish_text(r, text);
+  free(text);
+  free(d);
+  free(a);
+  return 1;
+}
+
+static void elicitation(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (finish_described(q, r, "response", "User response")) return;
+  char *message = str(mcp_request_arguments(q), "/message");
+  char *quoted = quote(message ? message : "");
+  char *req = fmt("{\"response\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
+                  "\"message\":%s,\"requestedSchema\":" STRING_FORM("response", "Your response")
+                  "}}}", quoted);
+  finish_input(r, req, NULL);
+  free(req);
+  free(quoted);
+  free(message);
+}
+
+static void sep1034_defaults(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (finish_described(q, r, "defaults", "Elicitation completed")) return;
+  finish_input(r,
+      "{\"defaults\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":"
+      "\"Please review and update the form fields with defaults\",\"requestedSchema\":{\"type\":"
+      "\"object\",\"properties\":{"
+      "\"name\":{\"type\":\"string\",\"description\":\"User name\",\"default\":\"John Doe\"},"
+      "\"age\":{\"type\":\"integer\",\"description\":\"User age\",\"default\":30},"
+      "\"score\":{\"type\":\"number\",\"description\":\"User score\",\"default\":95.5},"
+      "\"status\":{\"type\":\"string\",\"description\":\"User status\",\"enum\":[\"active\","
+      "\"inactive\",\"pending\"],\"default\":\"active\"},"
+      "\"verified\":{\"type\":\"boolean\",\"description\":\"Verification status\",\"default\":true}"
+      "}}}}}", NULL);
+}
+
+#define TITLED                                                                           \
+  "[{\"const\":\"value1\",\"title\":\"First Option\"},{\"const\":\"value2\",\"title\":" \
+  "\"Second Option\"},{\"const\":\"value3\",\"title\":\"Third Option\"}]"
+
+static void sep1330_enums(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (finish_described(q, r, "enums", "Elicitation completed")) return;
+  finish_input(r,
+      "{\"enums\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":"
+      "\"Please select options from the enum fields\",\"requestedSchema\":{\"type\":\"object\","
+      "\"properties\":{"
+      "\"untitledSingle\":{\"type\":\"string\",\"description\":\"Untitled single-select\","
+      "\"enum\":[\"option1\",\"option2\",\"option3\"]},"
+      "\"titledSingle\":{\"type\":\"string\",\"description\":\"Titled single-select\",\"oneOf\":"
+      TITLED "},"
+      "\"legacyEnum\":{\"type\":\"string\",\"description\":\"Legacy titled enum\",\"enum\":[\"opt1\","
+      "\"opt2\",\"opt3\"],\"enumNames\":[\"Option One\",\"Option Two\",\"Option Three\"]},"
+      "\"untitledMulti\":{\"type\":\"array\",\"description\":\"Untitled multi-select\",\"items\":"
+      "{\"type\":\"string\",\"enum\":[\"option1\",\"option2\",\"option3\"]}},"
+      "\"titledMulti\":{\"type\":\"array\",\"description\":\"Titled multi-select\",\"items\":"
+      "{\"anyOf\":" TITLED "}}}}}}}", NULL);
+}
+
+static void streaming_elicitation(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  mcp_responder_progress(r, 0, true, 1, S("asking the user"), NULL);
+  if (finish_described(q, r, "confirmation", "Streaming elicitation completed")) return;
+  finish_input(r,
+      "{\"confirmation\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
+      "\"message\":\"Please confirm to continue\",\"requestedSchema\":"
+      STRING_FORM("confirmation", "Type anything to confirm") "}}}", NULL);
+}
+
+/* ---- SEP-2322 input-required tools ---- */
+
+static const char *const USER_NAME[] = {"user_name", NULL};
+
+static void mrtr_elicitation(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (ended_by_refusal(q, r, USER_NAME)) return;
+  char *name = accepted_str(q, "user_name", "name");
+  if (!name) {
+    finish_input(r, "{" ASK_NAME("user_name") "}", NULL);
+    return;
+  }
+  char *text = fmt("Hello, %s!", name);
+  finish_text(r, text);
+  free(text);
+  free(name);
+}
+
+static void mrtr_sampling(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *text = sampled_text(q, "capital_question");
+  if (!text) {
+    finish_input(r, "{" SAMPLE("capital_question", "What is the capital of France?", 100) "}", NULL);
+    return;
+  }
+  char *reply = fmt("Sampling result: %s", text);
+  finish_text(r, reply);
+  free(reply);
+  free(text);
+}
+
+static void mrtr_roots(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *roots = root_list(q, "client_roots");
+  if (!roots) {
+    finish_input(r, "{" ROOTS("client_roots") "}", NULL);
+    return;
+  }
+  char *text = fmt("Client roots: %s", roots);
+  finish_text(r, text);
+  free(text);
+  free(roots);
+}
+
+static void mrtr_request_state(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  static const char *const keys[] = {"confirm", NULL};
+  if (ended_by_refusal(q, r, keys)) return;
+  mcp_str in = mcp_request_input_responses(q);
+  char *action = str(in, "/confirm/action");
+  char *ok = get(in, "/confirm/content/ok");
+  int confirmed = action && strcmp(action, "accept") == 0 && ok &&
+                  (strcmp(ok, "true") == 0 || strcmp(ok, "false") == 0);
+  mcp_str state = mcp_request_state(q);
+  if (confirmed && strcmp(state.data, "state-ok") == 0) {
+    char *text = fmt("Request state verified: state-ok (ok=%s)", ok);
+    finish_text(r, text);
+    free(text);
+  } else {
+    finish_input(r,
+                 "{\"confirm\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
+                 "\"message\":\"Please confirm\",\"requestedSchema\":{\"type\":\"object\","
+                 "\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"Confirm\"}},"
+                 "\"required\":[\"ok\"]}}}}",
+                 "state-ok");
+  }
+  free(action);
+  free(ok);
+}
+
+static void mrtr_multiple(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (ended_by_refusal(q, r, USER_NAME)) return;
+  char *name = accepted_str(q, "user_name", "name");
+  char *greeting = sampled_text(q, "greeting");
+  char *roots = root_list(q, "client_roots");
+  if (name && greeting && roots && strcmp(mcp_request_state(q).data, "multiple-inputs") == 0) {
+    char *text = fmt("Hello, %s! Greeting: %s. Roots: %s", name, greeting, roots);
+    finish_text(r, text);
+    free(text);
+  } else {
+    finish_input(r, "{" ASK_NAME("user_name") "," SAMPLE("greeting", "Write a short greeting.", 50)
+                    "," ROOTS("client_roots") "}",
+                 "multiple-inputs");
+  }
+  free(name);
+  free(greeting);
+  free(roots);
+}
+
+static void mrtr_multi_round(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  static const char *const keys[] = {"step1", "step2", NULL};
+  if (ended_by_refusal(q, r, keys)) return;
+  const char *state = mcp_request_state(q).data;
+  if (strcmp(state, "round-1") == 0) {
+    char *name = accepted_str(q, "step1", "name");
+    if (name) {
+      char *next = fmt("round-2:%s", name);
+      finish_input(r, ASK_COLOR, next);
+      free(next);
+      free(name);
+      return;
+    }
+  } else if (strncmp(state, "round-2:", 8) == 0) {
+    char *color = accepted_str(q, "step2", "color");
+    if (color) {
+      char *text = fmt("Hello, %s! Your favorite color is %s.", state + 8, color);
+      finish_text(r, text);
+      free(text);
+      free(color);
+    } else {
+      finish_input(r, ASK_COLOR, state);
+    }
+    return;
+  }
+  finish_input(r, "{" ASK_NAME("step1") "}", "round-1");
+}
+
+static void mrtr_tampered(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (ended_by_refusal(q, r, USER_NAME)) return;
+  char *name = accepted_str(q, "user_name", "name");
+  if (name && strcmp(mcp_request_state(q).data, "untampered") == 0) {
+    char *text = fmt("State verified, hello %s!", name);
+    finish_text(r, text);
+    free(text);
+  } else {
+    finish_input(r, "{" ASK_NAME("user_name") "}", "untampered");
+  }
+  free(name);
+}
+
+static void mrtr_capabilities(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (ended_by_refusal(q, r, USER_NAME)) return;
+  bool elicit = mcp_request_has_client_capability(q, S("elicitation/form"));
+  bool sample = mcp_request_has_client_capability(q, S("sampling"));
+  bool roots = mcp_request_has_client_capability(q, S("roots"));
+  if (!elicit && !sample && !roots) {
+    finish_text(r, "The client declared no input capability: nothing to ask");
+    return;
+  }
+  char *name = elicit ? accepted_str(q, "user_name", "name") : NULL;
+  char *text = sample ? sampled_text(q, "capital_question") : NULL;
+  char *list = roots ? root_list(q, "client_roots") : NULL;
+  if ((!elicit || name) && (!sample || text) && (!roots || list)) {
+    char *reply = fmt("Received:%s%s%s%s%s%s", elicit ? " name=" : "", elicit ? name : "",
+                      sample ? " sampling=" : "", sample ? text : "", roots ? " roots=" : "",
+                      roots ? list : "");
+    finish_text(r, reply);
+    free(reply);
+  } else {
+    char *req = fmt("{%s%s%s%s%s}", elicit ? ASK_NAME("user_name") : "",
+                    elicit && (sample || roots) ? "," : "",
+                    sample ? SAMPLE("capital_question", "What is the capital of France?", 100) : "",
+                    sample && roots ? "," : "", roots ? ROOTS("client_roots") : "");
+    finish_input(r, req, NULL);
+    free(req);
+  }
+  free(name);
+  free(text);
+  free(list);
+}
+
+/* ---- resources, prompts, completion ---- */
+
+static void static_text(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"contents\":[{\"uri\":\"test://static-text\",\"mimeType\":\"text/plain\","
+                     "\"text\":\"This is the content of the static text resource.\"}]}"));
+}
+
+static void static_binary(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"contents\":[{\"uri\":\"test://static-binary\",\"mimeType\":"
+                     "\"image/png\",\"blob\":\"" PNG "\"}]}"));
+}
+
+static void watched(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"contents\":[{\"uri\":\"test://watched-resource\",\"mimeType\":"
+                     "\"text/plain\",\"text\":\"This is the content of the watched resource.\"}]}"));
+}
+
+static void template_data(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *id = str(mcp_request_template_vars(q), "/id");
+  char *data_text = fmt("Data for ID: %s", id ? id : "");
+  char *qid = quote(id ? id : ""), *qdata = quote(data_text);
+  char *data = fmt("{\"id\":%s,\"templateTest\":true,\"data\":%s}", qid, qdata);
+  char *qtext = quote(data), *quri = quote(mcp_request_uri(q).data);
+  finish_json(r, fmt("{\"contents\":[{\"uri\":%s,\"mimeType\":\"application/json\",\"text\":%s}]}",
+                     quri, qtext));
+  free(id), free(data_text), free(qid), free(qdata), free(data), free(qtext), free(quri);
+}
+
+#define USER_TEXT(text) "{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":" text "}}"
+
+static void simple_prompt(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"messages\":[" USER_TEXT("\"This is a simple prompt for testing.\"") "]}"));
+}
+
+static void prompt_with_arguments(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *a1 = str(mcp_request_arguments(q), "/arg1"), *a2 = str(mcp_request_arguments(q), "/arg2");
+  char *text = fmt("Prompt with arguments: arg1='%s', arg2='%s'", a1 ? a1 : "", a2 ? a2 : "");
+  char *qt = quote(text);
+  finish_json(r, fmt("{\"messages\":[" USER_TEXT("%s") "]}", qt));
+  free(a1), free(a2), free(text), free(qt);
+}
+
+static void prompt_with_resource(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *uri = str(mcp_request_arguments(q), "/resourceUri");
+  if (!uri) {
+    mcp_responder_error(r, -32602, S("resourceUri must be a string"), NULL, 0);
+    mcp_responder_free(r);
+    return;
+  }
+  char *quri = quote(uri);
+  finish_json(r, fmt("{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"resource\","
+                     "\"resource\":{\"uri\":%s,\"mimeType\":\"text/plain\",\"text\":"
+                     "\"Embedded resource content for testing.\"}}},"
+                     USER_TEXT("\"Please process the embedded resource above.\"") "]}", quri));
+  free(quri);
+  free(uri);
+}
+
+static void prompt_with_image(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_json(r, fmt("{\"messages\":[{\"role\":\"user\",\"content\":" IMAGE_BLOCK "},"
+                     USER_TEXT("\"Please analyze the image above.\"") "]}"));
+}
+
+static void mrtr_prompt(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  if (refusal(q, "user_context")) {
+    finish_json(r, fmt("{\"description\":\"A prompt without user context (the user refused)\","
+                       "\"messages\":[" USER_TEXT("\"No context was provided.\"") "]}"));
+    return;
+  }
+  char *context = accepted_str(q, "user_context", "context");
+  if (!context) {
+    finish_input(r, "{\"user_context\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":"
+                    "\"form\",\"message\":\"What context should the prompt use?\","
+                    "\"requestedSchema\":" STRING_FORM("context", "Context for the prompt") "}}}",
+                 NULL);
+    return;
+  }
+  char *text = fmt("Use this context: %s", context);
+  char *qt = quote(text);
+  finish_json(r, fmt("{\"description\":\"A prompt built from user-provided context\","
+                     "\"messages\":[" USER_TEXT("%s") "]}", qt));
+  free(qt), free(text), free(context);
+}
+
+static void complete(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  mcp_str p = mcp_request_params(q);
+  char *type = str(p, "/ref/type"), *name = str(p, "/ref/name"), *arg = str(p, "/argument/name");
+  char *prefix = str(p, "/argument/value");
+  int is_arg1 = type && name && arg && strcmp(type, "ref/prompt") == 0 &&
+                strcmp(name, "test_prompt_with_arguments") == 0 && strcmp(arg, "arg1") == 0;
+  static const char *const values[] = {"hello", "help", "world", "paris"};
+  char list[128] = "";
+  int n = 0;
+  for (int i = 0; is_arg1 && i < 4; i++) {
+    if (strncmp(values[i], prefix ? prefix : "", strlen(prefix ? prefix : "")) == 0) {
+      size_t used = strlen(list);
+      snprintf(list + used, sizeof list - used, "%s\"%s\"", n ? "," : "", values[i]);
+      n++;
+    }
+  }
+  finish_json(r, fmt("{\"completion\":{\"values\":[%s],\"total\":%d,\"hasMore\":false}}", list, n));
+  free(type), free(name), free(arg), free(prefix);
+}
+
+/* ---- registration and serving ---- */
+
+#define NO_ARGS(name, desc)                                                        \
+  "{\"name\":\"" name "\",\"description\":\"" desc "\",\"inputSchema\":{\"type\":" \
+  "\"object\",\"properties\":{}}}"
+
+struct entry {
+  const char *definition;
+  mcp_handler_cb cb;
+};
+
+static const struct entry TOOLS[] = {
+    {NO_ARGS("test_simple_text", "Returns a simple text response"), simple_text},
+    {NO_ARGS("test_image_content", "Returns an image (a 1x1 PNG)"), image},
+    {NO_ARGS("test_audio_content", "Returns audio (a short WAV)"), audio},
+    {NO_ARGS("test_embedded_resource", "Returns an embedded text resource"), embedded},
+    {NO_ARGS("test_multiple_content_types", "Returns text, an image and an embedded resource"), mixed},
+    {NO_ARGS("test_error_handling", "Always fails with a tool error (isError), not a protocol error"), error_handling},
+    {NO_ARGS("test_tool_with_logging", "Sends three info log messages about 50 ms apart, then returns"), with_logging},
+    {NO_ARGS("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100 about 50 ms apart"), with_progress},
+    {NO_ARGS("test_logging_tool", "Logs at debug, info and warning; modern requests get them only with a logLevel"), logging_tool},
+    {NO_ARGS("test_missing_capability", "Needs the client's sampling capability (-32021 without it)"), missing_capability},
+    {"{\"name\":\"json_schema_2020_12_tool\",\"description\":\"Tool with a JSON Schema 2020-12 input "
+     "schema ($defs, $anchor, $ref, allOf/anyOf, if/then/else)\",\"inputSchema\":{\"$schema\":"
+     "\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"$defs\":{\"address\":"
+     "{\"$anchor\":\"addressDef\",\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},"
+     "\"city\":{\"type\":\"string\"},\"postalCode\":{\"type\":\"string\"}},\"required\":[\"street\","
+     "\"city\"]}},\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"The contact's name\"},"
+     "\"address\":{\"$ref\":\"#/$defs/address\"},\"contactMethod\":{\"type\":\"string\",\"enum\":"
+     "[\"phone\",\"email\"]},\"phone\":{\"type\":\"string\"},\"email\":{\"type\":\"string\",\"format\":"
+     "\"email\"}},\"allOf\":[{\"anyOf\":[{\"required\":[\"phone\"]},{\"required\":[\"email\"]}]}],"
+     "\"if\":{\"properties\":{\"contactMethod\":{\"const\":\"phone\"}},\"required\":"
+     "[\"contactMethod\"]},\"then\":{\"required\":[\"phone\"]},\"else\":{\"required\":[\"email\"]},"
+     "\"additionalProperties\":false}}", schema_2020_12},
+    {"{\"name\":\"test_sampling\",\"description\":\"Asks the client's LLM to answer a prompt "
+     "(sampling/createMessage)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"prompt\":"
+     "{\"type\":\"string\",\"description\":\"The prompt to send\"}},\"required\":[\"prompt\"]}}", sampling},
+    {"{\"name\":\"test_elicitation\",\"description\":\"Asks the user for input "
+     "(elicitation/create)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":"
+     "{\"type\":\"string\",\"description\":\"The message to show the user\"}},\"required\":"
+     "[\"message\"]}}", elicitation},
+    {NO_ARGS("test_elicitation_sep1034_defaults", "Elicitation whose form fields carry default values (SEP-1034)"), sep1034_defaults},
+    {NO_ARGS("test_elicitation_sep1330_enums", "Elicitation with the five enum variants of SEP-1330"), sep1330_enums},
+    {NO_ARGS("test_streaming_elicitation", "Elicitation without server-to-client requests in the modern era"), streaming_elicitation},
+    {NO_ARGS("test_input_required_result_elicitation", "MRTR: asks for the user's name, then greets them"), mrtr_elicitation},
+    {NO_ARGS("test_input_required_result_sampling", "MRTR: asks the client's LLM for the capital of France"), mrtr_sampling},
+    {NO_ARGS("test_input_required_result_list_roots", "MRTR: asks for the client's roots"), mrtr_roots},
+    {NO_ARGS("test_input_required_result_request_state", "MRTR: asks for a confirmation and carries a requestState"), mrtr_request_state},
+    {NO_ARGS("test_input_required_result_multiple_inputs", "MRTR: asks for a name, a sampled greeting and the roots at once"), mrtr_multiple},
+    {NO_ARGS("test_input_required_result_multi_round", "MRTR: asks for a name, then for a favourite colour"), mrtr_multi_round},
+    {NO_ARGS("test_input_required_result_tampered_state", "MRTR: a modified requestState is rejected with -32602"), mrtr_tampered},
+    {NO_ARGS("test_input_required_result_capabilities", "MRTR: asks only for the kinds of input the client declared"), mrtr_capabilities},
+    {NO_ARGS("test_trigger_tool_change", "Adds and removes a temporary tool, so listeners get notifications/tools/list_changed"), trigger_tool_change},
+    {NO_ARGS("test_trigger_prompt_change", "Adds and removes a temporary prompt, so listeners get notifications/prompts/list_changed"), trigger_prompt_change},
+};
+
+static const struct entry RESOURCES[] = {
+    {"{\"uri\":\"test://static-text\",\"name\":\"static-text\",\"title\":\"Static text\","
+     "\"description\":\"A static text resource\",\"mimeType\":\"text/plain\"}", static_text},
+    {"{\"uri\":\"test://static-binary\",\"name\":\"static-binary\",\"title\":\"Static binary\","
+     "\"description\":\"A static binary resource (a 1x1 PNG)\",\"mimeType\":\"image/png\"}", static_binary},
+    {"{\"uri\":\"test://watched-resource\",\"name\":\"watched-resource\",\"title\":\"Watched "
+     "resource\",\"description\":\"A resource to subscribe to\",\"mimeType\":\"text/plain\"}", watched},
+};
+
+static const struct entry PROMPTS[] = {
+    {"{\"name\":\"test_simple_prompt\",\"description\":\"A simple prompt without arguments\"}", simple_prompt},
+    {"{\"name\":\"test_prompt_with_arguments\",\"description\":\"A prompt with two required "
+     "arguments\",\"arguments\":[{\"name\":\"arg1\",\"description\":\"First argument\",\"required\":"
+     "true},{\"name\":\"arg2\",\"description\":\"Second argument\",\"required\":true}]}", prompt_with_arguments},
+    {"{\"name\":\"test_prompt_with_embedded_resource\",\"description\":\"A prompt embedding a "
+     "resource\",\"arguments\":[{\"name\":\"resourceUri\",\"description\":\"URI of the resource to "
+     "embed\",\"required\":true}]}", prompt_with_resource},
+    {"{\"name\":\"test_prompt_with_image\",\"description\":\"A prompt with an image\"}", prompt_with_image},
+    {"{\"name\":\"test_input_required_result_prompt\",\"description\":\"A prompt that first asks "
+     "the user for context (MRTR)\"}", mrtr_prompt},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static mcp_server *build(void) {
   mcp_server_builder *b = NULL;
   mcp_server *server = NULL;
-  mcp_serve *serve = NULL;
   mcp_error *err = NULL;
-  if (check(mcp_runtime_new(0, &rt), "runtime")) return 1;
-  if (check(mcp_server_builder_new(S("everything-server-c"), S("1.0.0"), &b), "builder")) return 1;
+  if (mcp_server_builder_new(S("libmcp-everything-server-c"), S("1.0.0"), &b) != MCP_STATUS_OK)
+    return NULL;
+  mcp_server_builder_instructions(
+      b, S("Conformance fixture: every tool, resource and prompt named by the MCP conformance suite."));
   int bad = 0;
-  bad |= check(mcp_server_builder_instructions(b, S("Try every tool.")), "instructions");
-  bad |= check(mcp_server_builder_add_tool(b, S(TOOL("echo", "Echoes its arguments")), echo, NULL, NULL), "echo");
-  bad |= check(mcp_server_builder_add_tool(b, S(TOOL("slow", "Reports progress, then answers")), slow, NULL, NULL), "slow");
-  bad |= check(mcp_server_builder_add_tool(b, S(TOOL("ask_name", "Asks the user for a name")), ask_name, NULL, NULL), "ask_name");
-  bad |= check(mcp_server_builder_add_tool(b, S(TOOL("fail", "Always a tool error")), fail, NULL, NULL), "fail");
-  bad |= check(mcp_server_builder_add_resource(b, S("{\"uri\":\"example://readme\",\"name\":\"readme\"}"), readme, NULL, NULL), "readme");
-  bad |= check(mcp_server_builder_add_template(b, S("{\"uriTemplate\":\"example://notes/{id}\",\"name\":\"notes\"}"), note, NULL, NULL), "notes");
-  bad |= check(mcp_server_builder_add_prompt(b, S("{\"name\":\"greet\",\"arguments\":[{\"name\":\"who\",\"required\":true}]}"), greet, NULL, NULL), "greet");
-  bad |= check(mcp_server_builder_set_completion(b, complete, NULL, NULL), "completion");
-  if (bad || mcp_server_builder_build(b, &server, &err) != MCP_STATUS_OK) {
-    if (err) {
-      mcp_str m = mcp_error_message(err);
-      fprintf(stderr, "everything-server: %.*s\n", (int)m.len, m.data);
-      mcp_error_free(err);
-    }
-    return 1;
+  for (size_t i = 0; i < COUNT(TOOLS); i++)
+    bad |= mcp_server_builder_add_tool(b, TOOLS[i].definition, strlen(TOOLS[i].definition),
+                                       TOOLS[i].cb, NULL, NULL) != MCP_STATUS_OK;
+  for (size_t i = 0; i < COUNT(RESOURCES); i++)
+    bad |= mcp_server_builder_add_resource(b, RESOURCES[i].definition,
+                                           strlen(RESOURCES[i].definition), RESOURCES[i].cb, NULL,
+                                           NULL) != MCP_STATUS_OK;
+  for (size_t i = 0; i < COUNT(PROMPTS); i++)
+    bad |= mcp_server_builder_add_prompt(b, PROMPTS[i].definition, strlen(PROMPTS[i].definition),
+                                         PROMPTS[i].cb, NULL, NULL) != MCP_STATUS_OK;
+  bad |= mcp_server_builder_add_template(
+             b, S("{\"uriTemplate\":\"test://template/{id}/data\",\"name\":\"template-data\","
+                  "\"title\":\"Template data\",\"description\":\"Data for an id\",\"mimeType\":"
+                  "\"application/json\"}"),
+             template_data, NULL, NULL) != MCP_STATUS_OK;
+  bad |= mcp_server_builder_set_completion(b, complete, NULL, NULL) != MCP_STATUS_OK;
+  if (bad) {
+    fprintf(stderr, "everything-server: a registration was rejected\n");
+  } else if (mcp_server_builder_build(b, &server, &err) != MCP_STATUS_OK) {
+    mcp_str m = mcp_error_message(err);
+    fprintf(stderr, "everything-server: %.*s\n", (int)m.len, m.data);
+    mcp_error_free(err);
   }
   mcp_server_builder_free(b);
-  int rc = check(mcp_server_serve_stdio(server, rt, &serve), "serve");
-  if (!rc) rc = check(mcp_serve_wait(serve, NULL), "serve");
-  mcp_serve_free(serve);
-  mcp_server_free(server);
+  return server;
+}
+
+/* Serves HTTP until SIGINT or SIGTERM, which a thread waits for with sigwait. */
+static int serve_http(mcp_runtime *rt, const char *addr) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM); /* blocked in main before the runtime's threads started */
+  mcp_http_server_config *config = NULL;
+  mcp_http_server *http = NULL;
+  mcp_error *err = NULL;
+  mcp_http_server_config_new(&config);
+  if (mcp_http_server_config_set_bind(config, addr, strlen(addr)) != MCP_STATUS_OK) {
+    fprintf(stderr, "everything-server: bad address \"%s\"\n", addr);
+    mcp_http_server_config_free(config);
+    return 2;
+  }
+  mcp_status st = mcp_server_serve_http(the_server, rt, config, &http, &err);
+  mcp_http_server_config_free(config);
+  if (st != MCP_STATUS_OK) {
+    mcp_str m = mcp_error_message(err);
+    fprintf(stderr, "everything-server: %.*s\n", (int)m.len, m.data);
+    mcp_error_free(err);
+    return 1;
+  }
+  mcp_str bound = mcp_http_server_local_addr(http);
+  fprintf(stderr, "listening on http://%.*s/mcp\n", (int)bound.len, bound.data);
+  int sig = 0;
+  sigwait(&set, &sig);
+  mcp_http_server_free(http);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int http = argc >= 2 && strcmp(argv[1], "--http") == 0;
+  if ((argc >= 2 && !http) || argc > 3) {
+    fprintf(stderr, "usage: %s [--http [ADDR]]\n", argv[0]);
+    return 2;
+  }
+  mcp_runtime *rt = NULL;
+  if (http) {
+    /* Block the signals before any thread starts, so only sigwait sees them. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+  }
+  if (mcp_runtime_new(0, &rt) != MCP_STATUS_OK) return 1;
+  the_server = build();
+  if (!the_server) {
+    mcp_runtime_free(rt);
+    return 1;
+  }
+  int rc = 0;
+  if (http) {
+    rc = serve_http(rt, argc == 3 ? argv[2] : "127.0.0.1:3000");
+  } else {
+    mcp_serve *serve = NULL;
+    rc = mcp_server_serve_stdio(the_server, rt, &serve) != MCP_STATUS_OK ||
+         mcp_serve_wait(serve, NULL) != MCP_STATUS_OK;
+    mcp_serve_free(serve);
+  }
+  mcp_server_free(the_server);
   mcp_runtime_free(rt);
+  if (!rc) fprintf(stderr, "everything-server: clean exit\n");
   return rc;
 }

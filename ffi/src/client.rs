@@ -22,15 +22,15 @@ use crate::string::{mcp_str, mcp_string, nul_terminated, str_from_raw};
 /// Collects a client's name, version, handlers and timeouts. Use it from one thread at a time;
 /// connecting consumes its contents; free the handle afterwards either way.
 pub struct mcp_client_builder {
-    inner: Option<ClientBuilder>,
-    config: ClientConfig,
+    pub(crate) inner: Option<ClientBuilder>,
+    pub(crate) config: ClientConfig,
 }
 
 /// A connected client. Calls may be made from any thread, also concurrently, except from the
 /// library's own callbacks (blocking calls there would stall the runtime).
 pub struct mcp_client {
-    client: Client,
-    rt: Arc<tokio::runtime::Runtime>,
+    pub(crate) client: Client,
+    pub(crate) rt: Arc<tokio::runtime::Runtime>,
 }
 
 /// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.

@@ -16,26 +16,44 @@
 #[macro_use]
 mod macros;
 
+pub mod cancel;
 pub mod client;
+pub mod client_config;
+pub mod client_http;
 pub mod error;
 pub mod handler;
+pub mod http_config;
+pub mod http_server;
 pub mod input;
+pub mod json;
 pub mod request;
 pub mod responder;
 pub mod runtime;
 pub mod server;
+pub mod server_config;
+pub mod server_registry;
 pub mod status;
 pub mod string;
+pub mod subscription;
 pub mod version;
 
+pub use cancel::*;
 pub use client::*;
+pub use client_config::*;
+pub use client_http::*;
 pub use error::*;
 pub use handler::*;
+pub use http_config::*;
+pub use http_server::*;
 pub use input::*;
+pub use json::*;
 pub use request::*;
 pub use responder::*;
 pub use runtime::*;
 pub use server::*;
+pub use server_config::*;
+pub use server_registry::*;
 pub use status::*;
 pub use string::*;
+pub use subscription::*;
 pub use version::*;

@@ -25,7 +25,7 @@ pub struct mcp_request {
     cache: [OnceLock<String>; FIELDS],
 }
 
-const FIELDS: usize = 11;
+const FIELDS: usize = 12;
 
 #[derive(Clone, Copy)]
 enum Field {
@@ -40,6 +40,7 @@ enum Field {
     ProtocolVersion,
     InputResponses,
     RequestState,
+    TemplateVars,
 }
 
 impl mcp_request {
@@ -73,6 +74,10 @@ impl mcp_request {
                     .map(|m| Value::Object(m.clone()).to_string())
                     .unwrap_or_default(),
                 Field::RequestState => c.request_state().unwrap_or_default().to_string(),
+                Field::TemplateVars => c
+                    .template_vars()
+                    .map(|m| Value::Object(m.clone()).to_string())
+                    .unwrap_or_default(),
             })
         });
         mcp_str::of_nul_terminated(s)
@@ -165,5 +170,37 @@ pub extern "C" fn mcp_request_era(request: *const mcp_request) -> mcp_era {
             Some(Era::Legacy) => mcp_era::MCP_ERA_LEGACY,
             _ => mcp_era::MCP_ERA_MODERN,
         }
+    })
+}
+
+/// The variables of the resource template that matched the URI of a `resources/read`, as a JSON
+/// object (`{"id": "123"}` for `test://template/{id}/data`), or empty for other requests.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_template_vars(request: *const mcp_request) -> mcp_str {
+    view(request, Field::TemplateVars)
+}
+
+/// Whether the client declared the capability at `path`, object keys joined by `/` (UTF-8, read
+/// during the call): "sampling", "elicitation/form" (also true for a bare `elicitation: {}`, form
+/// mode being the default), "elicitation/url", "roots". False for NULL arguments or bad UTF-8. Any
+/// thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_has_client_capability(
+    request: *const mcp_request,
+    path: *const std::ffi::c_char,
+    path_len: usize,
+) -> bool {
+    ffi_boundary!(false, {
+        let Some(r) = (unsafe { request.as_ref() }) else {
+            return false;
+        };
+        let Ok(path) = (unsafe { crate::string::str_from_raw(path, path_len) }) else {
+            return false;
+        };
+        if path.is_empty() {
+            return false;
+        }
+        let keys: Vec<&str> = path.split('/').collect();
+        r.ctx.has_client_capability(&keys)
     })
 }

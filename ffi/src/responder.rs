@@ -18,6 +18,12 @@ use crate::status::mcp_status;
 pub struct mcp_responder {
     pub(crate) request: mcp_request,
     inner: Mutex<Option<Responder>>,
+    /// The runtime the handler was called on, for the cancellation watcher.
+    pub(crate) runtime: Option<tokio::runtime::Handle>,
+    /// Dropped when the responder answers or is freed: ends the cancellation watcher.
+    pub(crate) answered: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    /// Whether `mcp_responder_on_cancel` was called.
+    pub(crate) watching: Mutex<bool>,
 }
 
 impl mcp_responder {
@@ -25,13 +31,22 @@ impl mcp_responder {
         mcp_responder {
             request: mcp_request::new(ctx),
             inner: Mutex::new(Some(responder)),
+            runtime: tokio::runtime::Handle::try_current().ok(),
+            answered: Mutex::new(None),
+            watching: Mutex::new(false),
         }
+    }
+
+    /// Whether an answer went out.
+    pub(crate) fn answered_already(&self) -> bool {
+        self.inner.lock().is_none()
     }
 
     /// Answers with `f`, or `MCP_STATUS_ALREADY_USED` when an answer went out before.
     fn answer(&self, f: impl FnOnce(Responder)) -> mcp_status {
         match self.inner.lock().take() {
             Some(r) => {
+                self.answered.lock().take();
                 f(r);
                 mcp_status::MCP_STATUS_OK
             }

@@ -15,12 +15,12 @@ use crate::status::mcp_status;
 /// Collects a server's name, version and handlers. Single-threaded: use it from one thread at a
 /// time. `mcp_server_builder_build` consumes its contents; free the handle afterwards either way.
 pub struct mcp_server_builder {
-    inner: Option<ServerBuilder>,
+    pub(crate) inner: Option<ServerBuilder>,
 }
 
 /// A built server: cheap to serve several times, usable from any thread.
 pub struct mcp_server {
-    server: Server,
+    pub(crate) server: Server,
 }
 
 /// Creates a builder for a server called `name` at `version` (UTF-8, copied). Free with

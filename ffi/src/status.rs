@@ -35,6 +35,8 @@ pub enum mcp_status {
     MCP_STATUS_NEGOTIATION = 12,
     /// An operating-system error (spawning a process, starting threads, reading stdin).
     MCP_STATUS_IO = 13,
+    /// What was looked up does not exist (a JSON pointer that names nothing).
+    MCP_STATUS_NOT_FOUND = 14,
 }
 
 /// A static, NUL-terminated English description of `status`; never NULL, never freed. Any thread.
@@ -55,6 +57,7 @@ pub extern "C" fn mcp_status_describe(status: mcp_status) -> *const c_char {
         mcp_status::MCP_STATUS_PROTOCOL => b"protocol violation\0",
         mcp_status::MCP_STATUS_NEGOTIATION => b"version negotiation failed\0",
         mcp_status::MCP_STATUS_IO => b"operating-system error\0",
+        mcp_status::MCP_STATUS_NOT_FOUND => b"not found\0",
     };
     s.as_ptr().cast()
 }

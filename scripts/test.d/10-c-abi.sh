@@ -3,8 +3,11 @@
 # installs libmcp into a prefix with ffi/install.sh (debug build), then builds the C tests in tests/c
 # with -std=c11 -Wall -Wextra -Wpedantic -Werror through pkg-config and runs them plainly, under
 # ASan+UBSan and under valgrind (a C client spawning a C server over stdio, both checked), links the
-# unit test statically, runs examples/c (C client against C server), compiles and runs the C++ example, and builds the unit test with CMake's
-# find_package(mcp). Installs cbindgen into .tools/cargo and cmake (apt) only when missing.
+# unit test statically, runs examples/c (C client against C server, over stdio and over HTTP in both
+# eras), compiles and runs the C++ example, and builds the unit test with CMake's find_package(mcp).
+# tests/c/config.c (config handles, JSON helpers) and tests/c/http.c (HTTP server and client in one
+# process: subscriptions, cancellation callbacks, stop from another thread) run plainly, under
+# ASan+UBSan and under valgrind too. Installs cbindgen into .tools/cargo and cmake (apt) only when missing.
 # Usage: scripts/test.d/10-c-abi.sh [--regen]   (--regen rewrites include/mcp.h instead of diffing)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -70,7 +73,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit server client; do
+for t in unit config http server client; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -86,6 +89,8 @@ round_trip() {
 
 step "run plain"
 "$work/bin/unit"
+"$work/bin/config"
+"$work/bin/http"
 round_trip "$work/plain.err" "$work/bin/client" "$work/bin/server"
 # The legacy era: initialize handshake, elicitation as a server-to-client request.
 round_trip "$work/plain-legacy.err" env MCP_TEST_VERSION=2025-11-25 "$work/bin/client" "$work/bin/server"
@@ -93,6 +98,8 @@ round_trip "$work/plain-legacy.err" env MCP_TEST_VERSION=2025-11-25 "$work/bin/c
 step "run under ASan+UBSan"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/unit-asan"
+"$work/bin/config-asan"
+"$work/bin/http-asan"
 round_trip "$work/asan.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
   "$work/bin/client-asan" "$work/bin/server-asan"
 round_trip "$work/asan-legacy.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
@@ -110,6 +117,8 @@ step "run under valgrind"
 vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
   --show-leak-kinds=definite,indirect --child-silent-after-fork=yes)
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/unit"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/config"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/http"
 # The server under valgrind writes its report to a file (its exit status does not reach us).
 # The version is pinned: a server starting under valgrind can miss the 5 s era probe (then the client
 # would fall back to the legacy era).
@@ -139,12 +148,29 @@ gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cfla
   "$prefix/lib/libmcp.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 "$work/bin/unit-static"
 
-step "examples/c: everything-client against everything-server"
+step "examples/c: everything-client against everything-server (stdio, then HTTP in both eras)"
 for p in everything-server everything-client; do
   gcc "${cflags[@]}" "examples/c/$p.c" -o "$work/bin/$p" "${libs[@]}"
 done
 "$work/bin/everything-client" "$work/bin/everything-server" > "$work/everything.out"
 grep -q "everything worked" "$work/everything.out"
+"$work/bin/everything-server" --http 127.0.0.1:0 2> "$work/http-server.log" &
+http_pid=$!
+port=""
+for _ in $(seq 1 100); do
+  port="$(sed -n 's#^listening on http://127\.0\.0\.1:\([0-9]*\)/mcp$#\1#p' "$work/http-server.log")"
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { kill "$http_pid"; cat "$work/http-server.log" >&2; exit 1; }
+for v in 2026-07-28 2025-11-25; do
+  MCP_TEST_VERSION=$v "$work/bin/everything-client" "http://localhost:$port/mcp" > "$work/everything-http.out" \
+    || { kill "$http_pid"; cat "$work/everything-http.out"; exit 1; }
+  grep -q "everything worked" "$work/everything-http.out"
+done
+kill -TERM "$http_pid"
+wait "$http_pid"
+grep -q "everything-server: clean exit" "$work/http-server.log"
 
 step "C++ example against the same header"
 g++ -std=c++17 -Wall -Wextra -Wpedantic -Werror examples/c/hello.cpp -o "$work/bin/hello-cpp" "${libs[@]}"

@@ -1,0 +1,83 @@
+//! `mcp_client_builder_connect_http`: connecting a client to a Streamable HTTP endpoint.
+
+use std::ffi::c_char;
+
+use libmcp::client::http::HttpClientOptions;
+
+use crate::client::{mcp_client, mcp_client_builder};
+use crate::error::mcp_error;
+use crate::runtime::{block_on, mcp_runtime};
+use crate::status::mcp_status;
+use crate::string::{mcp_str, str_from_raw};
+
+/// One extra HTTP header: `name` and `value`, both UTF-8 views (read during the call only).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mcp_header {
+    /// The header name, e.g. "Authorization".
+    pub name: mcp_str,
+    /// The header value.
+    pub value: mcp_str,
+}
+
+/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path"; https is not supported
+/// yet and is `MCP_STATUS_INVALID_ARGUMENT`) on `runtime`, sending the `nheaders` extra `headers`
+/// (may be NULL when 0; copied) with every request, negotiates the era (as set with
+/// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
+/// `server/discover` probe, remembered per origin for the life of the process) and writes the client
+/// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
+/// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL or header,
+/// `MCP_STATUS_TRANSPORT` when the server cannot be reached, `MCP_STATUS_NEGOTIATION`,
+/// `MCP_STATUS_TIMEOUT`. A second connect with the same builder is `MCP_STATUS_ALREADY_USED`. Not from
+/// a callback. Free the client with `mcp_client_free` (which ends a legacy session with DELETE).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_builder_connect_http(
+    builder: *mut mcp_client_builder,
+    runtime: *const mcp_runtime,
+    url: *const c_char,
+    url_len: usize,
+    headers: *const mcp_header,
+    nheaders: usize,
+    client_out: *mut *mut mcp_client,
+    error_out: *mut *mut mcp_error,
+) -> mcp_status {
+    ffi_boundary!({
+        let b = try_mut!(builder);
+        let rt = try_ref!(runtime).rt.clone();
+        let url = try_str!(url, url_len).to_string();
+        try_out!(client_out);
+        if headers.is_null() && nheaders > 0 {
+            return mcp_status::MCP_STATUS_NULL_PARAMETER;
+        }
+        let mut options = HttpClientOptions::default();
+        for i in 0..nheaders {
+            let h = unsafe { *headers.add(i) };
+            let name = match unsafe { str_from_raw(h.name.data, h.name.len) } {
+                Ok(s) => s.to_string(),
+                Err(status) => return status,
+            };
+            let value = match unsafe { str_from_raw(h.value.data, h.value.len) } {
+                Ok(s) => s.to_string(),
+                Err(status) => return status,
+            };
+            options.headers.push((name, value));
+        }
+        let Some(inner) = b.inner.take() else {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        };
+        let inner = inner.config(b.config.clone());
+        match block_on(
+            &rt,
+            async move { inner.connect_http_with(&url, options).await },
+        ) {
+            Some(Ok(client)) => {
+                unsafe { *client_out = Box::into_raw(Box::new(mcp_client { client, rt })) };
+                mcp_status::MCP_STATUS_OK
+            }
+            Some(Err(e)) => mcp_error::from_engine(&e).store(error_out),
+            None => {
+                mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
+            }
+        }
+    })
+}

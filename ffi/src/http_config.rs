@@ -1,0 +1,265 @@
+//! `mcp_http_server_config`: how the Streamable HTTP server binds, routes and protects itself
+//! (`HttpServerConfig`), with one setter per option.
+
+use std::ffi::c_char;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use libmcp::transport::http::HttpServerConfig;
+
+use crate::status::mcp_status;
+
+/// Options of `mcp_server_serve_http`, starting from safe defaults: bind 127.0.0.1:3000, path
+/// "/mcp", legacy sessions on, HTTP+SSE (2024-11-05) off, DNS-rebinding protection on with hosts
+/// localhost, 127.0.0.1 and `[::1]`, 4 MiB bodies, 1024 sessions, 30 min idle timeout, 15 s SSE
+/// keep-alive. A plain value: use it from one thread at a time; serving copies it.
+pub struct mcp_http_server_config {
+    pub(crate) config: HttpServerConfig,
+}
+
+/// Creates a configuration holding the defaults. Free with `mcp_http_server_config_free`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_new(
+    config_out: *mut *mut mcp_http_server_config,
+) -> mcp_status {
+    ffi_boundary!({
+        try_out!(config_out);
+        let c = Box::new(mcp_http_server_config {
+            config: HttpServerConfig::default(),
+        });
+        unsafe { *config_out = Box::into_raw(c) };
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Frees a configuration. NULL is ignored.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_free(config: *mut mcp_http_server_config) {
+    ffi_boundary!((), {
+        if !config.is_null() {
+            drop(unsafe { Box::from_raw(config) });
+        }
+    })
+}
+
+/// Sets the address to listen on, `"IP:PORT"` (UTF-8, e.g. "127.0.0.1:0"; port 0 picks a free port,
+/// see `mcp_http_server_local_addr`; IPv6 as `"[::1]:8080"`). Also turns DNS-rebinding protection on
+/// for a loopback address and off for any other (set the allowed hosts and call
+/// `mcp_http_server_config_set_dns_rebinding_protection` afterwards to protect a public address).
+/// Text that is not an address is `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_bind(
+    config: *mut mcp_http_server_config,
+    addr: *const c_char,
+    addr_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let Ok(addr) = try_str!(addr, addr_len).parse::<SocketAddr>() else {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        };
+        c.config.bind = addr;
+        c.config.dns_rebinding_protection = addr.ip().is_loopback();
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// A path must start with `/` and hold no query or fragment.
+fn valid_path(p: &str) -> bool {
+    p.starts_with('/') && !p.contains(['?', '#', ' '])
+}
+
+/// Sets the one MCP endpoint path (default "/mcp"); it must start with `/` and hold no `?`, `#` or
+/// space, else `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_path(
+    config: *mut mcp_http_server_config,
+    path: *const c_char,
+    path_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let path = try_str!(path, path_len);
+        if !valid_path(path) {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.path = path.to_string();
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Serves legacy (2025-03-26 .. 2025-11-25) sessions on the same endpoint (`initialize`,
+/// `Mcp-Session-Id`, GET and DELETE); default on. When off, GET and DELETE get 405.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_legacy_sessions(
+    config: *mut mcp_http_server_config,
+    on: bool,
+) -> mcp_status {
+    ffi_boundary!({
+        try_mut!(config).config.legacy_sessions = on;
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Serves a POST carrying neither a session, `_meta` nor a version header as 2025-03-26, statelessly
+/// (default off: such a POST gets 400).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_assume_2025_03_26(
+    config: *mut mcp_http_server_config,
+    on: bool,
+) -> mcp_status {
+    ffi_boundary!({
+        try_mut!(config).config.assume_2025_03_26 = on;
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Also serves the 2024-11-05 HTTP+SSE transport (default off): GET `sse_path` opens a session's event
+/// stream and the client POSTs to `messages_path`. Both paths follow the rules of
+/// `mcp_http_server_config_set_path`; NULL with length 0 keeps the current one ("/sse", "/messages").
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_http_sse(
+    config: *mut mcp_http_server_config,
+    on: bool,
+    sse_path: *const c_char,
+    sse_path_len: usize,
+    messages_path: *const c_char,
+    messages_path_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let sse = try_str!(sse_path, sse_path_len);
+        let messages = try_str!(messages_path, messages_path_len);
+        if (!sse.is_empty() && !valid_path(sse)) || (!messages.is_empty() && !valid_path(messages))
+        {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.http_sse = on;
+        if !sse.is_empty() {
+            c.config.sse_path = sse.to_string();
+        }
+        if !messages.is_empty() {
+            c.config.messages_path = messages.to_string();
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Checks `Host` and `Origin` against the allowed hosts and origins (DNS-rebinding protection; a
+/// foreign host gets 403). Default on.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_dns_rebinding_protection(
+    config: *mut mcp_http_server_config,
+    on: bool,
+) -> mcp_status {
+    ffi_boundary!({
+        try_mut!(config).config.dns_rebinding_protection = on;
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Adds a host name (without port, UTF-8, copied) accepted in `Host`, and in `Origin` with any scheme
+/// and port. An empty name is `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_add_allowed_host(
+    config: *mut mcp_http_server_config,
+    host: *const c_char,
+    host_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let host = try_str!(host, host_len);
+        if host.is_empty() || host.contains(['/', ' ']) {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.allowed_hosts.push(host.to_ascii_lowercase());
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Adds an exact origin (`scheme://host[:port]`, UTF-8, copied) accepted in `Origin`. Text without
+/// `://` is `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_add_allowed_origin(
+    config: *mut mcp_http_server_config,
+    origin: *const c_char,
+    origin_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let origin = try_str!(origin, origin_len);
+        if !origin.contains("://") {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.allowed_origins.push(origin.to_string());
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Sets the largest accepted request body in bytes (larger ones get 413). 0 is
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_max_body_bytes(
+    config: *mut mcp_http_server_config,
+    bytes: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        if bytes == 0 {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.max_body_bytes = bytes;
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Sets how many legacy sessions may live at once (`initialize` beyond that gets 503). 0 is
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_max_sessions(
+    config: *mut mcp_http_server_config,
+    sessions: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        if sessions == 0 {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.max_sessions = sessions;
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Sets after how many milliseconds without a request or open stream a legacy session ends. 0 is
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_session_idle_timeout_ms(
+    config: *mut mcp_http_server_config,
+    timeout_ms: u64,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        if timeout_ms == 0 {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.session_idle_timeout = Duration::from_millis(timeout_ms);
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Sets the interval of SSE keep-alive comments on open streams, in milliseconds. 0 is
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_sse_keepalive_ms(
+    config: *mut mcp_http_server_config,
+    interval_ms: u64,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        if interval_ms == 0 {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        }
+        c.config.sse_keepalive = Duration::from_millis(interval_ms);
+        mcp_status::MCP_STATUS_OK
+    })
+}
