@@ -100,3 +100,19 @@ fn root_store(options: &HttpClientOptions) -> Result<rustls::RootCertStore> {
     }
     Ok(roots)
 }
+
+/// An error with its chain of causes (`a: b: c`): hyper's connect errors name the real cause (refused,
+/// unknown certificate issuer, ...) only in their sources.
+pub(crate) fn describe(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !out.ends_with(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = s.source();
+    }
+    out
+}

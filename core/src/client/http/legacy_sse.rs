@@ -14,6 +14,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Method, Request, StatusCode, Uri};
 
+use super::connector::describe;
 use super::sse::{SseEvent, SseParser};
 use super::transport::{Shared, http_status_message};
 use crate::jsonrpc::RequestId;
@@ -92,7 +93,11 @@ pub(super) async fn post(
     let resp = match shared.http.request(req).await {
         Ok(r) => r,
         Err(e) => {
-            fail(shared, id.as_ref(), format!("HTTP request failed: {e}"));
+            fail(
+                shared,
+                id.as_ref(),
+                format!("HTTP request failed: {}", describe(&e)),
+            );
             return false;
         }
     };
@@ -138,7 +143,7 @@ async fn open(shared: &Arc<Shared>) -> Result<(Uri, Incoming, SseParser), String
         .http
         .request(req)
         .await
-        .map_err(|e| format!("GET failed: {e}"))?;
+        .map_err(|e| format!("GET failed: {}", describe(&e)))?;
     let status = resp.status();
     let ctype = resp
         .headers()

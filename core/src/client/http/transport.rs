@@ -21,7 +21,7 @@ use tokio::task::AbortHandle;
 
 use super::super::ServerDescription;
 use super::super::connection::Connection;
-use super::connector::Connector;
+use super::connector::{Connector, describe};
 use super::legacy_sse;
 use super::sse::SseParser;
 use crate::jsonrpc::RequestId;
@@ -337,7 +337,11 @@ async fn post(
     let resp = match shared.http.request(req).await {
         Ok(r) => r,
         Err(e) => {
-            report(shared, id.as_ref(), format!("HTTP request failed: {e}"));
+            report(
+                shared,
+                id.as_ref(),
+                format!("HTTP request failed: {}", describe(&e)),
+            );
             return false;
         }
     };
@@ -532,7 +536,7 @@ async fn get_stream(
         b = b.header("last-event-id", last);
     }
     let req = b.body(Full::new(Bytes::new())).map_err(|e| e.to_string())?;
-    let resp = shared.http.request(req).await.map_err(|e| e.to_string())?;
+    let resp = shared.http.request(req).await.map_err(|e| describe(&e))?;
     let status = resp.status();
     if status.is_success() && content_type(&resp).starts_with("text/event-stream") {
         Ok(resp)
