@@ -1,7 +1,8 @@
 """A small MCP server written with the official Python SDK (mcp 2.x, high-level MCPServer API).
 
-Run over stdio by the interop tests, with libmcp's `mcp` command-line client driving it. MCPServer serves
-both eras on one stdio connection: the client's first request decides (`initialize` -> legacy handshake,
+Run over stdio by the interop tests, with libmcp's `mcp` command-line client driving it, or over HTTP
+(`streamable-http PORT`: http://127.0.0.1:PORT/mcp; `sse PORT`: the 2024-11-05 HTTP+SSE transport at
+http://127.0.0.1:PORT/sse). MCPServer serves both eras on one stdio connection: the client's first request decides (`initialize` -> legacy handshake,
 a request carrying `_meta` protocolVersion such as `server/discover` -> 2026-07-28).
 """
 
@@ -63,4 +64,14 @@ def summarize(topic: str) -> str:
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    import sys
+
+    match sys.argv[1:]:
+        case []:
+            server.run("stdio")
+        case ["streamable-http", port]:
+            server.run("streamable-http", port=int(port))
+        case ["sse", port]:
+            server.run("sse", port=int(port))
+        case _:
+            sys.exit("usage: python_server.py [streamable-http PORT | sse PORT]")

@@ -1,9 +1,13 @@
-"""Interop between libmcp and the official MCP Python SDK (`mcp` 2.x), over stdio, in both eras.
+"""Interop between libmcp and the official MCP Python SDK (`mcp` 2.x), over stdio and Streamable HTTP, in
+both eras.
 
 Two directions:
 
-* the Python SDK as client drives libmcp's `everything-server` (the conformance fixture);
-* libmcp's `mcp` command-line client drives `python_server.py`, a server built with the SDK's MCPServer.
+* the Python SDK as client drives libmcp's `everything-server` (the conformance fixture), over stdio and
+  (connections named `http-*`) over Streamable HTTP through http_tap.py, which records every message so
+  each test checks them all against the schema of their revision (schema_check.py);
+* libmcp's `mcp` command-line client drives `python_server.py`, a server built with the SDK's MCPServer
+  (over HTTP in test_http.py).
 
 The Rust binaries are taken from LIBMCP_BIN_DIR (default: target/debug under the repository root).
 Set LIBMCP_INTEROP_WIRE_DIR to a directory to log every stdio message of every test there (see wire_tap.py).
@@ -16,7 +20,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +28,9 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from http_fixtures import HttpService, start_http_service
 from mcp import Client, ClientSession, MCPDeprecationWarning, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -77,6 +83,11 @@ SDK_CONNECTIONS = {
     "handshake-2025-06-18": "2025-06-18",
     "handshake-2025-03-26": "2025-03-26",
     "handshake-2024-11-05": "2024-11-05",
+    "http-auto": "2026-07-28",
+    "http-pinned-2026-07-28": "2026-07-28",
+    "http-legacy": "2025-11-25",
+    "http-handshake-2025-06-18": "2025-06-18",
+    "http-handshake-2025-03-26": "2025-03-26",
 }
 
 CLIENT_INFO = types.Implementation(name="libmcp-interop-tests", version="1.0.0")
@@ -96,20 +107,48 @@ CONFORMANCE_TOOLS = {
 }
 
 
+@pytest.fixture(scope="session")
+def everything_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpService]:
+    """One everything-server --http for the whole run, behind http_tap.py."""
+    service = start_http_service(
+        [str(_binary("everything-server")), "--http", "127.0.0.1:{port}"],
+        "/mcp",
+        tmp_path_factory.mktemp("everything-http") / "wire.jsonl",
+    )
+    yield service
+    service.stop()
+
+
 @asynccontextmanager
 async def sdk_client(
     connection: str, request: pytest.FixtureRequest, **client_options: Any
 ) -> AsyncIterator[Client | ClientSession]:
-    """A connected SDK client (Client or bare ClientSession) talking to everything-server over stdio.
+    """A connected SDK client (Client or bare ClientSession) talking to everything-server over stdio, or
+    over Streamable HTTP for the `http-*` connections (then every message of the test is schema-checked).
 
     `client_options` (callbacks, log_level) go to `Client`; only the Client connections take them.
     """
+    if connection.startswith("http-"):
+        service: HttpService = request.getfixturevalue("everything_http")
+        with service.checked():
+            async with _sdk_client(connection.removeprefix("http-"), service.url, client_options) as client:
+                yield client
+        return
     command = _tapped([str(_binary("everything-server"))], request)
     params = StdioServerParameters(command=command[0], args=command[1:])
+    async with _sdk_client(connection, params, client_options) as client:
+        yield client
+
+
+@asynccontextmanager
+async def _sdk_client(
+    connection: str, server: StdioServerParameters | str, client_options: dict[str, Any]
+) -> AsyncIterator[Client | ClientSession]:
     if connection.startswith("handshake-"):
         assert not client_options, "the bare-ClientSession connections take no options"
         version = connection.removeprefix("handshake-")
-        async with stdio_client(params) as (read, write), ClientSession(read, write, client_info=CLIENT_INFO) as s:
+        transport = stdio_client(server) if isinstance(server, StdioServerParameters) else streamable_http_client(server)
+        async with transport as (read, write), ClientSession(read, write, client_info=CLIENT_INFO) as s:
             result = await s.send_request(
                 types.InitializeRequest(
                     params=types.InitializeRequestParams(
@@ -126,7 +165,7 @@ async def sdk_client(
         return
     mode = {"auto": "auto", "pinned-2026-07-28": "2026-07-28", "legacy": "legacy"}[connection]
     async with Client(
-        params, mode=mode, client_info=CLIENT_INFO, read_timeout_seconds=STEP_TIMEOUT, **client_options
+        server, mode=mode, client_info=CLIENT_INFO, read_timeout_seconds=STEP_TIMEOUT, **client_options
     ) as client:
         yield client
 
@@ -140,8 +179,11 @@ async def test_sdk_negotiates_version(connection: str, request: pytest.FixtureRe
     with anyio.fail_after(STEP_TIMEOUT):
         async with sdk_client(connection, request) as client:
             assert client.protocol_version == SDK_CONNECTIONS[connection]
-            if connection == "pinned-2026-07-28":
-                return  # no discover was sent, so the SDK knows nothing else about the server
+            if connection.endswith("pinned-2026-07-28"):
+                # No discover was sent, so the SDK knows nothing else about the server; its first
+                # message is the first request.
+                assert (await client.list_tools()).tools
+                return
             info = client.server_info
             assert info is not None
             assert (info.name, info.version) == ("libmcp-everything-server", "0.1.0")
@@ -222,7 +264,9 @@ async def test_sdk_gets_simple_prompt(connection: str, request: pytest.FixtureRe
 
 # Beyond the basics, through the SDK's high-level Client only: its callbacks serve server-to-client
 # requests in the legacy era and MRTR input requests in the modern one.
-client_connection = pytest.mark.parametrize("connection", ["auto", "pinned-2026-07-28", "legacy"])
+client_connection = pytest.mark.parametrize(
+    "connection", ["auto", "pinned-2026-07-28", "legacy", "http-auto", "http-pinned-2026-07-28", "http-legacy"]
+)
 
 
 def _is_modern(connection: str) -> bool:
