@@ -3,6 +3,7 @@ each test sent through it."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from schema_check import check_log
 
@@ -46,14 +48,20 @@ class HttpService:
     processes: list[subprocess.Popen[bytes]]
 
     @contextmanager
-    def checked(self) -> Iterator[None]:
-        """Checks every message that passes through the tap during the block against its schema."""
+    def checked(self) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+        """Checks every message that passes through the tap during the block against its schema. The
+        list it yields holds those messages as (direction, message) once the block ends, direction
+        `->` for client to server and `<-` for server to client."""
         start = self.log.stat().st_size if self.log.exists() else 0
-        yield
+        wire: list[tuple[str, dict[str, Any]]] = []
+        yield wire
         # The tap logs a message before relaying it, so everything the client saw is in the log.
         with self.log.open(encoding="utf-8") as f:
             f.seek(start)
             lines = f.read().splitlines()
+        for line in lines:
+            entry = json.loads(line)
+            wire.append((entry["dir"], entry["message"]))
         checked, failures = check_log(lines)
         assert checked > 0, "no JSON-RPC message passed through the tap"
         assert not failures, "messages that break their revision's schema:\n" + "\n".join(failures)
@@ -73,7 +81,10 @@ def start_http_service(command: list[str], path: str, log: Path) -> HttpService:
     """Starts `command` (with `{port}` in its arguments replaced by a free port) and a tap in front of it."""
     port = free_port()
     server = subprocess.Popen(
-        [arg.replace("{port}", str(port)) for arg in command], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [arg.replace("{port}", str(port)) for arg in command],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     processes = [server]
     try:

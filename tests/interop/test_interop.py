@@ -441,7 +441,7 @@ def test_cli_info(mode: str, request: pytest.FixtureRequest) -> None:
     assert info["era"] == era
     assert info["protocolVersion"] == version
     assert info["serverInfo"] == SERVER_INFO
-    assert info["instructions"] == "Interop fixture for libmcp: tools add, greet and welcome, one resource, one prompt."
+    assert info["instructions"] == "Interop fixture for libmcp: tools add, divide, greet and welcome, one resource, one prompt."
     assert version in info["supportedVersions"]
     assert {"tools", "resources", "prompts"} <= set(info["capabilities"])
 
@@ -450,7 +450,7 @@ def test_cli_info(mode: str, request: pytest.FixtureRequest) -> None:
 def test_cli_tools(mode: str, request: pytest.FixtureRequest) -> None:
     result = run_cli(mode, request, "tools")
     tools = {tool["name"]: tool for tool in result["tools"]}
-    assert sorted(tools) == ["add", "greet", "welcome"]
+    assert sorted(tools) == ["add", "divide", "greet", "welcome"]
     assert tools["add"]["description"] == "Add two integers."
     assert tools["add"]["inputSchema"]["required"] == ["a", "b"]
     assert tools["add"]["inputSchema"]["properties"]["a"]["type"] == "integer"
