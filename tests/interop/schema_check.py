@@ -114,3 +114,47 @@ def check_log(lines: list[str]) -> tuple[int, list[str]]:
         entry = json.loads(line)
         checker.feed(entry["dir"], entry["version"], entry["message"])
     return checker.checked, checker.failures
+
+
+
+def check_wire_tap_log(text: str) -> tuple[int, list[str]]:
+    """Checks a wire_tap.py log (`-> JSON` client to server, `<- JSON` server to client) of a connection
+    without version headers (stdio); returns (messages checked, failures).
+
+    A message's revision is its own `_meta` protocol version (2026-07-28), else the version an
+    `initialize` asks for, else for a response the revision of its request, else the version the last
+    initialize result settled, else that of the client's last versioned message."""
+    checker = WireChecker()
+    settled: str | None = None
+    last_client: str | None = None
+    requests: dict[tuple[str, str], str | None] = {}
+    for line in text.splitlines():
+        arrow, _, body = line.partition(" ")
+        if arrow not in ("->", "<-"):
+            continue
+        message = json.loads(body)
+        version: str | None = None
+        params = message.get("params") if isinstance(message, dict) else None
+        if isinstance(params, dict):
+            meta = params.get("_meta")
+            if isinstance(meta, dict) and isinstance(meta.get("io.modelcontextprotocol/protocolVersion"), str):
+                version = meta["io.modelcontextprotocol/protocolVersion"]
+            elif message.get("method") == "initialize" and isinstance(params.get("protocolVersion"), str):
+                version = params["protocolVersion"]
+        if version is None and isinstance(message, dict) and "method" not in message:
+            version = requests.pop(("<-" if arrow == "->" else "->", json.dumps(message.get("id"))), None)
+        result = message.get("result") if isinstance(message, dict) else None
+        if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+            version = result["protocolVersion"]  # an initialize result: the version it settled
+        if version is None:
+            version = settled or last_client
+        if isinstance(message, dict):
+            if "method" in message and "id" in message:
+                requests[(arrow, json.dumps(message["id"]))] = version
+            result = message.get("result")
+            if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+                settled = result["protocolVersion"]
+        if arrow == "->" and version is not None:
+            last_client = version
+        checker.feed(arrow, version, message)
+    return checker.checked, checker.failures

@@ -10,7 +10,8 @@ Two directions:
   (over HTTP in test_http.py).
 
 The Rust binaries are taken from LIBMCP_BIN_DIR (default: target/debug under the repository root).
-Set LIBMCP_INTEROP_WIRE_DIR to a directory to log every stdio message of every test there (see wire_tap.py).
+Every stdio exchange runs through wire_tap.py and each message is checked against the schema of its
+revision (schema_check.py); set LIBMCP_INTEROP_WIRE_DIR to a directory to keep those logs there.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import pytest
 from http_fixtures import HttpService, start_http_service
 from mcp import Client, ClientSession, MCPDeprecationWarning, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from schema_check import check_wire_tap_log
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -56,14 +58,23 @@ def _binary(name: str) -> Path:
     return path
 
 
-def _tapped(command: list[str], request: pytest.FixtureRequest) -> list[str]:
-    """Put wire_tap.py in front of `command` when LIBMCP_INTEROP_WIRE_DIR is set."""
-    if not WIRE_DIR:
-        return command
-    Path(WIRE_DIR).mkdir(parents=True, exist_ok=True)
-    log = Path(WIRE_DIR) / (re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name) + ".log")
+def _tapped(command: list[str], request: pytest.FixtureRequest) -> tuple[list[str], Path]:
+    """`command` behind wire_tap.py, and the log it writes (in LIBMCP_INTEROP_WIRE_DIR when set, else in
+    the test's temporary directory)."""
+    if WIRE_DIR:
+        Path(WIRE_DIR).mkdir(parents=True, exist_ok=True)
+        log = Path(WIRE_DIR) / (re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name) + ".log")
+    else:
+        log = request.getfixturevalue("tmp_path") / "stdio-wire.log"
     log.unlink(missing_ok=True)
-    return [sys.executable, str(HERE / "wire_tap.py"), str(log), "--", *command]
+    return [sys.executable, str(HERE / "wire_tap.py"), str(log), "--", *command], log
+
+
+def assert_schema_valid(log: Path) -> None:
+    """Every message of a wire_tap.py log is valid in its revision's schema."""
+    checked, failures = check_wire_tap_log(log.read_text(encoding="utf-8"))
+    assert checked > 0, f"no JSON-RPC message in {log}"
+    assert not failures, "messages that break their revision's schema:\n" + "\n".join(failures)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -134,10 +145,11 @@ async def sdk_client(
             async with _sdk_client(connection.removeprefix("http-"), service.url, client_options) as client:
                 yield client
         return
-    command = _tapped([str(_binary("everything-server"))], request)
+    command, log = _tapped([str(_binary("everything-server"))], request)
     params = StdioServerParameters(command=command[0], args=command[1:])
     async with _sdk_client(connection, params, client_options) as client:
         yield client
+    assert_schema_valid(log)
 
 
 @asynccontextmanager
@@ -415,12 +427,13 @@ def run_cli(mode: str, request: pytest.FixtureRequest, *args: str, wire_log: Pat
     flags = CLI_MODES[mode][0]
     server = [sys.executable, str(PYTHON_SERVER)]
     if wire_log is not None:
-        server = [sys.executable, str(HERE / "wire_tap.py"), str(wire_log), "--", *server]
+        server, log = [sys.executable, str(HERE / "wire_tap.py"), str(wire_log), "--", *server], wire_log
     else:
-        server = _tapped(server, request)
+        server, log = _tapped(server, request)
     command = [str(_binary("mcp")), "--json", *flags, *args, "--", *server]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=STEP_TIMEOUT, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, f"{command} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    assert_schema_valid(log)
     return json.loads(proc.stdout)
 
 

@@ -173,6 +173,6 @@ async fn probe(client: &Client, shared: &Shared) -> Result<()> {
             Ok(())
         }
         Err(Error::Negotiation(m)) => Err(Error::Negotiation(m)),
-        Err(_) => builder::initialize(client, &ProtocolVersion::LATEST_LEGACY).await,
+        Err(_) => builder::initialize_fallback(client).await,
     }
 }
