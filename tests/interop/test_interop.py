@@ -1,12 +1,17 @@
-"""Interop between libmcp and the official MCP Python SDK (`mcp` 2.x), over stdio, in both eras.
+"""Interop between libmcp and the official MCP Python SDK (`mcp` 2.x), over stdio and Streamable HTTP, in
+both eras.
 
 Two directions:
 
-* the Python SDK as client drives libmcp's `everything-server` (the conformance fixture);
-* libmcp's `mcp` command-line client drives `python_server.py`, a server built with the SDK's MCPServer.
+* the Python SDK as client drives libmcp's `everything-server` (the conformance fixture), over stdio and
+  (connections named `http-*`) over Streamable HTTP through http_tap.py, which records every message so
+  each test checks them all against the schema of their revision (schema_check.py);
+* libmcp's `mcp` command-line client drives `python_server.py`, a server built with the SDK's MCPServer
+  (over HTTP in test_http.py).
 
 The Rust binaries are taken from LIBMCP_BIN_DIR (default: target/debug under the repository root).
-Set LIBMCP_INTEROP_WIRE_DIR to a directory to log every stdio message of every test there (see wire_tap.py).
+Every stdio exchange runs through wire_tap.py and each message is checked against the schema of its
+revision (schema_check.py); set LIBMCP_INTEROP_WIRE_DIR to a directory to keep those logs there.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -24,7 +29,10 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
+from http_fixtures import HttpService, start_http_service
 from mcp import Client, ClientSession, MCPDeprecationWarning, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from schema_check import check_wire_tap_log
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -50,14 +58,23 @@ def _binary(name: str) -> Path:
     return path
 
 
-def _tapped(command: list[str], request: pytest.FixtureRequest) -> list[str]:
-    """Put wire_tap.py in front of `command` when LIBMCP_INTEROP_WIRE_DIR is set."""
-    if not WIRE_DIR:
-        return command
-    Path(WIRE_DIR).mkdir(parents=True, exist_ok=True)
-    log = Path(WIRE_DIR) / (re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name) + ".log")
+def _tapped(command: list[str], request: pytest.FixtureRequest) -> tuple[list[str], Path]:
+    """`command` behind wire_tap.py, and the log it writes (in LIBMCP_INTEROP_WIRE_DIR when set, else in
+    the test's temporary directory)."""
+    if WIRE_DIR:
+        Path(WIRE_DIR).mkdir(parents=True, exist_ok=True)
+        log = Path(WIRE_DIR) / (re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name) + ".log")
+    else:
+        log = request.getfixturevalue("tmp_path") / "stdio-wire.log"
     log.unlink(missing_ok=True)
-    return [sys.executable, str(HERE / "wire_tap.py"), str(log), "--", *command]
+    return [sys.executable, str(HERE / "wire_tap.py"), str(log), "--", *command], log
+
+
+def assert_schema_valid(log: Path) -> None:
+    """Every message of a wire_tap.py log is valid in its revision's schema."""
+    checked, failures = check_wire_tap_log(log.read_text(encoding="utf-8"))
+    assert checked > 0, f"no JSON-RPC message in {log}"
+    assert not failures, "messages that break their revision's schema:\n" + "\n".join(failures)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -77,6 +94,11 @@ SDK_CONNECTIONS = {
     "handshake-2025-06-18": "2025-06-18",
     "handshake-2025-03-26": "2025-03-26",
     "handshake-2024-11-05": "2024-11-05",
+    "http-auto": "2026-07-28",
+    "http-pinned-2026-07-28": "2026-07-28",
+    "http-legacy": "2025-11-25",
+    "http-handshake-2025-06-18": "2025-06-18",
+    "http-handshake-2025-03-26": "2025-03-26",
 }
 
 CLIENT_INFO = types.Implementation(name="libmcp-interop-tests", version="1.0.0")
@@ -96,20 +118,49 @@ CONFORMANCE_TOOLS = {
 }
 
 
+@pytest.fixture(scope="session")
+def everything_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpService]:
+    """One everything-server --http for the whole run, behind http_tap.py."""
+    service = start_http_service(
+        [str(_binary("everything-server")), "--http", "127.0.0.1:{port}"],
+        "/mcp",
+        tmp_path_factory.mktemp("everything-http") / "wire.jsonl",
+    )
+    yield service
+    service.stop()
+
+
 @asynccontextmanager
 async def sdk_client(
     connection: str, request: pytest.FixtureRequest, **client_options: Any
 ) -> AsyncIterator[Client | ClientSession]:
-    """A connected SDK client (Client or bare ClientSession) talking to everything-server over stdio.
+    """A connected SDK client (Client or bare ClientSession) talking to everything-server over stdio, or
+    over Streamable HTTP for the `http-*` connections (then every message of the test is schema-checked).
 
     `client_options` (callbacks, log_level) go to `Client`; only the Client connections take them.
     """
-    command = _tapped([str(_binary("everything-server"))], request)
+    if connection.startswith("http-"):
+        service: HttpService = request.getfixturevalue("everything_http")
+        with service.checked():
+            async with _sdk_client(connection.removeprefix("http-"), service.url, client_options) as client:
+                yield client
+        return
+    command, log = _tapped([str(_binary("everything-server"))], request)
     params = StdioServerParameters(command=command[0], args=command[1:])
+    async with _sdk_client(connection, params, client_options) as client:
+        yield client
+    assert_schema_valid(log)
+
+
+@asynccontextmanager
+async def _sdk_client(
+    connection: str, server: StdioServerParameters | str, client_options: dict[str, Any]
+) -> AsyncIterator[Client | ClientSession]:
     if connection.startswith("handshake-"):
         assert not client_options, "the bare-ClientSession connections take no options"
         version = connection.removeprefix("handshake-")
-        async with stdio_client(params) as (read, write), ClientSession(read, write, client_info=CLIENT_INFO) as s:
+        transport = stdio_client(server) if isinstance(server, StdioServerParameters) else streamable_http_client(server)
+        async with transport as (read, write), ClientSession(read, write, client_info=CLIENT_INFO) as s:
             result = await s.send_request(
                 types.InitializeRequest(
                     params=types.InitializeRequestParams(
@@ -126,7 +177,7 @@ async def sdk_client(
         return
     mode = {"auto": "auto", "pinned-2026-07-28": "2026-07-28", "legacy": "legacy"}[connection]
     async with Client(
-        params, mode=mode, client_info=CLIENT_INFO, read_timeout_seconds=STEP_TIMEOUT, **client_options
+        server, mode=mode, client_info=CLIENT_INFO, read_timeout_seconds=STEP_TIMEOUT, **client_options
     ) as client:
         yield client
 
@@ -140,8 +191,11 @@ async def test_sdk_negotiates_version(connection: str, request: pytest.FixtureRe
     with anyio.fail_after(STEP_TIMEOUT):
         async with sdk_client(connection, request) as client:
             assert client.protocol_version == SDK_CONNECTIONS[connection]
-            if connection == "pinned-2026-07-28":
-                return  # no discover was sent, so the SDK knows nothing else about the server
+            if connection.endswith("pinned-2026-07-28"):
+                # No discover was sent, so the SDK knows nothing else about the server; its first
+                # message is the first request.
+                assert (await client.list_tools()).tools
+                return
             info = client.server_info
             assert info is not None
             assert (info.name, info.version) == ("libmcp-everything-server", "0.1.0")
@@ -222,7 +276,9 @@ async def test_sdk_gets_simple_prompt(connection: str, request: pytest.FixtureRe
 
 # Beyond the basics, through the SDK's high-level Client only: its callbacks serve server-to-client
 # requests in the legacy era and MRTR input requests in the modern one.
-client_connection = pytest.mark.parametrize("connection", ["auto", "pinned-2026-07-28", "legacy"])
+client_connection = pytest.mark.parametrize(
+    "connection", ["auto", "pinned-2026-07-28", "legacy", "http-auto", "http-pinned-2026-07-28", "http-legacy"]
+)
 
 
 def _is_modern(connection: str) -> bool:
@@ -371,12 +427,13 @@ def run_cli(mode: str, request: pytest.FixtureRequest, *args: str, wire_log: Pat
     flags = CLI_MODES[mode][0]
     server = [sys.executable, str(PYTHON_SERVER)]
     if wire_log is not None:
-        server = [sys.executable, str(HERE / "wire_tap.py"), str(wire_log), "--", *server]
+        server, log = [sys.executable, str(HERE / "wire_tap.py"), str(wire_log), "--", *server], wire_log
     else:
-        server = _tapped(server, request)
+        server, log = _tapped(server, request)
     command = [str(_binary("mcp")), "--json", *flags, *args, "--", *server]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=STEP_TIMEOUT, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, f"{command} exited {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    assert_schema_valid(log)
     return json.loads(proc.stdout)
 
 
@@ -397,7 +454,7 @@ def test_cli_info(mode: str, request: pytest.FixtureRequest) -> None:
     assert info["era"] == era
     assert info["protocolVersion"] == version
     assert info["serverInfo"] == SERVER_INFO
-    assert info["instructions"] == "Interop fixture for libmcp: tools add, greet and welcome, one resource, one prompt."
+    assert info["instructions"] == "Interop fixture for libmcp: tools add, divide, greet and welcome, one resource, one prompt."
     assert version in info["supportedVersions"]
     assert {"tools", "resources", "prompts"} <= set(info["capabilities"])
 
@@ -406,7 +463,7 @@ def test_cli_info(mode: str, request: pytest.FixtureRequest) -> None:
 def test_cli_tools(mode: str, request: pytest.FixtureRequest) -> None:
     result = run_cli(mode, request, "tools")
     tools = {tool["name"]: tool for tool in result["tools"]}
-    assert sorted(tools) == ["add", "greet", "welcome"]
+    assert sorted(tools) == ["add", "divide", "greet", "welcome"]
     assert tools["add"]["description"] == "Add two integers."
     assert tools["add"]["inputSchema"]["required"] == ["a", "b"]
     assert tools["add"]["inputSchema"]["properties"]["a"]["type"] == "integer"

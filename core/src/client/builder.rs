@@ -274,9 +274,36 @@ pub(crate) async fn negotiate(client: &Client, pref: &VersionPreference) -> Resu
                 }
                 Err(Error::Negotiation(m)) => Err(Error::Negotiation(m)),
                 Err(Error::Transport(m)) => Err(Error::Transport(m)),
-                Err(_) => initialize(client, &ProtocolVersion::LATEST_LEGACY).await,
+                Err(_) => initialize_fallback(client).await,
             }
         }
+    }
+}
+
+/// The probe's fallback: `initialize` at the newest legacy version. A server that refuses it with
+/// -32022 naming only modern versions is modern after all (its answer to a probe that timed out came
+/// too late, and it has committed the connection to 2026-07-28): the client then discovers at the
+/// newest of those versions it speaks, without a timeout.
+pub(crate) async fn initialize_fallback(client: &Client) -> Result<()> {
+    match initialize(client, &ProtocolVersion::LATEST_LEGACY).await {
+        Err(Error::Rpc(e)) if e.code == code::UNSUPPORTED_PROTOCOL_VERSION => {
+            let modern = e
+                .data
+                .as_ref()
+                .and_then(|d| d.get("supported"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(ProtocolVersion::new)
+                .filter(|v| v.is_known() && v.era() == Era::Modern)
+                .max();
+            match modern {
+                Some(v) => discover(client, v, None).await,
+                None => Err(Error::Rpc(e)),
+            }
+        }
+        other => other,
     }
 }
 

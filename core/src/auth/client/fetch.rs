@@ -8,11 +8,12 @@ use http_body_util::{BodyExt, Full};
 use hyper::header::HeaderMap;
 use hyper::{Method, Request};
 use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 
 use super::{AuthError, AuthorizationHandler, HandlerFuture};
+use crate::client::http::HttpClientOptions;
+use crate::client::http::connector::{self, Connector};
 
 /// How long one OAuth HTTP exchange may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -20,10 +21,14 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_BODY: usize = 1 << 20;
 
 /// The HTTP client the OAuth code uses.
-pub(crate) type Http = HyperClient<HttpConnector, Full<Bytes>>;
+pub(crate) type Http = HyperClient<Connector, Full<Bytes>>;
 
+/// A client with the MCP transport's default connector: plain TCP, and with the `tls` feature
+/// rustls against the Mozilla roots for `https://` authorization servers.
 pub(crate) fn client() -> Http {
-    HyperClient::builder(TokioExecutor::new()).build(HttpConnector::new())
+    let connector = connector::build(&HttpClientOptions::default())
+        .expect("the default connector has no user input that could be invalid");
+    HyperClient::builder(TokioExecutor::new()).build(connector)
 }
 
 /// A complete HTTP answer.
@@ -79,9 +84,10 @@ pub(crate) async fn send(
     headers: &[(&str, String)],
     body: Option<(&'static str, Vec<u8>)>,
 ) -> Result<Reply, AuthError> {
-    if !url.starts_with("http://") {
+    let tls = cfg!(feature = "tls") && url.starts_with("https://");
+    if !url.starts_with("http://") && !tls {
         return Err(AuthError::Http(format!(
-            "{url}: only http:// URLs are supported by this build of libmcp"
+            "{url}: only http:// URLs (and https:// with the `tls` cargo feature) are supported"
         )));
     }
     let mut b = Request::builder().method(method).uri(url);

@@ -1,4 +1,6 @@
-//! The Streamable HTTP client transport (plain `http://`; no TLS yet).
+//! The Streamable HTTP client transport, over `http://` or, with the `tls` cargo feature, `https://`
+//! (see [`HttpClientOptions`] for custom trust roots), with the fallback to the 2024-11-05 HTTP+SSE
+//! transport when a server refuses `POST initialize` with 400, 404 or 405.
 //!
 //! Each outgoing message is one POST to the endpoint; the answer comes back as JSON or as an SSE
 //! stream. Modern servers (2026-07-28) get the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
@@ -16,6 +18,8 @@
 //! # Ok(()) }
 //! ```
 
+pub(crate) mod connector;
+mod legacy_sse;
 pub mod sse;
 mod transport;
 
@@ -42,6 +46,12 @@ pub struct HttpClientOptions {
     pub headers: Vec<(String, String)>,
     /// OAuth 2.1: sends its bearer token, and authorizes on a 401 or 403 `insufficient_scope`.
     pub auth: Option<crate::auth::client::OAuthClient>,
+    /// Extra trusted root certificates for `https://` URLs, each a PEM bundle of one or more
+    /// `CERTIFICATE` sections (for example a private CA or a self-signed server certificate).
+    /// Needs the `tls` cargo feature.
+    pub root_certificates: Vec<Vec<u8>>,
+    /// Trust only [`Self::root_certificates`], not the bundled Mozilla root store.
+    pub skip_default_roots: bool,
 }
 
 /// The era learned per origin (`scheme://host:port`), so later connections skip the probe.
@@ -75,19 +85,8 @@ pub(crate) async fn connect(
     let endpoint: Uri = url
         .parse()
         .map_err(|e| Error::InvalidArgument(format!("bad URL {url:?}: {e}")))?;
-    match endpoint.scheme_str() {
-        Some("http") => {}
-        Some("https") => {
-            return Err(Error::InvalidArgument(
-                "https is not supported yet: this build of libmcp speaks plain http only".into(),
-            ));
-        }
-        _ => {
-            return Err(Error::InvalidArgument(format!(
-                "{url:?} is not an http:// URL"
-            )));
-        }
-    }
+    connector::check_scheme(url, &endpoint)?;
+    let connector = connector::build(&options)?;
     let mut extra = Vec::new();
     for (k, v) in &options.headers {
         let name = HeaderName::from_bytes(k.as_bytes())
@@ -105,7 +104,13 @@ pub(crate) async fn connect(
         instructions: None,
     }));
     let origin = origin(&endpoint);
-    let shared = Shared::new(endpoint, extra, server.clone(), options.auth.clone());
+    let shared = Shared::new(
+        endpoint,
+        extra,
+        server.clone(),
+        connector,
+        options.auth.clone(),
+    );
     let sink = Sink::new(Arc::new(HttpOutbound::new(shared.clone())));
     let conn = Connection::new(sink, handlers, config);
     let _ = shared.conn.set(Arc::downgrade(&conn));
@@ -176,6 +181,6 @@ async fn probe(client: &Client, shared: &Shared) -> Result<()> {
             Ok(())
         }
         Err(Error::Negotiation(m)) => Err(Error::Negotiation(m)),
-        Err(_) => builder::initialize(client, &ProtocolVersion::LATEST_LEGACY).await,
+        Err(_) => builder::initialize_fallback(client).await,
     }
 }

@@ -13,7 +13,6 @@ use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
@@ -22,6 +21,8 @@ use tokio::task::AbortHandle;
 
 use super::super::ServerDescription;
 use super::super::connection::Connection;
+use super::connector::{Connector, describe};
+use super::legacy_sse;
 use super::sse::SseParser;
 use crate::auth::client::{MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of};
 use crate::jsonrpc::RequestId;
@@ -34,21 +35,24 @@ const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 /// Reconnection attempts for one stream before giving up.
 const MAX_RESUMES: u32 = 5;
 
-type Http = HyperClient<HttpConnector, Full<Bytes>>;
+type Http = HyperClient<Connector, Full<Bytes>>;
 
 pub(crate) struct Shared {
-    http: Http,
+    pub(super) http: Http,
     pub(crate) endpoint: Uri,
-    extra_headers: Vec<(HeaderName, HeaderValue)>,
+    pub(super) extra_headers: Vec<(HeaderName, HeaderValue)>,
     pub(crate) server: Arc<RwLock<ServerDescription>>,
     pub(crate) conn: OnceLock<Weak<Connection>>,
     session: Mutex<Option<HeaderValue>>,
     tool_headers: Mutex<HashMap<String, Vec<HeaderParam>>>,
     inflight: Mutex<HashMap<RequestId, AbortHandle>>,
-    get_stream: Mutex<Option<AbortHandle>>,
+    /// The legacy GET stream's reader, or the HTTP+SSE session's stream reader.
+    pub(super) get_stream: Mutex<Option<AbortHandle>>,
+    /// The message endpoint, once the probe fell back to the 2024-11-05 HTTP+SSE transport.
+    pub(super) sse_endpoint: Mutex<Option<Uri>>,
     /// Status of the last `server/discover` answer (the era probe reads it).
     pub(crate) probe_status: AtomicU16,
-    closed: AtomicBool,
+    pub(super) closed: AtomicBool,
     /// OAuth: the bearer token for every request, and the flow a 401/403 challenge runs.
     auth: Option<OAuthClient>,
 }
@@ -58,9 +62,10 @@ impl Shared {
         endpoint: Uri,
         extra_headers: Vec<(HeaderName, HeaderValue)>,
         server: Arc<RwLock<ServerDescription>>,
+        connector: Connector,
         auth: Option<OAuthClient>,
     ) -> Arc<Shared> {
-        let http = HyperClient::builder(TokioExecutor::new()).build(HttpConnector::new());
+        let http = HyperClient::builder(TokioExecutor::new()).build(connector);
         Arc::new(Shared {
             http,
             endpoint,
@@ -71,13 +76,14 @@ impl Shared {
             tool_headers: Mutex::new(HashMap::new()),
             inflight: Mutex::new(HashMap::new()),
             get_stream: Mutex::new(None),
+            sse_endpoint: Mutex::new(None),
             probe_status: AtomicU16::new(0),
             closed: AtomicBool::new(false),
             auth,
         })
     }
 
-    fn conn(&self) -> Option<Arc<Connection>> {
+    pub(super) fn conn(&self) -> Option<Arc<Connection>> {
         self.conn.get().and_then(Weak::upgrade)
     }
 
@@ -87,14 +93,14 @@ impl Shared {
     }
 
     /// Hands one message from the server to the engine.
-    fn deliver(&self, bytes: &[u8]) {
+    pub(super) fn deliver(&self, bytes: &[u8]) {
         if let Some(conn) = self.conn() {
             conn.on_frame(bytes);
         }
     }
 
     /// Ends request `id` with a transport failure (reported as [`crate::Error::Transport`]).
-    fn fail(&self, id: &RequestId, message: String) {
+    pub(super) fn fail(&self, id: &RequestId, message: String) {
         if let Some(conn) = self.conn() {
             conn.fail_local(id, crate::Error::Transport(message));
         }
@@ -158,7 +164,7 @@ impl Shared {
                 .http
                 .request(req)
                 .await
-                .map_err(|e| format!("HTTP request failed: {e}"))?;
+                .map_err(|e| format!("HTTP request failed: {}", describe(&e)))?;
             let Some(auth) = self.auth.as_ref().filter(|_| flows < MAX_FLOWS_PER_REQUEST) else {
                 return Ok(resp);
             };
@@ -360,6 +366,11 @@ async fn post(
     headers: Vec<(String, String)>,
     id: Option<RequestId>,
 ) -> bool {
+    let sse_endpoint = shared.sse_endpoint.lock().clone();
+    if let Some(endpoint) = sse_endpoint {
+        return legacy_sse::post(shared, &endpoint, body, id).await;
+    }
+    let fallback_body = (method.as_deref() == Some("initialize")).then(|| body.clone());
     let resp = match shared
         .send_post(method.as_deref(), &headers, Bytes::from(body))
         .await
@@ -371,6 +382,9 @@ async fn post(
         }
     };
     let status = resp.status();
+    if let Some(body) = fallback_body.filter(|_| legacy_sse::is_fallback_status(status)) {
+        return legacy_sse::fall_back(shared, body, id, status).await;
+    }
     if method.as_deref() == Some("server/discover") {
         shared.probe_status.store(status.as_u16(), Ordering::SeqCst);
     }
@@ -460,7 +474,7 @@ async fn read_response(
     }
 }
 
-fn http_status_message(status: StatusCode, body: &[u8]) -> String {
+pub(super) fn http_status_message(status: StatusCode, body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let text = text.trim();
     if text.is_empty() {
@@ -564,7 +578,7 @@ async fn get_stream(
         b = b.header("last-event-id", last);
     }
     let req = b.body(Full::new(Bytes::new())).map_err(|e| e.to_string())?;
-    let resp = shared.http.request(req).await.map_err(|e| e.to_string())?;
+    let resp = shared.http.request(req).await.map_err(|e| describe(&e))?;
     let status = resp.status();
     if status.is_success() && content_type(&resp).starts_with("text/event-stream") {
         Ok(resp)
@@ -578,7 +592,11 @@ async fn get_stream(
 /// The returned receiver resolves once the first GET has its answer.
 fn open_get_stream(shared: &Arc<Shared>) -> oneshot::Receiver<()> {
     let (opened_tx, opened) = oneshot::channel();
-    if shared.era_version().0 != Era::Legacy || shared.closed.load(Ordering::SeqCst) {
+    // An HTTP+SSE session already has its one stream.
+    if shared.era_version().0 != Era::Legacy
+        || shared.closed.load(Ordering::SeqCst)
+        || shared.sse_endpoint.lock().is_some()
+    {
         return opened;
     }
     let task_shared = shared.clone();
