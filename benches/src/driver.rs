@@ -547,7 +547,7 @@ pub fn percentile_us(sorted_ns: &[u64], p: f64) -> f64 {
     sorted_ns[rank - 1] as f64 / 1e3
 }
 
-/// A `Vm*:` line of /proc/<pid>/status, in KiB.
+/// A `Vm*:` line of `/proc/<pid>/status`, in KiB.
 pub fn proc_status_kib(pid: u32, key: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(key))?;
