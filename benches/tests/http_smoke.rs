@@ -63,6 +63,7 @@ fn quick_http_run_answers_every_call_correctly_in_both_eras() {
             );
             assert_eq!(p["mismatched"], 0, "{label}: wrong echo text: {p}");
             assert!(p["throughput"].as_f64().unwrap() > 0.0, "{label}: {p}");
+            assert!(p["driver_cpu_us_per_req"].is_number(), "{label}: {p}");
             assert!(
                 p["p50_us"].as_f64().unwrap() <= p["p99_us"].as_f64().unwrap(),
                 "{label}: {p}"

@@ -81,17 +81,17 @@ pub fn markdown(runs: &[HttpRunResult], rounds: usize, missing: &[(String, Strin
     let _ = writeln!(s, "\n### All HTTP runs\n");
     let _ = writeln!(
         s,
-        "| run | era | sessions | payload | req/s | p50 µs | p99 µs | max µs | server CPU µs/req | received/sent | errors | verified (bad) | bodies | peak RSS |"
+        "| run | era | sessions | payload | req/s | p50 µs | p99 µs | max µs | server CPU µs/req | driver CPU µs/req | received/sent | errors | verified (bad) | bodies | peak RSS |"
     );
     let _ = writeln!(
         s,
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|"
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|"
     );
     for r in runs {
         for p in &r.phases {
             let _ = writeln!(
                 s,
-                "| {} | {:?} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1} | {}/{} | {} | {} ({}) | {} | {:.1} MiB |",
+                "| {} | {:?} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1} | {:.1} | {}/{} | {} | {} ({}) | {} | {:.1} MiB |",
                 r.label,
                 r.mode,
                 p.sessions,
@@ -101,6 +101,7 @@ pub fn markdown(runs: &[HttpRunResult], rounds: usize, missing: &[(String, Strin
                 p.p99_us,
                 p.max_us,
                 p.server_cpu_us_per_req,
+                p.driver_cpu_us_per_req,
                 p.received,
                 p.sent,
                 p.errors,

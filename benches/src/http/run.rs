@@ -91,6 +91,9 @@ pub struct HttpPhaseResult {
     pub max_us: f64,
     /// Server CPU time (user + system) during the phase per response, microseconds.
     pub server_cpu_us_per_req: f64,
+    /// The driver's own CPU time during the phase per response, microseconds: it shares the cores
+    /// with the server, so a driver that costs more than the server caps the throughput.
+    pub driver_cpu_us_per_req: f64,
 }
 
 /// Resident memory of idle legacy sessions on a fresh server.
@@ -236,6 +239,7 @@ fn run_phase(
     let fill = filler(spec.payload);
     let start_line = Barrier::new(n);
     let cpu_before = proc_cpu_us(pid);
+    let own_before = proc_cpu_us(std::process::id());
     let tallies: Vec<Result<Tally, Error>> = std::thread::scope(|scope| {
         let handles: Vec<_> = sessions
             .iter_mut()
@@ -254,6 +258,7 @@ fn run_phase(
             .collect()
     });
     let cpu_after = proc_cpu_us(pid);
+    let own_after = proc_cpu_us(std::process::id());
     let mut all = Tally::default();
     for t in tallies {
         let t = t?;
@@ -276,8 +281,8 @@ fn run_phase(
         (Some(a), Some(b)) => (b - a).as_secs_f64(),
         _ => 0.0,
     };
-    let cpu = match (cpu_before, cpu_after) {
-        (Some(a), Some(b)) if received > 0 => (b - a) as f64 / received as f64,
+    let per_req = |before: Option<u64>, after: Option<u64>| match (before, after) {
+        (Some(a), Some(b)) if received > 0 => b.saturating_sub(a) as f64 / received as f64,
         _ => f64::NAN,
     };
     Ok(HttpPhaseResult {
@@ -299,7 +304,8 @@ fn run_phase(
         p50_us: percentile_us(&all.lat_ns, 0.50),
         p99_us: percentile_us(&all.lat_ns, 0.99),
         max_us: all.lat_ns.last().map_or(f64::NAN, |&x| x as f64 / 1e3),
-        server_cpu_us_per_req: cpu,
+        server_cpu_us_per_req: per_req(cpu_before, cpu_after),
+        driver_cpu_us_per_req: per_req(own_before, own_after),
     })
 }
 
