@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the echo servers and the driver in release mode and runs the full benchmark.
 # Extra arguments go to mcp-bench (e.g. --rounds 3, --requests 50000, --json).
+# The Streamable HTTP benchmark is benches/run-http.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p libmcp-bench --bins

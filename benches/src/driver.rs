@@ -118,7 +118,8 @@ pub struct RunResult {
     pub phases: Vec<PhaseResult>,
 }
 
-type Error = Box<dyn std::error::Error + Send + Sync>;
+/// The driver's error type.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// Runs the plan against a freshly spawned server and shuts it down.
 pub fn run_target(target: &Target, plan: &Plan) -> Result<RunResult, Error> {
@@ -272,7 +273,8 @@ impl Conn {
     }
 }
 
-fn check_has_echo_tool(reply: &serde_json::Value) -> Result<(), Error> {
+/// Checks that a `tools/list` response lists the `echo` tool.
+pub fn check_has_echo_tool(reply: &serde_json::Value) -> Result<(), Error> {
     let tools = reply
         .pointer("/result/tools")
         .and_then(serde_json::Value::as_array)
@@ -284,7 +286,8 @@ fn check_has_echo_tool(reply: &serde_json::Value) -> Result<(), Error> {
     }
 }
 
-fn modern_meta() -> String {
+/// The 2026-07-28 request `_meta` the driver sends: protocol version, capabilities, client info.
+pub fn modern_meta() -> String {
     format!(
         r#"{{"io.modelcontextprotocol/protocolVersion":"{MODERN_VERSION}","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/clientInfo":{{"name":"mcp-bench","version":"{}"}}}}"#,
         env!("CARGO_PKG_VERSION")
@@ -536,7 +539,7 @@ fn nanos_since(start: Instant) -> u64 {
 }
 
 /// Nearest-rank percentile of sorted nanoseconds, in microseconds.
-fn percentile_us(sorted_ns: &[u64], p: f64) -> f64 {
+pub fn percentile_us(sorted_ns: &[u64], p: f64) -> f64 {
     if sorted_ns.is_empty() {
         return f64::NAN;
     }
@@ -544,8 +547,8 @@ fn percentile_us(sorted_ns: &[u64], p: f64) -> f64 {
     sorted_ns[rank - 1] as f64 / 1e3
 }
 
-/// A `Vm*:` line of /proc/<pid>/status, in KiB.
-fn proc_status_kib(pid: u32, key: &str) -> Option<u64> {
+/// A `Vm*:` line of `/proc/<pid>/status`, in KiB.
+pub fn proc_status_kib(pid: u32, key: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with(key))?;
     line[key.len()..]
@@ -557,7 +560,7 @@ fn proc_status_kib(pid: u32, key: &str) -> Option<u64> {
 }
 
 /// User + system CPU time of a process so far, in microseconds.
-fn proc_cpu_us(pid: u32) -> Option<u64> {
+pub fn proc_cpu_us(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may contain spaces; fields resume after its closing parenthesis.
     let rest = &stat[stat.rfind(')')? + 2..];

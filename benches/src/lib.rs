@@ -1,5 +1,8 @@
-//! Shared pieces of the stdio benchmark: the driver (a raw newline-delimited JSON-RPC client that
-//! spawns a server and measures `tools/call`) and the report.
+//! Shared pieces of the benchmark: the stdio driver (a raw newline-delimited JSON-RPC client that
+//! spawns a server and measures `tools/call`), the Streamable HTTP driver (a raw HTTP/1.1 client over
+//! keep-alive connections), what the echo servers share, and the reports.
 
 pub mod driver;
+pub mod http;
 pub mod report;
+pub mod serve;

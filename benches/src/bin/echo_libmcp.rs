@@ -1,12 +1,17 @@
-//! The libmcp echo server over stdio: one tool, `echo(text)`, answered by a synchronous handler.
+//! The libmcp echo server: one tool, `echo(text)`, answered by a synchronous handler.
 //!
-//! It serves through the public `Server::serve_stdio`, exactly what an application gets.
+//! Without arguments it serves stdio through the public `Server::serve_stdio`; with `--http ADDR`
+//! it serves Streamable HTTP (both eras on `/mcp`) through `transport::http::serve_http`, prints
+//! `listening on http://ADDR/mcp` and stops when stdin closes. Exactly what an application gets.
 
 use libmcp::server::{Reply, Server};
+use libmcp::transport::http::{HttpServerConfig, serve_http};
+use libmcp_bench::serve::{self, Serve};
 use serde_json::json;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
+    let how = serve::parse_args("echo-libmcp");
     let server = Server::builder("echo-libmcp", env!("CARGO_PKG_VERSION"))
         .tool(
             json!({
@@ -22,5 +27,18 @@ async fn main() -> std::io::Result<()> {
         )
         .build()
         .map_err(std::io::Error::other)?;
-    server.serve_stdio().await
+    match how {
+        Serve::Stdio => server.serve_stdio().await,
+        Serve::Http(addr) => {
+            let mut config = HttpServerConfig::with_bind(addr);
+            // The idle-session memory measurement opens thousands of sessions; rmcp's session
+            // manager has no limit either.
+            config.max_sessions = 1_000_000;
+            let handle = serve_http(server, config).await?;
+            serve::announce(handle.local_addr());
+            serve::stdin_closed().await;
+            handle.shutdown().await;
+            Ok(())
+        }
+    }
 }

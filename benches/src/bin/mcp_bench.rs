@@ -4,7 +4,8 @@
 //! mcp-bench [--quick] [--json] [--requests N] [--requests-large N] [--rounds R] [--extras]
 //!           [--libmcp PATH] [--rmcp PATH] [--phase-time SECS]
 //! ```
-//! By default the server binaries are looked up next to this executable.
+//! By default the server binaries are looked up next to this executable. `mcp-bench --http ...`
+//! runs the Streamable HTTP benchmark instead (see `libmcp_bench::http::cli`).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -74,6 +75,10 @@ fn sibling(name: &str) -> PathBuf {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--http") {
+        std::process::exit(libmcp_bench::http::cli::main(&args[1..]));
+    }
     let o = parse_args();
     let small = o.requests.unwrap_or(if o.quick { 300 } else { 20_000 });
     let large = o

@@ -1,0 +1,189 @@
+//! `mcp-bench --http`: drives the libmcp and rmcp echo servers over Streamable HTTP.
+//!
+//! ```text
+//! mcp-bench --http [--quick] [--json] [--requests N] [--requests-large N] [--rounds R]
+//!                  [--sessions 1,32] [--idle 1000,5000] [--phase-time SECS]
+//!                  [--libmcp PATH] [--rmcp PATH]
+//! ```
+//! Request counts are totals per phase, shared by the sessions. By default the server binaries are
+//! looked up next to this executable.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::report;
+use super::run::{HttpPhaseSpec, HttpPlan, HttpRunResult, HttpTarget, run_http_target};
+use crate::driver::Mode;
+
+const SMALL: usize = 64;
+const LARGE: usize = 64 * 1024;
+
+struct Options {
+    quick: bool,
+    json: bool,
+    requests: Option<usize>,
+    requests_large: Option<usize>,
+    rounds: usize,
+    sessions: Option<Vec<usize>>,
+    idle: Option<Vec<usize>>,
+    phase_time: Option<u64>,
+    libmcp: Option<PathBuf>,
+    rmcp: Option<PathBuf>,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: mcp-bench --http [--quick] [--json] [--requests N] [--requests-large N] [--rounds R]\n\
+         \x20                       [--sessions 1,32] [--idle 1000,5000] [--phase-time SECS]\n\
+         \x20                       [--libmcp PATH] [--rmcp PATH]"
+    );
+    std::process::exit(2)
+}
+
+fn parse(args: &[String]) -> Options {
+    let mut o = Options {
+        quick: false,
+        json: false,
+        requests: None,
+        requests_large: None,
+        rounds: 1,
+        sessions: None,
+        idle: None,
+        phase_time: None,
+        libmcp: None,
+        rmcp: None,
+    };
+    let mut it = args.iter().cloned();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().unwrap_or_else(|| usage());
+        let number = |v: String| v.parse::<usize>().unwrap_or_else(|_| usage());
+        let list = |v: String| -> Vec<usize> {
+            v.split(',')
+                .filter(|x| !x.is_empty())
+                .map(|x| x.trim().parse::<usize>().unwrap_or_else(|_| usage()))
+                .collect()
+        };
+        match a.as_str() {
+            "--quick" => o.quick = true,
+            "--json" => o.json = true,
+            "--requests" => o.requests = Some(number(value())),
+            "--requests-large" => o.requests_large = Some(number(value())),
+            "--rounds" => o.rounds = number(value()).max(1),
+            "--sessions" => o.sessions = Some(list(value())),
+            "--idle" => o.idle = Some(list(value())),
+            "--phase-time" => o.phase_time = Some(number(value()) as u64),
+            "--libmcp" => o.libmcp = Some(value().into()),
+            "--rmcp" => o.rmcp = Some(value().into()),
+            _ => usage(),
+        }
+    }
+    if o.sessions
+        .as_ref()
+        .is_some_and(|s| s.is_empty() || s.contains(&0))
+    {
+        usage();
+    }
+    o
+}
+
+fn sibling(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    exe.with_file_name(name)
+}
+
+/// Runs the HTTP benchmark with `args` (those after `--http`); returns the exit status.
+pub fn main(args: &[String]) -> i32 {
+    let o = parse(args);
+    let small = o.requests.unwrap_or(if o.quick { 96 } else { 20_000 });
+    let large = o
+        .requests_large
+        .unwrap_or(if o.quick { 32 } else { (small / 10).max(1) });
+    let warm = if o.quick { 32 } else { 2_000 };
+    let plan = HttpPlan {
+        sessions: o.sessions.clone().unwrap_or_else(|| vec![1, 32]),
+        warmup: vec![
+            HttpPhaseSpec {
+                payload: SMALL,
+                requests: warm,
+            },
+            HttpPhaseSpec {
+                payload: LARGE,
+                requests: (warm / 10).max(1),
+            },
+        ],
+        phases: vec![
+            HttpPhaseSpec {
+                payload: SMALL,
+                requests: small,
+            },
+            HttpPhaseSpec {
+                payload: LARGE,
+                requests: large,
+            },
+        ],
+        phase_time: Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
+        verify_every: if o.quick { 1 } else { 97 },
+        idle_sessions: o.idle.clone().unwrap_or_else(|| {
+            if o.quick {
+                vec![50, 100]
+            } else {
+                vec![1_000, 5_000]
+            }
+        }),
+        io_timeout: Duration::from_secs(30),
+    };
+    let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
+    let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
+    let target = |label: &str, implementation: &str, mode, program: &PathBuf| HttpTarget {
+        label: label.into(),
+        implementation: implementation.into(),
+        mode,
+        program: program.clone(),
+    };
+    let targets = [
+        target("libmcp", "libmcp", Mode::Legacy, &libmcp),
+        target("rmcp", "rmcp", Mode::Legacy, &rmcp),
+        target("libmcp modern", "libmcp", Mode::Modern, &libmcp),
+        target("rmcp modern", "rmcp", Mode::Modern, &rmcp),
+    ];
+    let mut per_target: Vec<Vec<HttpRunResult>> = vec![Vec::new(); targets.len()];
+    let mut failures: Vec<(String, String)> = Vec::new();
+    for round in 0..o.rounds {
+        for (t, results) in targets.iter().zip(per_target.iter_mut()) {
+            eprintln!(
+                "mcp-bench --http: round {}/{}: {}",
+                round + 1,
+                o.rounds,
+                t.label
+            );
+            match run_http_target(t, &plan) {
+                Ok(r) => results.push(r),
+                Err(e) => {
+                    eprintln!("mcp-bench --http: {} failed: {e}", t.label);
+                    failures.push((t.label.clone(), e.to_string()));
+                }
+            }
+        }
+    }
+    let runs: Vec<HttpRunResult> = per_target
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| report::median_of_rounds(r))
+        .collect();
+    if o.json {
+        let failures: Vec<_> = failures
+            .iter()
+            .map(|(label, reason)| serde_json::json!({ "label": label, "reason": reason }))
+            .collect();
+        let v = serde_json::json!({ "rounds": o.rounds, "runs": runs, "failures": failures });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("serializable")
+        );
+    } else {
+        print!("{}", report::markdown(&runs, o.rounds, &failures));
+    }
+    // rmcp's 2026-07-28 support is reported as n/a when it fails; everything else must work.
+    let fatal = failures.iter().any(|(label, _)| label != "rmcp modern");
+    i32::from(fatal)
+}
