@@ -2,8 +2,6 @@
 
 use std::ffi::c_char;
 
-use libmcp::client::http::HttpClientOptions;
-
 use crate::client::{mcp_client, mcp_client_builder};
 use crate::error::mcp_error;
 use crate::runtime::{block_on, mcp_runtime};
@@ -20,8 +18,9 @@ pub struct mcp_header {
     pub value: mcp_str,
 }
 
-/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path"; https is not supported
-/// yet and is `MCP_STATUS_INVALID_ARGUMENT`) on `runtime`, sending the `nheaders` extra `headers`
+/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path" or "https://...", checked
+/// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
+/// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied, sending the `nheaders` extra `headers`
 /// (may be NULL when 0; copied) with every request, negotiates the era (as set with
 /// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
 /// `server/discover` probe, remembered per origin for the life of the process) and writes the client
@@ -49,7 +48,7 @@ pub extern "C" fn mcp_client_builder_connect_http(
         if headers.is_null() && nheaders > 0 {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;
         }
-        let mut options = HttpClientOptions::default();
+        let mut options = b.http.options();
         for i in 0..nheaders {
             let h = unsafe { *headers.add(i) };
             let name = match unsafe { str_from_raw(h.name.data, h.name.len) } {
