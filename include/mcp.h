@@ -927,6 +927,15 @@ enum mcp_status mcp_responder_log(const struct mcp_responder *responder,
                                   size_t data_len,
                                   bool *sent_out);
 
+// Closes the response stream this request's messages travel on while the request keeps running
+// (SEP-1699 polling): on a resumable Streamable HTTP session (2025-11-25) the client reconnects with
+// `Last-Event-ID` and receives what the handler sends afterwards, the answer included. Writes to
+// `*closed_out` (may be NULL) whether a stream was closed: false, and nothing done, on transports
+// that cannot resume (stdio, stateless 2026-07-28 requests, batches). Valid only before the
+// responder answers (`MCP_STATUS_ALREADY_USED` after). Any thread.
+enum mcp_status mcp_responder_close_stream(const struct mcp_responder *responder,
+                                           bool *closed_out);
+
 // Whether the client cancelled the request (the answer will then be dropped). False for NULL.
 bool mcp_responder_is_cancelled(const struct mcp_responder *responder);
 

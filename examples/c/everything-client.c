@@ -435,6 +435,8 @@ static void expect_text(mcp_client *c, const char *tool, const char *needle) {
   free(r);
 }
 
+static int over_http; /* demo mode: connected over Streamable HTTP */
+
 static void demo(mcp_client *c) {
   mcp_string *out = NULL;
   mcp_error *err = NULL;
@@ -448,6 +450,10 @@ static void demo(mcp_client *c) {
   expect_text(c, "test_input_required_result_elicitation", "Hello, conformance!");
   expect_text(c, "test_input_required_result_sampling", "canned answer");
   expect_text(c, "test_input_required_result_list_roots", "file:///tmp/libmcp-everything-client-c");
+  /* SEP-1699: a legacy HTTP session resumes the closed stream; other transports keep it open. */
+  expect_text(c, "test_reconnection",
+              over_http && mcp_client_era(c) == MCP_ERA_LEGACY ? "delivered on the resumed stream"
+                                                               : "Reconnection test completed");
   st = mcp_client_read_resource(c, S("test://template/42/data"), &out, &err);
   if (st == MCP_STATUS_OK && !strstr(mcp_string_data(out), "Data for ID: 42")) failures++;
   show("template", st, out, err);
@@ -529,6 +535,7 @@ int main(int argc, char **argv) {
   mcp_client_builder_on_sampling(b, on_sampling, NULL, NULL);
   mcp_client_builder_on_roots(b, on_roots, NULL, NULL);
   mcp_status st;
+  over_http = http;
   if (http) {
     st = mcp_client_builder_connect_http(b, rt, last, strlen(last), NULL, 0, &c, &err);
   } else {
