@@ -72,6 +72,16 @@ typedef enum mcp_era {
   MCP_ERA_MODERN = 1,
 } mcp_era;
 
+// What an `mcp_credential_store` entry holds.
+typedef enum mcp_credential_kind {
+  // A client registration at an authorization server (`resource` is empty), as JSON
+  // `{"client_id": "...", "client_secret": "..."|null, "token_endpoint_auth_method": "..."|null}`.
+  MCP_CREDENTIAL_CLIENT = 0,
+  // Tokens an authorization server issued for a resource, as JSON `{"access_token": "...",
+  // "refresh_token": "..."|null, "expires_at": UNIX-SECONDS|null, "scope": "..."|null}`.
+  MCP_CREDENTIAL_TOKENS = 1,
+} mcp_credential_kind;
+
 // Log severities, least to most severe (RFC 5424).
 typedef enum mcp_log_level {
   // Debugging detail.
@@ -131,7 +141,8 @@ typedef struct mcp_input_reply mcp_input_reply;
 // from: dynamic client registration, refresh tokens (`offline_access`) when the authorization server
 // offers them, the built-in auto-redirect interaction (the authorization URL is fetched and its
 // redirect followed once without a user: for headless servers that redirect at once), and tokens
-// and registrations kept in memory for the life of the connection. A plain value: use it from one
+// and registrations kept in memory, shared by every client connected with copies of this
+// configuration (`mcp_oauth_config_set_store` keeps them elsewhere). A plain value: use it from one
 // thread at a time; `mcp_client_config_set_oauth` copies it (the callback's `userdata` is shared by
 // the copies and released when the last one goes).
 typedef struct mcp_oauth_config mcp_oauth_config;
@@ -253,6 +264,24 @@ typedef struct mcp_header {
 typedef struct mcp_string *(*mcp_authorize_cb)(void *userdata,
                                                const char *authorization_url,
                                                size_t url_len);
+
+// Loads the entry of `kind` for `issuer` (and `resource`, for tokens; views valid during the call)
+// as a JSON string made with `mcp_string_new` (the library takes it), or NULL when there is none.
+// Text that is not such JSON counts as none. Called on a runtime thread: it must be quick (no
+// network) and must not unwind.
+typedef struct mcp_string *(*mcp_credential_load_cb)(void *userdata,
+                                                     enum mcp_credential_kind kind,
+                                                     struct mcp_str issuer,
+                                                     struct mcp_str resource);
+
+// Stores the entry of `kind` for `issuer` (and `resource`) as the JSON `json` (a view valid during
+// the call), replacing any; an empty `json` (length 0) means forget it (tokens that stopped
+// working). Called on a runtime thread: it must be quick and must not unwind.
+typedef void (*mcp_credential_save_cb)(void *userdata,
+                                       enum mcp_credential_kind kind,
+                                       struct mcp_str issuer,
+                                       struct mcp_str resource,
+                                       struct mcp_str json);
 
 // A request handler. Called on a runtime thread, possibly on several threads at once for different
 // requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
@@ -555,8 +584,8 @@ enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *build
 
 // Authorizes the HTTP client with a copy of `oauth` (NULL turns authorization off again): the
 // client sends its bearer token with every request and, on a 401 or a 403 `insufficient_scope`
-// challenge, discovers the authorization server, registers, authorizes and retries. Tokens live in
-// memory, per connection. Used by `mcp_client_builder_connect_http` only.
+// challenge, discovers the authorization server, registers, authorizes and retries. Tokens are kept
+// in `oauth`'s store. Used by `mcp_client_builder_connect_http` only.
 enum mcp_status mcp_client_config_set_oauth(struct mcp_client_config *config,
                                             const struct mcp_oauth_config *oauth);
 
@@ -817,6 +846,17 @@ enum mcp_status mcp_oauth_auto_redirect(const struct mcp_runtime *runtime,
                                         size_t url_len,
                                         struct mcp_string **redirect_out,
                                         struct mcp_error **error_out);
+
+// Keeps registrations and tokens through `load` and `save` (see `mcp_credential_load_cb` and
+// `mcp_credential_save_cb`; both needed) instead of in memory, e.g. so tokens outlive the process.
+// `free_userdata` (may be NULL) runs exactly once when the last copy of the configuration goes,
+// also when this call fails or a later call replaces the store. Both NULL restores the in-memory
+// store; only one NULL is `MCP_STATUS_NULL_PARAMETER`.
+enum mcp_status mcp_oauth_config_set_store(struct mcp_oauth_config *config,
+                                           mcp_credential_load_cb load,
+                                           mcp_credential_save_cb save,
+                                           void *userdata,
+                                           mcp_userdata_free_cb free_userdata);
 
 // The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
 // accessors are valid until the request's responder is freed; each is empty when `request` is NULL.

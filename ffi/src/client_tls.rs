@@ -18,7 +18,7 @@ pub(crate) struct HttpSettings {
 }
 
 impl HttpSettings {
-    /// Options for one connection (a fresh OAuth client, so tokens are per connection).
+    /// Options for one connection (a fresh OAuth client over the configuration's store).
     pub(crate) fn options(&self) -> HttpClientOptions {
         HttpClientOptions {
             auth: self.oauth.clone().map(OAuthClient::new),
@@ -31,8 +31,8 @@ impl HttpSettings {
 
 /// Authorizes the HTTP client with a copy of `oauth` (NULL turns authorization off again): the
 /// client sends its bearer token with every request and, on a 401 or a 403 `insufficient_scope`
-/// challenge, discovers the authorization server, registers, authorizes and retries. Tokens live in
-/// memory, per connection. Used by `mcp_client_builder_connect_http` only.
+/// challenge, discovers the authorization server, registers, authorizes and retries. Tokens are kept
+/// in `oauth`'s store. Used by `mcp_client_builder_connect_http` only.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_config_set_oauth(
     config: *mut mcp_client_config,

@@ -5,8 +5,8 @@ use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 use libmcp::auth::client::{
-    AuthError, AuthorizationHandler, AutoRedirect, ClientCredentials, HandlerFuture, OAuthConfig,
-    PreRegistered,
+    AuthError, AuthorizationHandler, AutoRedirect, ClientCredentials, CredentialStore,
+    HandlerFuture, MemoryStore, OAuthConfig, PreRegistered, Tokens,
 };
 
 use crate::error::mcp_error;
@@ -35,7 +35,8 @@ pub type mcp_authorize_cb = Option<
 /// from: dynamic client registration, refresh tokens (`offline_access`) when the authorization server
 /// offers them, the built-in auto-redirect interaction (the authorization URL is fetched and its
 /// redirect followed once without a user: for headless servers that redirect at once), and tokens
-/// and registrations kept in memory for the life of the connection. A plain value: use it from one
+/// and registrations kept in memory, shared by every client connected with copies of this
+/// configuration (`mcp_oauth_config_set_store` keeps them elsewhere). A plain value: use it from one
 /// thread at a time; `mcp_client_config_set_oauth` copies it (the callback's `userdata` is shared by
 /// the copies and released when the last one goes).
 pub struct mcp_oauth_config {
@@ -304,5 +305,160 @@ pub extern "C" fn mcp_oauth_auto_redirect(
                 mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
             }
         }
+    })
+}
+
+/// What an `mcp_credential_store` entry holds.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mcp_credential_kind {
+    /// A client registration at an authorization server (`resource` is empty), as JSON
+    /// `{"client_id": "...", "client_secret": "..."|null, "token_endpoint_auth_method": "..."|null}`.
+    MCP_CREDENTIAL_CLIENT = 0,
+    /// Tokens an authorization server issued for a resource, as JSON `{"access_token": "...",
+    /// "refresh_token": "..."|null, "expires_at": UNIX-SECONDS|null, "scope": "..."|null}`.
+    MCP_CREDENTIAL_TOKENS = 1,
+}
+
+/// Loads the entry of `kind` for `issuer` (and `resource`, for tokens; views valid during the call)
+/// as a JSON string made with `mcp_string_new` (the library takes it), or NULL when there is none.
+/// Text that is not such JSON counts as none. Called on a runtime thread: it must be quick (no
+/// network) and must not unwind.
+pub type mcp_credential_load_cb = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        kind: mcp_credential_kind,
+        issuer: crate::string::mcp_str,
+        resource: crate::string::mcp_str,
+    ) -> *mut mcp_string,
+>;
+
+/// Stores the entry of `kind` for `issuer` (and `resource`) as the JSON `json` (a view valid during
+/// the call), replacing any; an empty `json` (length 0) means forget it (tokens that stopped
+/// working). Called on a runtime thread: it must be quick and must not unwind.
+pub type mcp_credential_save_cb = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        kind: mcp_credential_kind,
+        issuer: crate::string::mcp_str,
+        resource: crate::string::mcp_str,
+        json: crate::string::mcp_str,
+    ),
+>;
+
+type LoadFn = unsafe extern "C" fn(
+    *mut c_void,
+    mcp_credential_kind,
+    crate::string::mcp_str,
+    crate::string::mcp_str,
+) -> *mut mcp_string;
+type SaveFn = unsafe extern "C" fn(
+    *mut c_void,
+    mcp_credential_kind,
+    crate::string::mcp_str,
+    crate::string::mcp_str,
+    crate::string::mcp_str,
+);
+
+/// Bridges the C callbacks to the engine's `CredentialStore`.
+struct CallbackStore {
+    load: LoadFn,
+    save: SaveFn,
+    userdata: Userdata,
+}
+
+impl CallbackStore {
+    fn load(&self, kind: mcp_credential_kind, issuer: &str, resource: &str) -> Option<String> {
+        let (issuer, resource) = (nul_terminated(issuer), nul_terminated(resource));
+        let reply = unsafe {
+            (self.load)(
+                self.userdata.ptr(),
+                kind,
+                crate::string::mcp_str::of_nul_terminated(&issuer),
+                crate::string::mcp_str::of_nul_terminated(&resource),
+            )
+        };
+        if reply.is_null() {
+            return None;
+        }
+        Some(unsafe { Box::from_raw(reply) }.into_text())
+    }
+
+    fn save(&self, kind: mcp_credential_kind, issuer: &str, resource: &str, json: String) {
+        let (issuer, resource, json) = (
+            nul_terminated(issuer),
+            nul_terminated(resource),
+            nul_terminated(json),
+        );
+        unsafe {
+            (self.save)(
+                self.userdata.ptr(),
+                kind,
+                crate::string::mcp_str::of_nul_terminated(&issuer),
+                crate::string::mcp_str::of_nul_terminated(&resource),
+                crate::string::mcp_str::of_nul_terminated(&json),
+            )
+        }
+    }
+}
+
+impl CredentialStore for CallbackStore {
+    fn client(&self, issuer: &str) -> Option<ClientCredentials> {
+        let json = self.load(mcp_credential_kind::MCP_CREDENTIAL_CLIENT, issuer, "")?;
+        serde_json::from_str(&json).ok()
+    }
+    fn save_client(&self, issuer: &str, client: ClientCredentials) {
+        let json = serde_json::to_string(&client).unwrap_or_default();
+        self.save(mcp_credential_kind::MCP_CREDENTIAL_CLIENT, issuer, "", json);
+    }
+    fn tokens(&self, issuer: &str, resource: &str) -> Option<Tokens> {
+        let json = self.load(mcp_credential_kind::MCP_CREDENTIAL_TOKENS, issuer, resource)?;
+        serde_json::from_str(&json).ok()
+    }
+    fn save_tokens(&self, issuer: &str, resource: &str, tokens: Tokens) {
+        let json = serde_json::to_string(&tokens).unwrap_or_default();
+        self.save(
+            mcp_credential_kind::MCP_CREDENTIAL_TOKENS,
+            issuer,
+            resource,
+            json,
+        );
+    }
+    fn forget_tokens(&self, issuer: &str, resource: &str) {
+        self.save(
+            mcp_credential_kind::MCP_CREDENTIAL_TOKENS,
+            issuer,
+            resource,
+            String::new(),
+        );
+    }
+}
+
+/// Keeps registrations and tokens through `load` and `save` (see `mcp_credential_load_cb` and
+/// `mcp_credential_save_cb`; both needed) instead of in memory, e.g. so tokens outlive the process.
+/// `free_userdata` (may be NULL) runs exactly once when the last copy of the configuration goes,
+/// also when this call fails or a later call replaces the store. Both NULL restores the in-memory
+/// store; only one NULL is `MCP_STATUS_NULL_PARAMETER`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_oauth_config_set_store(
+    config: *mut mcp_oauth_config,
+    load: mcp_credential_load_cb,
+    save: mcp_credential_save_cb,
+    userdata: *mut c_void,
+    free_userdata: mcp_userdata_free_cb,
+) -> mcp_status {
+    let userdata = Userdata::new(userdata, free_userdata);
+    ffi_boundary!({
+        let c = try_mut!(config);
+        c.config.store = match (load, save) {
+            (Some(load), Some(save)) => Arc::new(CallbackStore {
+                load,
+                save,
+                userdata,
+            }),
+            (None, None) => Arc::new(MemoryStore::default()),
+            _ => return mcp_status::MCP_STATUS_NULL_PARAMETER,
+        };
+        mcp_status::MCP_STATUS_OK
     })
 }

@@ -52,6 +52,10 @@ static mcp_string *decline(void *userdata, const char *url, size_t len) {
   return NULL;
 }
 
+struct store;
+static mcp_string *store_load(void *userdata, mcp_credential_kind kind, mcp_str issuer,
+                              mcp_str resource);
+
 static void strings(void) {
   mcp_string *s = NULL;
   OK(mcp_string_new(S("héllo"), &s));
@@ -151,6 +155,10 @@ static void userdata_lifecycle(void) {
   OK(mcp_oauth_config_set_authorize_callback(o, NULL, NULL, count_free)); /* auto-redirect */
   CHECK(freed_count() == 4); /* the replaced callback's and this unused one's */
   OK(mcp_oauth_config_set_authorize_callback(o, decline, NULL, count_free));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_oauth_config_set_store(o, store_load, NULL, NULL, count_free));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_oauth_config_set_store(NULL, NULL, NULL, NULL, count_free));
+  OK(mcp_oauth_config_set_store(o, NULL, NULL, NULL, count_free)); /* in memory */
+  CHECK(freed_count() == 7); /* none was kept */
 
   mcp_client_config *c = NULL;
   mcp_client_builder *b = NULL;
@@ -159,11 +167,11 @@ static void userdata_lifecycle(void) {
   OK(mcp_client_builder_new(S("t"), S("1"), &b));
   OK(mcp_client_builder_set_config(b, c));
   mcp_oauth_config_free(o);
-  CHECK(freed_count() == 4); /* the client config and the builder hold copies */
+  CHECK(freed_count() == 7); /* the client config and the builder hold copies */
   mcp_client_config_free(c);
-  CHECK(freed_count() == 4);
+  CHECK(freed_count() == 7);
   mcp_client_builder_free(b);
-  CHECK(freed_count() == 5);
+  CHECK(freed_count() == 8);
 }
 
 /* TLS roots are checked when connecting: no roots at all, or a section that does not decode, is
@@ -355,14 +363,51 @@ static mcp_string *approve(void *userdata, const char *url, size_t len) {
   return out;
 }
 
+/* A credential store with one slot per kind (the mock has one issuer and one resource). */
+struct store {
+  char *entry[2];
+  char issuer[128], resource[128];
+  int loads, saves, forgets;
+};
+
+static mcp_string *store_load(void *userdata, mcp_credential_kind kind, mcp_str issuer,
+                              mcp_str resource) {
+  struct store *s = userdata;
+  (void)issuer, (void)resource;
+  pthread_mutex_lock(&mu);
+  s->loads++;
+  mcp_string *out = NULL;
+  if (s->entry[kind]) mcp_string_new(s->entry[kind], strlen(s->entry[kind]), &out);
+  pthread_mutex_unlock(&mu);
+  return out;
+}
+
+static void store_save(void *userdata, mcp_credential_kind kind, mcp_str issuer, mcp_str resource,
+                       mcp_str json) {
+  struct store *s = userdata;
+  pthread_mutex_lock(&mu);
+  free(s->entry[kind]);
+  s->entry[kind] = NULL;
+  if (json.len == 0) {
+    s->forgets++;
+  } else {
+    s->saves++;
+    s->entry[kind] = strdup(json.data);
+  }
+  snprintf(s->issuer, sizeof s->issuer, "%s", issuer.data);
+  snprintf(s->resource, sizeof s->resource, "%s", resource.data);
+  pthread_mutex_unlock(&mu);
+}
+
 static mcp_status connect_with(mcp_runtime *rt, int port, mcp_authorize_cb cb, void *userdata,
-                               mcp_client **client, mcp_error **err) {
+                               struct store *store, mcp_client **client, mcp_error **err) {
   mcp_oauth_config *o = NULL;
   mcp_client_config *c = NULL;
   mcp_client_builder *b = NULL;
   OK(mcp_oauth_config_new(S("oauth-test"), S("http://localhost/cb"), &o));
   OK(mcp_oauth_config_set_client_credentials(o, S("pre-id"), S("pre-secret"), NULL, 0, NULL, 0));
   OK(mcp_oauth_config_set_authorize_callback(o, cb, userdata, count_free));
+  if (store) OK(mcp_oauth_config_set_store(o, store_load, store_save, store, count_free));
   OK(mcp_client_config_new(&c));
   OK(mcp_client_config_set_version(c, S("2025-11-25")));
   OK(mcp_client_config_set_oauth(c, o));
@@ -398,7 +443,8 @@ static void authorization_flow(void) {
   struct auth_seen seen = {.caller = pthread_self()};
   mcp_client *client = NULL;
   mcp_error *err = NULL;
-  mcp_status st = connect_with(rt, m.port, approve, &seen, &client, &err);
+  struct store store = {0};
+  mcp_status st = connect_with(rt, m.port, approve, &seen, &store, &client, &err);
   if (st != MCP_STATUS_OK) dump_error("connect", err);
   OK(st);
   mcp_string *out = NULL;
@@ -410,18 +456,42 @@ static void authorization_flow(void) {
   CHECK(seen.calls == 1 && seen.off_caller_thread && seen.pkce);
   pthread_mutex_unlock(&mu);
   CHECK(m.token_requests == 1 && m.authorized_posts >= 2);
+  /* The tokens went to the store, under the issuer and the resource. */
+  char want[64];
+  snprintf(want, sizeof want, "http://127.0.0.1:%d", m.port);
+  CHECK(store.saves == 1 && store.entry[MCP_CREDENTIAL_TOKENS] != NULL);
+  CHECK(strstr(store.entry[MCP_CREDENTIAL_TOKENS], "\"access_token\":\"tok-1\""));
+  CHECK(strncmp(store.issuer, want, strlen(want)) == 0 && strstr(store.resource, "/mcp"));
+
+  /* A new connection with the same store reuses the tokens: no authorization, no token request. */
+  client = NULL;
+  st = connect_with(rt, m.port, decline, NULL, &store, &client, &err);
+  if (st != MCP_STATUS_OK) dump_error("connect with stored tokens", err);
+  OK(st);
+  mcp_client_free(client);
+  CHECK(m.token_requests == 1 && store.loads >= 1);
+
+  /* Stored nonsense counts as no tokens: the flow runs (and here is declined). */
+  free(store.entry[MCP_CREDENTIAL_TOKENS]);
+  store.entry[MCP_CREDENTIAL_TOKENS] = strdup("{not json");
+  client = NULL;
+  err = NULL;
+  st = connect_with(rt, m.port, decline, NULL, &store, &client, &err);
+  CHECK(st != MCP_STATUS_OK && view_has(mcp_error_message(err), "declined"));
+  mcp_error_free(err);
+  free(store.entry[MCP_CREDENTIAL_TOKENS]);
 
   /* Declined: the connect fails with the reason, and no token is requested. */
   client = NULL;
   err = NULL;
-  st = connect_with(rt, m.port, decline, NULL, &client, &err);
+  st = connect_with(rt, m.port, decline, NULL, NULL, &client, &err);
   CHECK(st != MCP_STATUS_OK && client == NULL && err != NULL);
   CHECK(view_has(mcp_error_message(err), "declined"));
   mcp_error_free(err);
   CHECK(m.token_requests == 1);
 
   mcp_runtime_free(rt);
-  CHECK(freed_count() == 2); /* both callbacks' userdata, once each */
+  CHECK(freed_count() == 7); /* four callbacks' and three stores' userdata, once each */
 
   /* Stop the mock with a last request. */
   mcp_string *ignored = NULL;
