@@ -18,17 +18,19 @@ pub struct mcp_header {
     pub value: mcp_str,
 }
 
-/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path" or "https://...", checked
+/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
 /// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
-/// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied, sending the `nheaders` extra `headers`
-/// (may be NULL when 0; copied) with every request, negotiates the era (as set with
+/// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
+/// callback may then run during this call, on another thread), sending the `nheaders` extra
+/// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
 /// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
 /// `server/discover` probe, remembered per origin for the life of the process) and writes the client
 /// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
-/// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL or header,
-/// `MCP_STATUS_TRANSPORT` when the server cannot be reached, `MCP_STATUS_NEGOTIATION`,
-/// `MCP_STATUS_TIMEOUT`. A second connect with the same builder is `MCP_STATUS_ALREADY_USED`. Not from
-/// a callback. Free the client with `mcp_client_free` (which ends a legacy session with DELETE).
+/// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
+/// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
+/// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
+/// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
+/// ends a legacy session with DELETE).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_builder_connect_http(
     builder: *mut mcp_client_builder,
