@@ -72,6 +72,16 @@ typedef enum mcp_era {
   MCP_ERA_MODERN = 1,
 } mcp_era;
 
+// What an `mcp_credential_store` entry holds.
+typedef enum mcp_credential_kind {
+  // A client registration at an authorization server (`resource` is empty), as JSON
+  // `{"client_id": "...", "client_secret": "..."|null, "token_endpoint_auth_method": "..."|null}`.
+  MCP_CREDENTIAL_CLIENT = 0,
+  // Tokens an authorization server issued for a resource, as JSON `{"access_token": "...",
+  // "refresh_token": "..."|null, "expires_at": UNIX-SECONDS|null, "scope": "..."|null}`.
+  MCP_CREDENTIAL_TOKENS = 1,
+} mcp_credential_kind;
+
 // Log severities, least to most severe (RFC 5424).
 typedef enum mcp_log_level {
   // Debugging detail.
@@ -126,6 +136,16 @@ typedef struct mcp_http_server_config mcp_http_server_config;
 
 // The answer channel of one input request. A reply freed unanswered answers with an internal error.
 typedef struct mcp_input_reply mcp_input_reply;
+
+// How a client registers and authorizes with OAuth 2.1 (authorization code with PKCE), starting
+// from: dynamic client registration, refresh tokens (`offline_access`) when the authorization server
+// offers them, the built-in auto-redirect interaction (the authorization URL is fetched and its
+// redirect followed once without a user: for headless servers that redirect at once), and tokens
+// and registrations kept in memory, shared by every client connected with copies of this
+// configuration (`mcp_oauth_config_set_store` keeps them elsewhere). A plain value: use it from one
+// thread at a time; `mcp_client_config_set_oauth` copies it (the callback's `userdata` is shared by
+// the copies and released when the last one goes).
+typedef struct mcp_oauth_config mcp_oauth_config;
 
 // One incoming request (tools/call, resources/read, prompts/get, completion/complete). Owned by the
 // library; valid until its responder is freed. Accessors may be called from any thread.
@@ -232,6 +252,36 @@ typedef struct mcp_header {
   // The header value.
   struct mcp_str value;
 } mcp_header;
+
+// The user-interaction step of an authorization: show `authorization_url` (`url_len` bytes of
+// UTF-8, NUL-terminated, valid during the call only) to the user and return the URL the
+// authorization server redirected back to (carrying `code` and `state`) as a string made with
+// `mcp_string_new`; the library takes ownership of it. Return NULL to decline: the request that
+// needed authorization then fails. Called on a library worker thread reserved for blocking work (it
+// may block, e.g. while a browser is open), at most once per authorization; other requests of the
+// connection wait meanwhile. It must not unwind and must not call blocking functions of the client
+// being authorized.
+typedef struct mcp_string *(*mcp_authorize_cb)(void *userdata,
+                                               const char *authorization_url,
+                                               size_t url_len);
+
+// Loads the entry of `kind` for `issuer` (and `resource`, for tokens; views valid during the call)
+// as a JSON string made with `mcp_string_new` (the library takes it), or NULL when there is none.
+// Text that is not such JSON counts as none. Called on a runtime thread: it must be quick (no
+// network) and must not unwind.
+typedef struct mcp_string *(*mcp_credential_load_cb)(void *userdata,
+                                                     enum mcp_credential_kind kind,
+                                                     struct mcp_str issuer,
+                                                     struct mcp_str resource);
+
+// Stores the entry of `kind` for `issuer` (and `resource`) as the JSON `json` (a view valid during
+// the call), replacing any; an empty `json` (length 0) means forget it (tokens that stopped
+// working). Called on a runtime thread: it must be quick and must not unwind.
+typedef void (*mcp_credential_save_cb)(void *userdata,
+                                       enum mcp_credential_kind kind,
+                                       struct mcp_str issuer,
+                                       struct mcp_str resource,
+                                       struct mcp_str json);
 
 // A request handler. Called on a runtime thread, possibly on several threads at once for different
 // requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
@@ -507,20 +557,24 @@ enum mcp_status mcp_client_config_set_capabilities(struct mcp_client_config *con
 
 // Applies a copy of `config` to the builder: its timeouts, limits and log level replace those set
 // before (also by `mcp_client_builder_set_timeout_ms` / `_set_log_level`), and its version
-// preference, info fields and capabilities are added. `MCP_STATUS_ALREADY_USED` after connecting.
+// preference, info fields and capabilities are added; its HTTP settings (OAuth, TLS roots) replace
+// those applied before. `MCP_STATUS_ALREADY_USED` after connecting.
 enum mcp_status mcp_client_builder_set_config(struct mcp_client_builder *builder,
                                               const struct mcp_client_config *config);
 
-// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path"; https is not supported
-// yet and is `MCP_STATUS_INVALID_ARGUMENT`) on `runtime`, sending the `nheaders` extra `headers`
-// (may be NULL when 0; copied) with every request, negotiates the era (as set with
+// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
+// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
+// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
+// callback may then run during this call, on another thread), sending the `nheaders` extra
+// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
 // `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
 // `server/discover` probe, remembered per origin for the life of the process) and writes the client
 // to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
-// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL or header,
-// `MCP_STATUS_TRANSPORT` when the server cannot be reached, `MCP_STATUS_NEGOTIATION`,
-// `MCP_STATUS_TIMEOUT`. A second connect with the same builder is `MCP_STATUS_ALREADY_USED`. Not from
-// a callback. Free the client with `mcp_client_free` (which ends a legacy session with DELETE).
+// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
+// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
+// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
+// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
+// ends a legacy session with DELETE).
 enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *builder,
                                                 const struct mcp_runtime *runtime,
                                                 const char *url,
@@ -529,6 +583,28 @@ enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *build
                                                 size_t nheaders,
                                                 struct mcp_client **client_out,
                                                 struct mcp_error **error_out);
+
+// Authorizes the HTTP client with a copy of `oauth` (NULL turns authorization off again): the
+// client sends its bearer token with every request and, on a 401 or a 403 `insufficient_scope`
+// challenge, discovers the authorization server, registers, authorizes and retries. Tokens are kept
+// in `oauth`'s store. Used by `mcp_client_builder_connect_http` only.
+enum mcp_status mcp_client_config_set_oauth(struct mcp_client_config *config,
+                                            const struct mcp_oauth_config *oauth);
+
+// Trusts the certificates of a PEM bundle (`pem_len` bytes holding one or more `-----BEGIN
+// CERTIFICATE-----` sections, e.g. a private CA or a self-signed server certificate; copied) for
+// `https://` URLs, next to the bundled Mozilla roots. Text without a CERTIFICATE section is
+// `MCP_STATUS_INVALID_ARGUMENT`; a section that does not decode fails the connect with
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_config_add_root_certificates_pem(struct mcp_client_config *config,
+                                                            const char *pem,
+                                                            size_t pem_len);
+
+// Trusts only the roots added with `mcp_client_config_add_root_certificates_pem`, not the bundled
+// Mozilla roots (default off). With none added, an `https://` connect fails with
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_config_set_skip_default_roots(struct mcp_client_config *config,
+                                                         bool skip);
 
 // The kind of failure (never `MCP_STATUS_OK`); `MCP_STATUS_NULL_PARAMETER` when `error` is NULL.
 enum mcp_status mcp_error_status(const struct mcp_error *error);
@@ -707,6 +783,83 @@ enum mcp_status mcp_json_keys(const char *json,
                               size_t pointer_len,
                               struct mcp_string **keys_out);
 
+// Creates a configuration for a client called `client_name` (its `client_name` in dynamic
+// registration; UTF-8, not empty) whose authorization server sends the user back to `redirect_uri`
+// (an absolute `http://` or `https://` URL, or another `scheme:` URL for native apps; copied).
+// Anything else is `MCP_STATUS_INVALID_ARGUMENT`. Free with `mcp_oauth_config_free`. Any thread.
+enum mcp_status mcp_oauth_config_new(const char *client_name,
+                                     size_t client_name_len,
+                                     const char *redirect_uri,
+                                     size_t redirect_uri_len,
+                                     struct mcp_oauth_config **config_out);
+
+// Frees a configuration. NULL is ignored. Clients connected with a copy keep working.
+void mcp_oauth_config_free(struct mcp_oauth_config *config);
+
+// Interacts through `callback` (see `mcp_authorize_cb`) with `userdata`; `free_userdata` (may be
+// NULL) runs exactly once when the last copy of the configuration goes, also when this call fails
+// or a later call replaces the callback. A NULL `callback` restores the built-in auto-redirect.
+enum mcp_status mcp_oauth_config_set_authorize_callback(struct mcp_oauth_config *config,
+                                                        mcp_authorize_cb callback,
+                                                        void *userdata,
+                                                        mcp_userdata_free_cb free_userdata);
+
+// Uses pre-registered client credentials instead of registering: `client_id` (UTF-8, not empty),
+// `client_secret` (NULL with length 0 for a public client), `token_endpoint_auth_method`
+// ("client_secret_basic", "client_secret_post" or "none"; NULL with length 0 picks one from the
+// secret and the server's metadata) and `issuer` (the authorization server they belong to; NULL with
+// length 0 offers them to any). All copied. An unknown method is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_oauth_config_set_client_credentials(struct mcp_oauth_config *config,
+                                                        const char *client_id,
+                                                        size_t client_id_len,
+                                                        const char *client_secret,
+                                                        size_t client_secret_len,
+                                                        const char *token_endpoint_auth_method,
+                                                        size_t method_len,
+                                                        const char *issuer,
+                                                        size_t issuer_len);
+
+// Sets the HTTPS URL (with a path) hosting this client's metadata document, used as its
+// `client_id` with authorization servers that support client ID metadata documents (SEP-991).
+// NULL with length 0 clears it; anything but an `https://` URL with a path is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_oauth_config_set_client_metadata_url(struct mcp_oauth_config *config,
+                                                         const char *url,
+                                                         size_t url_len);
+
+// Sets the `client_uri` sent in dynamic registration (an absolute URL, copied); NULL with length 0
+// clears it. Anything else is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_oauth_config_set_client_uri(struct mcp_oauth_config *config,
+                                                const char *uri,
+                                                size_t uri_len);
+
+// Whether to ask for `offline_access` (refresh tokens) when the authorization server lists it
+// (default on).
+enum mcp_status mcp_oauth_config_set_offline_access(struct mcp_oauth_config *config, bool on);
+
+// The built-in auto-redirect interaction, for an `mcp_authorize_cb` that wants to log, check or
+// decide first: fetches `authorization_url` (UTF-8, copied) on `runtime` without following
+// redirects and writes the `Location` it redirects to to `*redirect_out` (free with
+// `mcp_string_free`). Blocks; call it from an `mcp_authorize_cb` or any thread that is not one of
+// `runtime`'s. On failure writes the reason to `*error_out` (may be NULL): `MCP_STATUS_TRANSPORT`
+// when the endpoint cannot be reached, `MCP_STATUS_PROTOCOL` when it answers without redirecting.
+enum mcp_status mcp_oauth_auto_redirect(const struct mcp_runtime *runtime,
+                                        const char *authorization_url,
+                                        size_t url_len,
+                                        struct mcp_string **redirect_out,
+                                        struct mcp_error **error_out);
+
+// Keeps registrations and tokens through `load` and `save` (see `mcp_credential_load_cb` and
+// `mcp_credential_save_cb`; both needed) instead of in memory, e.g. so tokens outlive the process.
+// `free_userdata` (may be NULL) runs exactly once when the last copy of the configuration goes,
+// also when this call fails or a later call replaces the store. Both NULL restores the in-memory
+// store; only one NULL is `MCP_STATUS_NULL_PARAMETER`.
+enum mcp_status mcp_oauth_config_set_store(struct mcp_oauth_config *config,
+                                           mcp_credential_load_cb load,
+                                           mcp_credential_save_cb save,
+                                           void *userdata,
+                                           mcp_userdata_free_cb free_userdata);
+
 // The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
 // accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
 struct mcp_str mcp_request_method(const struct mcp_request *request);
@@ -815,6 +968,15 @@ enum mcp_status mcp_responder_log(const struct mcp_responder *responder,
                                   const char *data_json,
                                   size_t data_len,
                                   bool *sent_out);
+
+// Closes the response stream this request's messages travel on while the request keeps running
+// (SEP-1699 polling): on a resumable Streamable HTTP session (2025-11-25) the client reconnects with
+// `Last-Event-ID` and receives what the handler sends afterwards, the answer included. Writes to
+// `*closed_out` (may be NULL) whether a stream was closed: false, and nothing done, on transports
+// that cannot resume (stdio, stateless 2026-07-28 requests, batches). Valid only before the
+// responder answers (`MCP_STATUS_ALREADY_USED` after). Any thread.
+enum mcp_status mcp_responder_close_stream(const struct mcp_responder *responder,
+                                           bool *closed_out);
 
 // Whether the client cancelled the request (the answer will then be dropped). False for NULL.
 bool mcp_responder_is_cancelled(const struct mcp_responder *responder);
@@ -1063,6 +1225,11 @@ const char *mcp_string_data(const struct mcp_string *s);
 
 // The length of `s` in bytes, without the NUL; 0 when `s` is NULL. Any thread.
 size_t mcp_string_len(const struct mcp_string *s);
+
+// Creates a string holding a copy of `len` bytes of UTF-8 at `data` (NULL with length 0 is ""), for
+// callbacks that hand a string to the library (e.g. `mcp_authorize_cb`). Free it with
+// `mcp_string_free` unless ownership passes to the library. Any thread.
+enum mcp_status mcp_string_new(const char *data, size_t len, struct mcp_string **string_out);
 
 // Frees a string the library returned. NULL is ignored. After this call `s` and every pointer from
 // `mcp_string_data(s)` are invalid. Any thread.

@@ -2,8 +2,12 @@
  *
  * Conformance mode (MCP_CONFORMANCE_SCENARIO set; what the official suite runs): connects to the URL
  * the harness appends (or spawns a server command over stdio), picks the era from
- * MCP_CONFORMANCE_PROTOCOL_VERSION and runs the named scenario. OAuth (auth/ scenarios) is not
- * implemented: those exit 1, as do unknown scenarios ("Unknown scenario: NAME").
+ * MCP_CONFORMANCE_PROTOCOL_VERSION and runs the named scenario; unknown scenarios exit 1 ("Unknown
+ * scenario: NAME"). The auth/ scenarios authorize with OAuth 2.1 through an mcp_authorize_cb that
+ * checks it runs off the main thread and answers with mcp_oauth_auto_redirect (the suite's
+ * authorization servers redirect at once); pre-registered credentials (client_id, client_secret)
+ * come from MCP_CONFORMANCE_CONTEXT, and servers that support client ID metadata documents get the
+ * suite's URL.
  *
  * Demo mode (no scenario): runs against examples/c/everything-server (stdio command or http:// URL):
  * lists, calls tools (an input round answered by the elicitation handler, progress through a
@@ -196,10 +200,90 @@ static const char *const SCENARIOS[] = {
     "sep-2322-client-request-state", "json-schema-2020-12-preservation", "json-schema-ref-no-deref",
     "sse-retry", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", NULL};
 
-static int known(const char *scenario) {
-  for (const char *const *s = SCENARIOS; *s; s++)
+/* The OAuth scenarios (authorization code with PKCE over HTTP). */
+static const char *const AUTH_SCENARIOS[] = {
+    "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3",
+    "auth/basic-cimd", "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined", "auth/scope-step-up", "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none",
+    "auth/pre-registration", "auth/resource-mismatch", "auth/offline-access-scope",
+    "auth/offline-access-not-supported", "auth/authorization-server-migration", "auth/iss-supported",
+    "auth/iss-not-advertised", "auth/iss-supported-missing", "auth/iss-wrong-issuer",
+    "auth/iss-unexpected", "auth/iss-normalized", "auth/metadata-issuer-mismatch",
+    "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback", NULL};
+
+static int in_list(const char *const *list, const char *scenario) {
+  for (const char *const *s = list; *s; s++)
     if (strcmp(*s, scenario) == 0) return 1;
   return 0;
+}
+
+static int known(const char *scenario) {
+  return in_list(SCENARIOS, scenario) || in_list(AUTH_SCENARIOS, scenario);
+}
+
+/* ---- OAuth ---- */
+
+/* The authorization callback's userdata: the runtime for mcp_oauth_auto_redirect, the main thread
+ * (the callback must run elsewhere) and counters checked at exit. */
+struct auth_state {
+  mcp_runtime *rt;
+  pthread_t main_thread;
+  pthread_mutex_t mu;
+  int calls;
+  int on_main_thread;
+  int freed;
+};
+
+static mcp_string *authorize(void *userdata, const char *url, size_t url_len) {
+  struct auth_state *a = userdata;
+  pthread_mutex_lock(&a->mu);
+  a->calls++;
+  if (pthread_equal(pthread_self(), a->main_thread)) a->on_main_thread++;
+  pthread_mutex_unlock(&a->mu);
+  if (url[url_len] != '\0') return NULL; /* the URL must come NUL-terminated */
+  mcp_string *redirect = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_oauth_auto_redirect(a->rt, url, url_len, &redirect, &err);
+  if (st != MCP_STATUS_OK) {
+    mcp_str m = mcp_error_message(err);
+    fprintf(stderr, "authorization at %s failed: %.*s\n", url, (int)m.len, m.data);
+    mcp_error_free(err);
+    return NULL; /* declines: the request that needed authorization fails */
+  }
+  return redirect;
+}
+
+static void auth_state_free(void *userdata) {
+  struct auth_state *a = userdata;
+  pthread_mutex_lock(&a->mu);
+  a->freed++;
+  pthread_mutex_unlock(&a->mu);
+}
+
+/* Applies the conformance OAuth configuration to `config`; returns nonzero on failure. */
+static int configure_oauth(mcp_client_config *config, struct auth_state *a) {
+  mcp_oauth_config *oauth = NULL;
+  if (mcp_oauth_config_new(S("libmcp-everything-client-c"), S("http://localhost:3000/callback"),
+                           &oauth) != MCP_STATUS_OK)
+    return 1;
+  int bad = mcp_oauth_config_set_client_metadata_url(
+                oauth, S("https://conformance-test.local/client-metadata.json")) != MCP_STATUS_OK;
+  bad |= mcp_oauth_config_set_authorize_callback(oauth, authorize, a, auth_state_free) !=
+         MCP_STATUS_OK;
+  const char *context = getenv("MCP_CONFORMANCE_CONTEXT");
+  char *id = context ? str(context, "/client_id") : NULL;
+  char *secret = context ? str(context, "/client_secret") : NULL;
+  if (id) {
+    bad |= mcp_oauth_config_set_client_credentials(oauth, id, strlen(id), secret,
+                                                   secret ? strlen(secret) : 0, NULL, 0, NULL,
+                                                   0) != MCP_STATUS_OK;
+  }
+  free(id);
+  free(secret);
+  bad |= mcp_client_config_set_oauth(config, oauth) != MCP_STATUS_OK;
+  mcp_oauth_config_free(oauth);
+  return bad;
 }
 
 /* The version to pin: the harness's, except json-schema-ref-no-deref (a legacy-only mock). */
@@ -277,6 +361,11 @@ static void run_scenario(mcp_client *c, const char *name) {
   } else if (!strcmp(name, "http-invalid-tool-headers")) {
     free(list_tools(c));
     call_and_drop(c, "valid_tool", "{}");
+  } else if (in_list(AUTH_SCENARIOS, name)) {
+    /* The transport authorizes every request; a second request lets the step-up and migration
+     * scenarios challenge again. */
+    free(list_tools(c));
+    call_and_drop(c, "test-tool", "{}");
   }
 }
 
@@ -346,6 +435,8 @@ static void expect_text(mcp_client *c, const char *tool, const char *needle) {
   free(r);
 }
 
+static int over_http; /* demo mode: connected over Streamable HTTP */
+
 static void demo(mcp_client *c) {
   mcp_string *out = NULL;
   mcp_error *err = NULL;
@@ -359,6 +450,10 @@ static void demo(mcp_client *c) {
   expect_text(c, "test_input_required_result_elicitation", "Hello, conformance!");
   expect_text(c, "test_input_required_result_sampling", "canned answer");
   expect_text(c, "test_input_required_result_list_roots", "file:///tmp/libmcp-everything-client-c");
+  /* SEP-1699: a legacy HTTP session resumes the closed stream; other transports keep it open. */
+  expect_text(c, "test_reconnection",
+              over_http && mcp_client_era(c) == MCP_ERA_LEGACY ? "delivered on the resumed stream"
+                                                               : "Reconnection test completed");
   st = mcp_client_read_resource(c, S("test://template/42/data"), &out, &err);
   if (st == MCP_STATUS_OK && !strstr(mcp_string_data(out), "Data for ID: 42")) failures++;
   show("template", st, out, err);
@@ -402,11 +497,6 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *scenario = getenv("MCP_CONFORMANCE_SCENARIO");
-  if (scenario && strncmp(scenario, "auth/", 5) == 0) {
-    fprintf(stderr, "everything-client: scenario %s: authorization (OAuth) is not implemented\n",
-                    scenario);
-    return 1;
-  }
   if (scenario && !known(scenario)) {
     fprintf(stderr, "Unknown scenario: %s\n", scenario);
     return 1;
@@ -431,12 +521,21 @@ int main(int argc, char **argv) {
     fprintf(stderr, "everything-client: unknown protocol version %s\n", version);
     return 2;
   }
+  int auth = scenario && in_list(AUTH_SCENARIOS, scenario);
+  static struct auth_state auth_state = {.mu = PTHREAD_MUTEX_INITIALIZER};
+  auth_state.rt = rt;
+  auth_state.main_thread = pthread_self();
+  if (auth && (!http || configure_oauth(config, &auth_state))) {
+    fprintf(stderr, "everything-client: cannot configure OAuth (an http:// URL is needed)\n");
+    return 2;
+  }
   mcp_client_builder_set_config(b, config);
   mcp_client_config_free(config);
   mcp_client_builder_on_elicitation(b, on_elicitation, NULL, NULL);
   mcp_client_builder_on_sampling(b, on_sampling, NULL, NULL);
   mcp_client_builder_on_roots(b, on_roots, NULL, NULL);
   mcp_status st;
+  over_http = http;
   if (http) {
     st = mcp_client_builder_connect_http(b, rt, last, strlen(last), NULL, 0, &c, &err);
   } else {
@@ -457,6 +556,15 @@ int main(int argc, char **argv) {
   else demo(c);
   mcp_client_free(c);
   mcp_runtime_free(rt);
+  if (auth) {
+    /* The callback ran off the main thread, and its userdata was released exactly once (the
+     * runtime is gone, so every copy of the configuration is). */
+    if (auth_state.on_main_thread || auth_state.freed != 1) {
+      fprintf(stderr, "authorization callback: %d calls, %d on the main thread, freed %d times\n",
+              auth_state.calls, auth_state.on_main_thread, auth_state.freed);
+      failures++;
+    }
+  }
   if (scenario) {
     fprintf(stderr, "everything-client: scenario %s %s\n", scenario, failures ? "failed" : "passed");
   } else {

@@ -180,6 +180,24 @@ static void with_progress(void *ud, const mcp_request *q, mcp_responder *r) {
   later(r, progress_worker);
 }
 
+/* SEP-1699 polling: closes the SSE response stream mid-call; the result is produced 100 ms later and
+ * reaches the client on the stream it resumes with Last-Event-ID. */
+static void *reconnection_worker(void *arg) {
+  mcp_responder *r = arg;
+  bool closed = false;
+  mcp_responder_close_stream(r, &closed);
+  sleep_ms(100);
+  finish_text(r, closed ? "Reconnection test completed: the result was delivered on the resumed stream"
+                        : "Reconnection test completed: this transport cannot close the stream, so it "
+                          "stayed open");
+  return NULL;
+}
+
+static void reconnection(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  later(r, reconnection_worker);
+}
+
 static void logging_tool(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud, (void)q;
   /* The engine applies the era's rule: a modern request without a logLevel gets no messages. */
@@ -775,6 +793,7 @@ static const struct entry TOOLS[] = {
     {NO_ARGS("test_error_handling", "Always fails with a tool error (isError), not a protocol error"), error_handling},
     {NO_ARGS("test_tool_with_logging", "Sends three info log messages about 50 ms apart, then returns"), with_logging},
     {NO_ARGS("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100 about 50 ms apart"), with_progress},
+    {NO_ARGS("test_reconnection", "Closes its SSE response stream mid-call; the result arrives after the client reconnects with Last-Event-ID"), reconnection},
     {NO_ARGS("test_logging_tool", "Logs at debug, info and warning; modern requests get them only with a logLevel"), logging_tool},
     {NO_ARGS("test_missing_capability", "Needs the client's sampling capability (-32021 without it)"), missing_capability},
     {"{\"name\":\"json_schema_2020_12_tool\",\"description\":\"Tool with a JSON Schema 2020-12 input "

@@ -24,6 +24,7 @@ use crate::string::{mcp_str, mcp_string, nul_terminated, str_from_raw};
 pub struct mcp_client_builder {
     pub(crate) inner: Option<ClientBuilder>,
     pub(crate) config: ClientConfig,
+    pub(crate) http: crate::client_tls::HttpSettings,
 }
 
 /// A connected client. Calls may be made from any thread, also concurrently, except from the
@@ -49,6 +50,7 @@ pub extern "C" fn mcp_client_builder_new(
         let b = Box::new(mcp_client_builder {
             inner: Some(Client::builder(name, version)),
             config: ClientConfig::default(),
+            http: Default::default(),
         });
         unsafe { *builder_out = Box::into_raw(b) };
         mcp_status::MCP_STATUS_OK

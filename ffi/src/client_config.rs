@@ -20,6 +20,7 @@ pub struct mcp_client_config {
     info: Map<String, Value>,
     elicitation_url: bool,
     sampling_tools: bool,
+    pub(crate) http: crate::client_tls::HttpSettings,
 }
 
 /// Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
@@ -33,6 +34,7 @@ pub extern "C" fn mcp_client_config_new(config_out: *mut *mut mcp_client_config)
             info: Map::new(),
             elicitation_url: false,
             sampling_tools: false,
+            http: Default::default(),
         });
         unsafe { *config_out = Box::into_raw(c) };
         mcp_status::MCP_STATUS_OK
@@ -189,7 +191,8 @@ pub extern "C" fn mcp_client_config_set_capabilities(
 
 /// Applies a copy of `config` to the builder: its timeouts, limits and log level replace those set
 /// before (also by `mcp_client_builder_set_timeout_ms` / `_set_log_level`), and its version
-/// preference, info fields and capabilities are added. `MCP_STATUS_ALREADY_USED` after connecting.
+/// preference, info fields and capabilities are added; its HTTP settings (OAuth, TLS roots) replace
+/// those applied before. `MCP_STATUS_ALREADY_USED` after connecting.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_builder_set_config(
     builder: *mut mcp_client_builder,
@@ -202,6 +205,7 @@ pub extern "C" fn mcp_client_builder_set_config(
             return mcp_status::MCP_STATUS_ALREADY_USED;
         };
         b.config = c.config.clone();
+        b.http = c.http.clone();
         if let Some(p) = &c.preference {
             inner = inner.version_preference(p.clone());
         }

@@ -2,8 +2,6 @@
 
 use std::ffi::c_char;
 
-use libmcp::client::http::HttpClientOptions;
-
 use crate::client::{mcp_client, mcp_client_builder};
 use crate::error::mcp_error;
 use crate::runtime::{block_on, mcp_runtime};
@@ -20,16 +18,19 @@ pub struct mcp_header {
     pub value: mcp_str,
 }
 
-/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path"; https is not supported
-/// yet and is `MCP_STATUS_INVALID_ARGUMENT`) on `runtime`, sending the `nheaders` extra `headers`
-/// (may be NULL when 0; copied) with every request, negotiates the era (as set with
+/// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
+/// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
+/// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
+/// callback may then run during this call, on another thread), sending the `nheaders` extra
+/// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
 /// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
 /// `server/discover` probe, remembered per origin for the life of the process) and writes the client
 /// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
-/// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL or header,
-/// `MCP_STATUS_TRANSPORT` when the server cannot be reached, `MCP_STATUS_NEGOTIATION`,
-/// `MCP_STATUS_TIMEOUT`. A second connect with the same builder is `MCP_STATUS_ALREADY_USED`. Not from
-/// a callback. Free the client with `mcp_client_free` (which ends a legacy session with DELETE).
+/// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
+/// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
+/// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
+/// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
+/// ends a legacy session with DELETE).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_builder_connect_http(
     builder: *mut mcp_client_builder,
@@ -49,7 +50,7 @@ pub extern "C" fn mcp_client_builder_connect_http(
         if headers.is_null() && nheaders > 0 {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;
         }
-        let mut options = HttpClientOptions::default();
+        let mut options = b.http.options();
         for i in 0..nheaders {
             let h = unsafe { *headers.add(i) };
             let name = match unsafe { str_from_raw(h.name.data, h.name.len) } {

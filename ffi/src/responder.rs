@@ -253,6 +253,31 @@ pub extern "C" fn mcp_responder_log(
     })
 }
 
+/// Closes the response stream this request's messages travel on while the request keeps running
+/// (SEP-1699 polling): on a resumable Streamable HTTP session (2025-11-25) the client reconnects with
+/// `Last-Event-ID` and receives what the handler sends afterwards, the answer included. Writes to
+/// `*closed_out` (may be NULL) whether a stream was closed: false, and nothing done, on transports
+/// that cannot resume (stdio, stateless 2026-07-28 requests, batches). Valid only before the
+/// responder answers (`MCP_STATUS_ALREADY_USED` after). Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_close_stream(
+    responder: *const mcp_responder,
+    closed_out: *mut bool,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        let guard = r.inner.lock();
+        if guard.is_none() {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        }
+        let closed = r.request.ctx.close_stream();
+        if !closed_out.is_null() {
+            unsafe { *closed_out = closed };
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
 /// Whether the client cancelled the request (the answer will then be dropped). False for NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_responder_is_cancelled(responder: *const mcp_responder) -> bool {

@@ -50,6 +50,12 @@ impl mcp_string {
         text.push('\0');
         Box::into_raw(Box::new(mcp_string { text }))
     }
+
+    /// The text, without the NUL.
+    pub(crate) fn into_text(mut self) -> String {
+        self.text.pop();
+        self.text
+    }
 }
 
 /// Text kept with a NUL terminator, for views handed out by accessors.
@@ -98,6 +104,23 @@ pub extern "C" fn mcp_string_len(s: *const mcp_string) -> usize {
             Some(s) => s.text.len() - 1,
             None => 0,
         }
+    })
+}
+
+/// Creates a string holding a copy of `len` bytes of UTF-8 at `data` (NULL with length 0 is ""), for
+/// callbacks that hand a string to the library (e.g. `mcp_authorize_cb`). Free it with
+/// `mcp_string_free` unless ownership passes to the library. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_string_new(
+    data: *const c_char,
+    len: usize,
+    string_out: *mut *mut mcp_string,
+) -> mcp_status {
+    ffi_boundary!({
+        let s = try_str!(data, len);
+        try_out!(string_out);
+        unsafe { *string_out = mcp_string::new_raw(s) };
+        mcp_status::MCP_STATUS_OK
     })
 }
 

@@ -6,8 +6,9 @@
 # unit test statically, runs examples/c (C client against C server, over stdio and over HTTP in both
 # eras), compiles and runs the C++ example, and builds the unit test with CMake's find_package(mcp).
 # tests/c/config.c (config handles, JSON helpers) and tests/c/http.c (HTTP server and client in one
-# process: subscriptions, cancellation callbacks, stop from another thread) run plainly, under
-# ASan+UBSan and under valgrind too. Installs cbindgen into .tools/cargo and cmake (apt) only when missing.
+# process: subscriptions, cancellation callbacks, stop from another thread) and tests/c/oauth.c (OAuth
+# and TLS setters, the authorization callback against an in-process OAuth-protected mock) run
+# plainly, under ASan+UBSan and under valgrind too. Installs cbindgen into .tools/cargo and cmake (apt) only when missing.
 # Usage: scripts/test.d/10-c-abi.sh [--regen]   (--regen rewrites include/mcp.h instead of diffing)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -73,7 +74,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http server client; do
+for t in unit config http oauth server client; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -91,6 +92,7 @@ step "run plain"
 "$work/bin/unit"
 "$work/bin/config"
 "$work/bin/http"
+"$work/bin/oauth"
 round_trip "$work/plain.err" "$work/bin/client" "$work/bin/server"
 # The legacy era: initialize handshake, elicitation as a server-to-client request.
 round_trip "$work/plain-legacy.err" env MCP_TEST_VERSION=2025-11-25 "$work/bin/client" "$work/bin/server"
@@ -100,6 +102,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/unit-asan"
 "$work/bin/config-asan"
 "$work/bin/http-asan"
+"$work/bin/oauth-asan"
 round_trip "$work/asan.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
   "$work/bin/client-asan" "$work/bin/server-asan"
 round_trip "$work/asan-legacy.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
@@ -119,6 +122,7 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/unit"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/config"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/http"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/oauth"
 # The server under valgrind writes its report to a file (its exit status does not reach us).
 # The version is pinned: a server starting under valgrind can miss the 5 s era probe (then the client
 # would fall back to the legacy era).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against the C examples (issue 4): examples/c/everything-server.c
 # served over Streamable HTTP at --requirements 2025-11-25 and 2026-07-28 (every scored scenario must
-# pass), and examples/c/everything-client.c through every scored client scenario that needs no OAuth
-# at both revisions (plus the not-yet-scored json-schema-2020-12-preservation). The C programs are
+# pass), and examples/c/everything-client.c through the full client --requirements legs at both
+# revisions (every scored scenario, OAuth included) plus the 2025-03-26 OAuth back-compat pair. The C programs are
 # built against libmcp installed into a scratch prefix with ffi/install.sh (debug), through
 # pkg-config, with ASan+UBSan: any sanitizer report (including a leak at exit) fails the step. Installs Node 22 and the pinned suite into .tools/ (scripts/lib/conformance-env.sh).
 set -euo pipefail
@@ -81,30 +81,34 @@ grep -q "everything-server: clean exit" "$work/server.log" || {
   status=1
 }
 
-legacy=(initialize tools_call elicitation-sep1034-client-defaults sse-retry json-schema-2020-12-preservation)
-modern=(tools_call request-metadata http-standard-headers http-custom-headers http-invalid-tool-headers
-        sep-2322-client-request-state json-schema-ref-no-deref json-schema-2020-12-preservation)
-failed=()
-run() {
-  local scenario=$1 rev=$2
-  if conformance client --command "$work/bin/everything-client" --scenario "$scenario" --spec-version "$rev" \
-      --timeout 60000 -o "$work/client" > "$work/client-log.txt" 2>&1; then
-    echo "ok   $rev $scenario"
-  else
-    echo "FAIL $rev $scenario"
-    grep -E 'FAILURE|WARNING|Passed:' "$work/client-log.txt" | sed 's/^/     /' || true
-    failed+=("$rev:$scenario")
-  fi
-}
+# The client: the full --requirements legs at both revisions (every scored scenario, OAuth included,
+# no baseline), then the 2025-03-26 OAuth back-compat pair, as scripts/conformance-client.sh does for
+# the Rust everything-client.
 echo "--- conformance client (C)"
-for s in "${legacy[@]}"; do run "$s" 2025-11-25; done
-for s in "${modern[@]}"; do run "$s" 2026-07-28; done
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "conformance client (C): ${#failed[@]} scenario(s) failed: ${failed[*]}" >&2
-  status=1
-else
-  echo "conformance client (C): $(( ${#legacy[@]} + ${#modern[@]} )) scenario runs passed"
-fi
+for rev in 2025-11-25 2026-07-28; do
+  if conformance client --command "$work/bin/everything-client" --requirements "$rev" --timeout 60000 \
+      -o "$work/client-$rev" > "$work/client-$rev.txt" 2>&1; then
+    result=passed
+  else
+    result=FAILED
+    status=1
+  fi
+  grep -E '^(✓|✗) ' "$work/client-$rev.txt" | sed 's/^/  /' || true
+  grep -E '^(Total:|Not scored)' "$work/client-$rev.txt" | sed 's/^/  /' || true
+  echo "conformance client (C) --requirements $rev: $result"
+  [ "$result" = passed ] || grep -E 'FAILURE|✗' "$work/client-$rev.txt" | sed 's/^/     /' || true
+done
+for scenario in auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback; do
+  if conformance client --command "$work/bin/everything-client" --scenario "$scenario" \
+      --spec-version 2025-03-26 --timeout 60000 -o "$work/client-backcompat" \
+      > "$work/client-backcompat.txt" 2>&1; then
+    echo "ok   2025-03-26 $scenario"
+  else
+    echo "FAIL 2025-03-26 $scenario"
+    grep -E 'FAILURE|WARNING|Passed:' "$work/client-backcompat.txt" | sed 's/^/     /' || true
+    status=1
+  fi
+done
 if ls "$work"/asan.* > /dev/null 2>&1; then
   cat "$work"/asan.* >&2
   echo "error: a sanitizer reported errors in the C examples" >&2
