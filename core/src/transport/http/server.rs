@@ -78,8 +78,10 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
         tokio::select! {
             _ = &mut stopped => break,
             _ = sweep.tick() => {
-                state.sessions.expire(state.config.session_idle_timeout);
                 state.sse_sessions.expire(state.config.session_idle_timeout);
+                // The store may be slow: sweep beside the accept loop, not in it.
+                let state = state.clone();
+                tokio::spawn(async move { state.sweep().await });
             }
             Some(_) = conns.join_next(), if !conns.is_empty() => {}
             accepted = listener.accept() => {
@@ -107,8 +109,9 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
         }
     }
     state.server.close_subscriptions();
-    state.sessions.clear();
-    state.sse_sessions.clear();
+    // Records and event logs stay: other instances sharing the stores may still serve them.
+    state.sessions.clear(false);
+    state.sse_sessions.clear(true);
     conns.abort_all();
     while conns.join_next().await.is_some() {}
 }
