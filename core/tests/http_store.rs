@@ -146,6 +146,20 @@ async fn a_session_opened_on_one_instance_is_served_by_another_with_its_wire() {
         "{ids:?}"
     );
 
+    // A numbers its streams apart from B's, so the shared event store never mixes them.
+    let (_, on_a) = post(a, &new, call(5, "steps", json!({"progressToken": "q"}))).await;
+    let stream_of = |id: &str| id.split(['.', '-']).nth(1).unwrap().to_owned();
+    let a_ids: Vec<&str> = on_a
+        .lines()
+        .filter_map(|l| l.strip_prefix("id: "))
+        .collect();
+    assert_eq!(a_ids.len(), 4, "{on_a}");
+    assert!(
+        a_ids[0].starts_with(&format!("{tag}.")),
+        "one tag per session"
+    );
+    assert_ne!(stream_of(a_ids[0]), stream_of(ids[0]));
+
     // The events B recorded can be resumed on A, from the shared event store.
     let resume = [("mcp-session-id", new.as_str()), ("last-event-id", ids[1])];
     let (status, replay) = send(a, Method::GET, &resume, None).await;
