@@ -58,7 +58,9 @@ pub struct HttpServerConfig {
     /// Where legacy Streamable HTTP sessions are recorded. Share one store (and the
     /// [`event_store`](Self::event_store)) between instances to let any of them serve a session;
     /// see [`SessionStore`] for what that gives and what still needs sticky routing. The default
-    /// is a [`MemorySessionStore`] of this instance alone.
+    /// is a [`MemorySessionStore`] of this instance alone, which also drops records unused for 30
+    /// minutes: with a longer [`session_idle_timeout`](Self::session_idle_timeout), give it a
+    /// store with a matching bound ([`MemorySessionStore::new`]).
     pub session_store: Arc<dyn SessionStore>,
 }
 
