@@ -152,6 +152,34 @@ impl Session {
         self.shared.legacy_version()
     }
 
+    /// A copy of the legacy handshake state, if `initialize` ran (or a state was restored).
+    pub(crate) fn legacy_state(&self) -> Option<LegacyState> {
+        self.shared.legacy.read().clone()
+    }
+
+    /// Restores (or refreshes) the negotiated state of a legacy session whose `initialize` ran
+    /// elsewhere, e.g. on another server instance sharing a session store: from now on requests
+    /// are served as after that handshake, and server notifications reach this connection.
+    pub(crate) fn restore_legacy(
+        &self,
+        version: ProtocolVersion,
+        client_capabilities: Value,
+        client_info: Option<Value>,
+        initialized: bool,
+        log_level: Option<LoggingLevel>,
+        subscriptions: std::collections::HashSet<String>,
+    ) {
+        *self.shared.legacy.write() = Some(LegacyState {
+            version,
+            client_capabilities,
+            client_info,
+            initialized,
+            log_level,
+            subscriptions,
+        });
+        self.shared.server.remember_session(&self.shared);
+    }
+
     /// Binds the connection to the principal that opened it; later binds are ignored.
     pub(crate) fn bind_principal(&self, auth: Arc<AuthInfo>) {
         let _ = self.shared.principal.set(auth);

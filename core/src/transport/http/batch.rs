@@ -44,8 +44,12 @@ impl State {
         if self.config.legacy_sessions
             && let Some(id) = headers.get(SESSION_ID)
         {
-            let Some(s) = id.to_str().ok().and_then(|id| self.sessions.get(id)) else {
+            let Ok(id) = id.to_str() else {
                 return session_not_found();
+            };
+            let s = match self.session_for(id, auth.as_ref()).await {
+                Ok(s) => s,
+                Err(r) => return r,
             };
             let version = s.session.legacy_version();
             if !version
@@ -57,7 +61,11 @@ impl State {
                     "JSON-RPC batches are not supported by protocol revision {v}; only 2025-03-26 allows them"
                 ));
             }
-            return self.resumable_exchange(s, Input::Batch(items), auth).await;
+            let r = self
+                .resumable_exchange(s.clone(), Input::Batch(items), auth)
+                .await;
+            self.persist(&s).await;
+            return r;
         }
         if self.config.assume_2025_03_26 && header_version.is_none() {
             let (conn, _rx) = Sink::channel();

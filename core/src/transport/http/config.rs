@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::session_store::{MemorySessionStore, SessionStore};
 use super::store::{EventStore, MemoryEventStore};
 use crate::auth::ResourceServerConfig;
 
@@ -54,6 +55,13 @@ pub struct HttpServerConfig {
     /// `Last-Event-ID`. The default is a [`MemoryEventStore`] with its default bounds; see
     /// [`EventStore`] for what a shared store does and does not give a multi-instance deployment.
     pub event_store: Arc<dyn EventStore>,
+    /// Where legacy Streamable HTTP sessions are recorded. Share one store (and the
+    /// [`event_store`](Self::event_store)) between instances to let any of them serve a session;
+    /// see [`SessionStore`] for what that gives and what still needs sticky routing. The default
+    /// is a [`MemorySessionStore`] of this instance alone, which also drops records unused for 30
+    /// minutes: with a longer [`session_idle_timeout`](Self::session_idle_timeout), give it a
+    /// store with a matching bound ([`MemorySessionStore::new`]).
+    pub session_store: Arc<dyn SessionStore>,
 }
 
 impl Default for HttpServerConfig {
@@ -78,6 +86,7 @@ impl Default for HttpServerConfig {
             auth: None,
             sse_retry: Duration::from_secs(1),
             event_store: Arc::new(MemoryEventStore::default()),
+            session_store: Arc::new(MemorySessionStore::default()),
         }
     }
 }

@@ -87,8 +87,12 @@ impl State {
         }
         match *req.method() {
             Method::POST => self.post(req).await,
-            Method::GET if self.config.legacy_sessions => self.get(req.headers()),
-            Method::DELETE if self.config.legacy_sessions => self.delete(req.headers()),
+            Method::GET if self.config.legacy_sessions => {
+                self.get(req.headers(), auth::of(req.extensions())).await
+            }
+            Method::DELETE if self.config.legacy_sessions => {
+                self.delete(req.headers(), auth::of(req.extensions())).await
+            }
             _ => {
                 let mut r = plain(StatusCode::METHOD_NOT_ALLOWED);
                 let allow = if self.config.legacy_sessions {
@@ -167,10 +171,12 @@ impl State {
         if self.config.legacy_sessions
             && let Some(id) = session_id
         {
-            let found = id.to_str().ok().and_then(|id| self.sessions.get(id));
-            return match found {
-                Some(s) => self.legacy_post(s, message, auth).await,
-                None => session_not_found(),
+            let Ok(id) = id.to_str() else {
+                return session_not_found();
+            };
+            return match self.session_for(id, auth.as_ref()).await {
+                Ok(s) => self.legacy_post(s, message, auth).await,
+                Err(r) => r,
             };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
@@ -233,7 +239,7 @@ impl State {
 
     /// `initialize` without a session: a new legacy session, kept only if the handshake succeeds.
     async fn initialize(&self, message: Message, auth: Option<Arc<AuthInfo>>) -> Resp {
-        self.sessions.expire(self.config.session_idle_timeout);
+        self.expire_idle().await;
         if self.sessions.len() >= self.config.max_sessions {
             let e = RpcError::internal("too many sessions");
             return rpc_error(StatusCode::SERVICE_UNAVAILABLE, message_id(&message), &e);
@@ -245,13 +251,13 @@ impl State {
             session.bind_principal(a.clone());
         }
         let (sink, mut rx) = Sink::channel();
-        session.handle_message_as(message, sink, auth);
+        session.handle_message_as(message, sink, auth.clone());
         let Some(answer) = rx.recv().await else {
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
         };
         if answer.kind != OutKind::Result {
             session.close();
-            streams.end();
+            streams.end(true);
             return json(StatusCode::BAD_REQUEST, answer.bytes);
         }
         let entry = Arc::new(HttpSession::new(session.clone(), Outlet::Streams(streams)));
@@ -261,10 +267,14 @@ impl State {
         {
             session.close();
             if let Some(s) = entry.streams() {
-                s.end();
+                s.end(true);
             }
             let e = RpcError::internal("too many sessions");
             return rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &e);
+        }
+        if let Err(r) = self.record_new(&id, &entry, auth.as_ref()).await {
+            self.sessions.remove(&id);
+            return r;
         }
         let mut r = json(StatusCode::OK, answer.bytes);
         r.headers_mut().insert(
@@ -286,7 +296,11 @@ impl State {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
         }
-        self.resumable_exchange(s, Input::One(message), auth).await
+        let r = self
+            .resumable_exchange(s.clone(), Input::One(message), auth)
+            .await;
+        self.persist(&s).await;
+        r
     }
 
     /// Hands a message or batch to the engine and answers without resumability (stateless
@@ -340,24 +354,24 @@ impl State {
 
     /// GET: the legacy session's standalone stream, or with `Last-Event-ID` the resumption of
     /// any of its streams.
-    fn get(&self, headers: &HeaderMap) -> Resp {
+    async fn get(&self, headers: &HeaderMap, auth: Option<Arc<AuthInfo>>) -> Resp {
         let s = match headers.get(SESSION_ID).map(|v| v.to_str()) {
             None => return missing_session(),
-            Some(Ok(id)) => match self.sessions.get(id) {
-                Some(s) => s,
-                None => return session_not_found(),
+            Some(Ok(id)) => match self.session_for(id, auth.as_ref()).await {
+                Ok(s) => s,
+                Err(r) => return r,
             },
             Some(Err(_)) => return session_not_found(),
         };
         self.get_stream(s, headers)
     }
 
-    /// DELETE: ends the legacy session.
-    fn delete(&self, headers: &HeaderMap) -> Resp {
-        match headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+    /// DELETE: ends the legacy session, on every instance sharing the session store.
+    async fn delete(&self, headers: &HeaderMap, auth: Option<Arc<AuthInfo>>) -> Resp {
+        match headers.get(SESSION_ID).map(|v| v.to_str()) {
             None => missing_session(),
-            Some(id) if self.sessions.remove(id) => plain(StatusCode::OK),
-            Some(_) => session_not_found(),
+            Some(Ok(id)) => self.delete_session(id, auth.as_ref()).await,
+            Some(Err(_)) => session_not_found(),
         }
     }
 }

@@ -3,7 +3,9 @@
 //!
 //! An event id is `<tag>.<stream>-<seq>`: `tag` is random per session (so an id from another
 //! session is recognised as foreign), `stream` numbers the session's streams (0 is the standalone
-//! GET stream, POST streams count from 1), `seq` counts a stream's messages from 1; `seq` 0 is
+//! GET stream, POST streams count from 1; an instance that rehydrated the session from a shared
+//! session store numbers its own streams from a random multiple of 2^32, its standalone stream
+//! first, so ids issued by different instances never collide in a shared event store), `seq` counts a stream's messages from 1; `seq` 0 is
 //! the priming event that opens a stream.
 
 use std::sync::Arc;
@@ -137,8 +139,9 @@ impl EventStream {
         store: Arc<dyn EventStore>,
         session: Arc<str>,
         tag: Arc<str>,
+        number: u64,
     ) -> Arc<EventStream> {
-        EventStream::new(store, session, tag, 0, None, None)
+        EventStream::new(store, session, tag, number, None, None)
     }
 
     fn new(

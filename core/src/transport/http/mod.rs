@@ -10,6 +10,18 @@
 //! handle.wait().await;
 //! # Ok(()) }
 //! ```
+//!
+//! # Several instances
+//!
+//! Legacy sessions are recorded in a [`SessionStore`] and their SSE events in an [`EventStore`]
+//! ([`HttpServerConfig::session_store`], [`HttpServerConfig::event_store`]). Give every instance
+//! the same two stores and any instance serves any session: it rehydrates the negotiated version,
+//! client capabilities and info, log level, subscriptions and bound principal from the record,
+//! sees changes and DELETEs made elsewhere on the next request, and replays recorded events on
+//! `Last-Event-ID`. What lives only in one process (requests in flight and their cancellation,
+//! server-to-client requests awaiting the client's answer, open streams and the messages still to
+//! come on them, server-initiated notifications) still needs sticky routing by `Mcp-Session-Id`;
+//! [`SessionStore`] spells this out. The 2026-07-28 stateless wire needs neither store.
 
 mod auth;
 mod batch;
@@ -23,10 +35,16 @@ mod legacy_sse;
 mod resume;
 mod security;
 mod server;
+mod session_store;
 mod sessions;
+mod shared;
 mod store;
 mod streams;
 
 pub use config::HttpServerConfig;
 pub use server::{HttpServerHandle, serve_http};
+pub use session_store::{
+    MemorySessionStore, SessionRecord, SessionStore, SessionStoreError, StoreFuture,
+    StoredPrincipal,
+};
 pub use store::{EventStore, MemoryEventStore, ReplayError, StoredEvent};

@@ -74,12 +74,18 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
     let sweep_every = (state.config.session_idle_timeout / 4)
         .clamp(Duration::from_millis(100), Duration::from_secs(30));
     let mut sweep = tokio::time::interval(sweep_every);
+    // The store sweep of the previous tick, if it is still running.
+    let mut sweeping: Option<tokio::task::JoinHandle<()>> = None;
     loop {
         tokio::select! {
             _ = &mut stopped => break,
             _ = sweep.tick() => {
-                state.sessions.expire(state.config.session_idle_timeout);
                 state.sse_sessions.expire(state.config.session_idle_timeout);
+                // The store may be slow: sweep beside the accept loop, not in it, one at a time.
+                if sweeping.as_ref().is_none_or(|t| t.is_finished()) {
+                    let state = state.clone();
+                    sweeping = Some(tokio::spawn(async move { state.sweep().await }));
+                }
             }
             Some(_) = conns.join_next(), if !conns.is_empty() => {}
             accepted = listener.accept() => {
@@ -106,9 +112,13 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
             }
         }
     }
+    if let Some(t) = sweeping {
+        t.abort();
+    }
     state.server.close_subscriptions();
-    state.sessions.clear();
-    state.sse_sessions.clear();
+    // Records and event logs stay: other instances sharing the stores may still serve them.
+    state.sessions.clear(false);
+    state.sse_sessions.clear(true);
     conns.abort_all();
     while conns.join_next().await.is_some() {}
 }

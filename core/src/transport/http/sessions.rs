@@ -1,6 +1,7 @@
 //! Legacy (2025-03-26 .. 2025-11-25) sessions: the table keyed by `Mcp-Session-Id` (or by the
 //! `sessionId` of the 2024-11-05 HTTP+SSE transport), where each session's server messages go, and
-//! idle expiry.
+//! idle expiry. These are the live sessions of this process; the record other instances may
+//! rehydrate a session from is in the [`SessionStore`](super::SessionStore).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 use parking_lot::Mutex;
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 
+use super::session_store::SessionRecord;
 use super::streams::SessionStreams;
 use crate::server::Session;
 use crate::transport::{Outbound, Outgoing};
@@ -62,6 +64,8 @@ pub(crate) struct HttpSession {
     last_used: Mutex<Instant>,
     /// Open response streams (POST SSE and GET); a session with one is never idle.
     open_streams: AtomicUsize,
+    /// The record as this instance last wrote or read it in the session store (Streamable HTTP).
+    pub(crate) stored: Mutex<Option<SessionRecord>>,
 }
 
 impl HttpSession {
@@ -71,6 +75,7 @@ impl HttpSession {
             outlet,
             last_used: Mutex::new(Instant::now()),
             open_streams: AtomicUsize::new(0),
+            stored: Mutex::new(None),
         }
     }
 
@@ -95,12 +100,17 @@ impl HttpSession {
         }
     }
 
-    /// Ends the session and drops its event log.
-    fn end(&self) {
+    /// Ends the session here, and with `drop_log` drops its event log.
+    fn end(&self, drop_log: bool) {
         self.session.close();
         if let Some(s) = self.streams() {
-            s.end();
+            s.end(drop_log);
         }
+    }
+
+    /// Whether a request is in flight or a stream is open.
+    pub(crate) fn busy(&self) -> bool {
+        self.idle_for().is_none()
     }
 
     fn idle_for(&self) -> Option<Duration> {
@@ -134,16 +144,67 @@ impl Sessions {
         true
     }
 
-    /// Ends a session; `false` if there was none.
+    /// Adds a rehydrated session under `id`, or returns the one another request added first;
+    /// `None` when `max` sessions are alive.
+    pub(crate) fn adopt(
+        &self,
+        id: &str,
+        s: Arc<HttpSession>,
+        max: usize,
+    ) -> Option<Arc<HttpSession>> {
+        let mut map = self.map.lock();
+        if let Some(existing) = map.get(id) {
+            let existing = existing.clone();
+            drop(map);
+            s.session.close();
+            return Some(existing);
+        }
+        if map.len() >= max {
+            return None;
+        }
+        map.insert(id.to_owned(), s.clone());
+        Some(s)
+    }
+
+    /// Ends a session (dropping its event log); `false` if there was none.
     pub(crate) fn remove(&self, id: &str) -> bool {
         let s = self.map.lock().remove(id);
         match s {
             Some(s) => {
-                s.end();
+                s.end(true);
                 true
             }
             None => false,
         }
+    }
+
+    /// The sessions with a request in flight or a stream open.
+    pub(crate) fn busy(&self) -> Vec<Arc<HttpSession>> {
+        let map = self.map.lock();
+        map.values().filter(|s| s.busy()).cloned().collect()
+    }
+
+    /// Ends here the sessions idle for longer than `idle`, keeping their event logs (another
+    /// instance may still serve them); returns their ids.
+    pub(crate) fn expire_local(&self, idle: Duration) -> Vec<String> {
+        let expired: Vec<(String, Arc<HttpSession>)> = {
+            let mut map = self.map.lock();
+            let ids: Vec<String> = map
+                .iter()
+                .filter(|(_, s)| s.idle_for().is_some_and(|d| d > idle))
+                .map(|(id, _)| id.clone())
+                .collect();
+            ids.into_iter()
+                .filter_map(|id| map.remove(&id).map(|s| (id, s)))
+                .collect()
+        };
+        expired
+            .into_iter()
+            .map(|(id, s)| {
+                s.end(false);
+                id
+            })
+            .collect()
     }
 
     /// Ends the sessions idle for longer than `idle`; returns how many.
@@ -158,16 +219,16 @@ impl Sessions {
             ids.iter().filter_map(|id| map.remove(id)).collect()
         };
         for s in &expired {
-            s.end();
+            s.end(true);
         }
         expired.len()
     }
 
-    /// Ends every session.
-    pub(crate) fn clear(&self) {
+    /// Ends every session here; with `drop_logs` also their event logs.
+    pub(crate) fn clear(&self, drop_logs: bool) {
         let all: Vec<Arc<HttpSession>> = self.map.lock().drain().map(|(_, s)| s).collect();
         for s in all {
-            s.end();
+            s.end(drop_logs);
         }
     }
 

@@ -41,16 +41,16 @@ pub enum ReplayError {
 ///
 /// # What a shared store does and does not give a multi-instance deployment
 ///
-/// The live part of a session stays in the process that runs it: the session table, requests
-/// in flight, the server-to-client requests they wait on, the negotiated version, log level and
-/// subscriptions. Another instance answers an unknown `Mcp-Session-Id` with 404, so every request
-/// of a session, resumptions included, must reach the instance that runs it (**sticky routing by
-/// `Mcp-Session-Id`**). This trait is the seam for the event log only: a shared implementation
-/// must hold, per session and stream, the ordered events with their sequence numbers and which of
+/// Shared together with a [`SessionStore`](super::SessionStore), it lets a client resume on any
+/// instance: the instance that receives the `Last-Event-ID` replays, from this store, the events
+/// already recorded after it (by whichever instance sent them), and the stream ends there.
+/// Messages the original instance sends later on a stream still open there reach only that
+/// instance's clients, so a resumption meant to follow a stream live must reach the instance
+/// that runs it (**sticky routing by `Mcp-Session-Id`**). Instances number their streams apart
+/// (see the event-id format), so they never record the same stream. A shared implementation must
+/// hold, per session and stream, the ordered events with their sequence numbers and which of
 /// them were dropped, and must answer [`replay`](Self::replay) consistently with
-/// [`append`](Self::append) calls made by the owning instance. It lets the log live outside the
-/// process (memory accounting, inspection); it does not by itself let another instance resume a
-/// session.
+/// [`append`](Self::append) calls made by any instance.
 pub trait EventStore: Send + Sync + fmt::Debug {
     /// Records `event` of session `session`. Calls for one stream come in `seq` order.
     fn append(&self, session: &str, event: StoredEvent);

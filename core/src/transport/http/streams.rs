@@ -62,7 +62,10 @@ pub(crate) struct SessionStreams {
     /// Random per session; the first part of every event id.
     tag: Arc<str>,
     store: Arc<dyn EventStore>,
-    /// Stream 0: connection-level messages, delivered on GET.
+    /// The number of this instance's standalone stream (0 where the session was created, a random
+    /// multiple of 2^32 where it was rehydrated); its POST streams count on from there.
+    base: u64,
+    /// The standalone stream: connection-level messages, delivered on GET.
     pub(crate) standalone: Arc<EventStream>,
     next: AtomicU64,
     /// POST streams still waiting for their response.
@@ -71,18 +74,38 @@ pub(crate) struct SessionStreams {
 
 impl SessionStreams {
     pub(crate) fn new(id: &str, store: Arc<dyn EventStore>) -> SessionStreams {
-        let id: Arc<str> = Arc::from(id);
         let mut raw = [0u8; 4];
         getrandom::fill(&mut raw).expect("the OS random source failed");
-        let tag: Arc<str> = Arc::from(raw.iter().map(|b| format!("{b:02x}")).collect::<String>());
+        let tag: String = raw.iter().map(|b| format!("{b:02x}")).collect();
+        SessionStreams::with_base(id, store, &tag, 0)
+    }
+
+    /// The streams of a session rehydrated from its stored record: the same `tag`, and stream
+    /// numbers from a random multiple of 2^32 so they differ from those of other instances.
+    pub(crate) fn restore(id: &str, store: Arc<dyn EventStore>, tag: &str) -> SessionStreams {
+        let mut raw = [0u8; 4];
+        getrandom::fill(&mut raw).expect("the OS random source failed");
+        let high = u64::from(u32::from_le_bytes(raw).max(1));
+        SessionStreams::with_base(id, store, tag, high << 32)
+    }
+
+    fn with_base(id: &str, store: Arc<dyn EventStore>, tag: &str, base: u64) -> SessionStreams {
+        let id: Arc<str> = Arc::from(id);
+        let tag: Arc<str> = Arc::from(tag);
         SessionStreams {
-            standalone: EventStream::standalone(store.clone(), id.clone(), tag.clone()),
+            standalone: EventStream::standalone(store.clone(), id.clone(), tag.clone(), base),
             id,
             tag,
             store,
-            next: AtomicU64::new(1),
+            base,
+            next: AtomicU64::new(base + 1),
             open: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The session's part of its event ids.
+    pub(crate) fn tag(&self) -> &str {
+        &self.tag
     }
 
     /// A new POST stream with its first body; `closable` when its client is primed to resume.
@@ -116,10 +139,11 @@ impl SessionStreams {
         if id.tag != *self.tag {
             return Err(ResumeError::Foreign);
         }
-        if id.stream >= self.next.load(Ordering::Relaxed) {
+        let ours = id.stream >> 32 == self.base >> 32;
+        if ours && id.stream >= self.next.load(Ordering::Relaxed) {
             return Err(ResumeError::Unknown);
         }
-        if id.stream == 0 {
+        if id.stream == self.base {
             let attached = self.standalone.attach(Some(id.seq))?;
             return Ok(Resumed {
                 attached,
@@ -136,7 +160,8 @@ impl SessionStreams {
                 standalone: false,
             });
         }
-        // Answered: everything there is to send is in the store.
+        // Answered, or a stream of another instance (shared stores): everything there is to
+        // send here is in the store.
         let replay = self
             .store
             .replay(&self.id, id.stream, id.seq)?
@@ -160,9 +185,11 @@ impl SessionStreams {
         })
     }
 
-    /// Drops the session's log.
-    pub(crate) fn end(&self) {
+    /// Forgets the open streams, and with `drop_log` the session's log.
+    pub(crate) fn end(&self, drop_log: bool) {
         self.open.lock().clear();
-        self.store.remove_session(&self.id);
+        if drop_log {
+            self.store.remove_session(&self.id);
+        }
     }
 }

@@ -1,0 +1,315 @@
+//! Where legacy Streamable HTTP sessions are recorded, so that several server instances behind one
+//! load balancer can serve the same session: the [`SessionStore`] seam, the serialisable
+//! [`SessionRecord`] it holds, and the bounded in-memory default, [`MemorySessionStore`].
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The future a [`SessionStore`] method returns.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The principal a session is bound to: the same subject and client may use it on any instance.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredPrincipal {
+    /// The end user (`sub`), if the token named one.
+    pub subject: Option<String>,
+    /// The OAuth client the token was issued to.
+    pub client_id: Option<String>,
+}
+
+/// Everything another instance needs to serve a legacy session: its negotiated state, as plain
+/// serialisable data (JSON with camelCase keys through serde).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionRecord {
+    /// The `Mcp-Session-Id`.
+    pub id: String,
+    /// The negotiated protocol version (a legacy revision, e.g. `2025-06-18`).
+    pub protocol_version: String,
+    /// The client's `capabilities` from `initialize` (an object).
+    pub client_capabilities: Value,
+    /// The client's `clientInfo` from `initialize`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_info: Option<Value>,
+    /// Whether `notifications/initialized` arrived.
+    pub initialized: bool,
+    /// The level set with `logging/setLevel` (`debug` .. `emergency`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_level: Option<String>,
+    /// The resource URIs subscribed with `resources/subscribe`, sorted.
+    #[serde(default)]
+    pub subscriptions: Vec<String>,
+    /// The principal the session is bound to (servers with authorization).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub principal: Option<StoredPrincipal>,
+    /// The session's part of its SSE event ids, so that every instance issues and recognises them.
+    pub event_tag: String,
+    /// When the session was created, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// When a request last used the session, in milliseconds since the Unix epoch.
+    pub last_seen_ms: u64,
+}
+
+impl SessionRecord {
+    /// The record as JSON, for stores that keep bytes.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a session record always serialises")
+    }
+
+    /// Reads a record written by [`to_json`](Self::to_json); malformed bytes give
+    /// [`SessionStoreError::Corrupt`] naming the problem.
+    pub fn from_json(bytes: &[u8]) -> Result<SessionRecord, SessionStoreError> {
+        serde_json::from_slice(bytes).map_err(|e| SessionStoreError::Corrupt(e.to_string()))
+    }
+
+    /// Whether `other` records the same state, ignoring when each was last seen.
+    pub fn same_state(&self, other: &SessionRecord) -> bool {
+        SessionRecord {
+            last_seen_ms: other.last_seen_ms,
+            ..self.clone()
+        } == *other
+    }
+}
+
+/// Why a [`SessionStore`] could not answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SessionStoreError {
+    /// The stored record cannot be read back (the server answers 500 naming the problem).
+    #[error("the stored session record is corrupt: {0}")]
+    Corrupt(String),
+    /// The store holds as many sessions as it may (a new session gets 503).
+    #[error("the session store is full")]
+    Full,
+    /// The store cannot be reached or failed (the request gets 503).
+    #[error("the session store is unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Where legacy sessions are recorded. Object-safe: the server holds an `Arc<dyn SessionStore>`.
+/// Methods may be called concurrently for different and for the same session. The server answers
+/// 500 naming the problem when a loaded record is unusable ([`SessionStoreError::Corrupt`], or a
+/// version, level or tag it does not accept), and 503 when the store fails.
+///
+/// # What a shared store gives
+///
+/// An instance that receives an `Mcp-Session-Id` it does not run loads the session's record and
+/// rehydrates a live session from it: the negotiated protocol version (and so that version's wire),
+/// the client's capabilities and info, whether `notifications/initialized` arrived, the log level
+/// set with `logging/setLevel`, the resource subscriptions, and the principal the session is bound
+/// to (a request from another subject or client gets 404 on every instance). Every instance writes
+/// the record back when one of these changes, and loads it on every request, so a change made on
+/// one instance is seen by the next request on any other; DELETE on any instance ends the session
+/// everywhere (the others answer 404 from then on), and a record idle for longer than
+/// [`HttpServerConfig::session_idle_timeout`](super::HttpServerConfig::session_idle_timeout) is
+/// expired by whichever instance sees it first. With a shared [`EventStore`](super::EventStore)
+/// too, a client can resume (`Last-Event-ID`) on any instance the events already recorded for its
+/// streams.
+///
+/// # What still needs sticky routing (by `Mcp-Session-Id`)
+///
+/// Live things stay in the process that holds them and are not in the record: requests in flight
+/// (a `notifications/cancelled` for one must reach the instance running it), the server-to-client
+/// requests a handler waits on (sampling, elicitation, roots: the client's answer must be POSTed to
+/// that instance), open SSE streams and their live messages (a resumption elsewhere replays what
+/// was recorded, then ends; messages sent later on the original instance are not forwarded), and
+/// server-initiated notifications (list changes, resource updates, logs outside a request), which
+/// go to the standalone stream of the instance that produced them. Concurrent changes of one
+/// session on two instances are resolved by the last write. Sessions of the 2024-11-05 HTTP+SSE
+/// transport live on their one event stream and are never stored.
+pub trait SessionStore: Send + Sync + fmt::Debug {
+    /// The record of session `id`, or `None` when there is none (never created, deleted, reaped).
+    fn load<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> StoreFuture<'a, Result<Option<SessionRecord>, SessionStoreError>>;
+
+    /// Creates or replaces the record of `record.id`.
+    fn save<'a>(
+        &'a self,
+        record: &'a SessionRecord,
+    ) -> StoreFuture<'a, Result<(), SessionStoreError>>;
+
+    /// Deletes the record of `id`; `true` if there was one.
+    fn remove<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Result<bool, SessionStoreError>>;
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The default store: in memory, at most `max_records` records, each dropped once no request
+/// has used it for `idle` (reaped whenever the store is written, and never returned by `load`).
+pub struct MemorySessionStore {
+    max_records: usize,
+    idle: Duration,
+    records: Mutex<HashMap<String, SessionRecord>>,
+}
+
+impl MemorySessionStore {
+    /// A store of at most `max_records` records (at least 1), each kept while used within `idle`.
+    pub fn new(max_records: usize, idle: Duration) -> MemorySessionStore {
+        MemorySessionStore {
+            max_records: max_records.max(1),
+            idle,
+            records: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Number of records kept (reaped ones included until the next write).
+    pub fn len(&self) -> usize {
+        self.records.lock().len()
+    }
+
+    /// Whether no record is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn expired(&self, r: &SessionRecord, now: u64) -> bool {
+        now.saturating_sub(r.last_seen_ms) as u128 > self.idle.as_millis()
+    }
+}
+
+impl Default for MemorySessionStore {
+    /// 10,000 records, reaped after 30 minutes without use (the server's default idle timeout).
+    fn default() -> Self {
+        MemorySessionStore::new(10_000, Duration::from_secs(30 * 60))
+    }
+}
+
+impl fmt::Debug for MemorySessionStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MemorySessionStore")
+            .field("max_records", &self.max_records)
+            .field("idle", &self.idle)
+            .field("records", &self.len())
+            .finish()
+    }
+}
+
+impl SessionStore for MemorySessionStore {
+    fn load<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> StoreFuture<'a, Result<Option<SessionRecord>, SessionStoreError>> {
+        let now = now_ms();
+        let found = self
+            .records
+            .lock()
+            .get(id)
+            .filter(|r| !self.expired(r, now))
+            .cloned();
+        Box::pin(async move { Ok(found) })
+    }
+
+    fn save<'a>(
+        &'a self,
+        record: &'a SessionRecord,
+    ) -> StoreFuture<'a, Result<(), SessionStoreError>> {
+        let now = now_ms();
+        let mut records = self.records.lock();
+        let result = if records.contains_key(&record.id) {
+            Ok(())
+        } else {
+            if records.len() >= self.max_records {
+                records.retain(|_, r| !self.expired(r, now));
+            }
+            if records.len() >= self.max_records {
+                Err(SessionStoreError::Full)
+            } else {
+                Ok(())
+            }
+        };
+        if result.is_ok() {
+            records.insert(record.id.clone(), record.clone());
+        }
+        Box::pin(async move { result })
+    }
+
+    fn remove<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Result<bool, SessionStoreError>> {
+        let removed = self.records.lock().remove(id).is_some();
+        Box::pin(async move { Ok(removed) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, last_seen_ms: u64) -> SessionRecord {
+        SessionRecord {
+            id: id.into(),
+            protocol_version: "2025-06-18".into(),
+            client_capabilities: serde_json::json!({}),
+            client_info: None,
+            initialized: true,
+            log_level: Some("info".into()),
+            subscriptions: vec!["file:///a".into()],
+            principal: None,
+            event_tag: "abcd".into(),
+            created_ms: last_seen_ms,
+            last_seen_ms,
+        }
+    }
+
+    #[tokio::test]
+    async fn bounded_and_idle_records_are_reaped() {
+        let s = MemorySessionStore::new(2, Duration::from_secs(60));
+        let now = now_ms();
+        s.save(&record("a", now - 120_000)).await.unwrap();
+        s.save(&record("b", now)).await.unwrap();
+        assert_eq!(s.load("a").await, Ok(None), "idle records are not returned");
+        assert_eq!(s.load("b").await.unwrap().unwrap().id, "b");
+        // Full: the idle record makes room, then the next is refused.
+        s.save(&record("c", now)).await.unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            s.save(&record("d", now)).await,
+            Err(SessionStoreError::Full)
+        );
+        // Replacing an existing record is always allowed.
+        s.save(&record("c", now + 1)).await.unwrap();
+        assert_eq!(s.remove("c").await, Ok(true));
+        assert_eq!(s.remove("c").await, Ok(false));
+    }
+
+    #[test]
+    fn records_round_trip_as_json_and_garbage_is_named() {
+        let r = record("a", 5);
+        let bytes = r.to_json();
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(
+            text.contains("\"protocolVersion\":\"2025-06-18\""),
+            "{text}"
+        );
+        assert_eq!(SessionRecord::from_json(&bytes).unwrap(), r);
+        let e = SessionRecord::from_json(b"{\"id\":1}").unwrap_err();
+        assert!(
+            matches!(&e, SessionStoreError::Corrupt(m) if m.contains("invalid type")),
+            "{e}"
+        );
+        let later = SessionRecord {
+            last_seen_ms: 9,
+            ..r.clone()
+        };
+        assert!(r.same_state(&later));
+        assert!(!r.same_state(&record("b", 5)));
+        let leveled = SessionRecord {
+            log_level: Some("debug".into()),
+            ..r.clone()
+        };
+        assert!(!r.same_state(&leveled));
+    }
+}
