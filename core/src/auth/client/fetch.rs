@@ -28,6 +28,11 @@ pub(crate) type Http = HyperClient<Connector, Full<Bytes>>;
 pub(crate) fn client() -> Http {
     let connector = connector::build(&HttpClientOptions::default())
         .expect("the default connector has no user input that could be invalid");
+    client_with(connector)
+}
+
+/// A client on the given connector.
+pub(crate) fn client_with(connector: Connector) -> Http {
     HyperClient::builder(TokioExecutor::new()).build(connector)
 }
 

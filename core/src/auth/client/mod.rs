@@ -145,7 +145,9 @@ struct Current {
 
 struct Inner {
     config: OAuthConfig,
-    http: fetch::Http,
+    /// Replaced by the connection it is attached to, so authorization servers are reached with
+    /// the same trust roots as the MCP server.
+    http: parking_lot::RwLock<fetch::Http>,
     current: Mutex<Option<Current>>,
     /// One flow at a time; requests that fail meanwhile retry with its result.
     flow: tokio::sync::Mutex<()>,
@@ -184,11 +186,18 @@ impl OAuthClient {
         OAuthClient {
             inner: Arc::new(Inner {
                 config,
-                http: fetch::client(),
+                http: parking_lot::RwLock::new(fetch::client()),
                 current: Mutex::new(None),
                 flow: tokio::sync::Mutex::new(()),
             }),
         }
+    }
+
+    /// Reaches authorization servers through `connector` (the MCP connection's, with its TLS
+    /// trust roots) from now on.
+    #[cfg(feature = "http")]
+    pub(crate) fn use_connector(&self, connector: crate::client::http::connector::Connector) {
+        *self.inner.http.write() = fetch::client_with(connector);
     }
 
     /// The access token to send, if authorized.
@@ -214,7 +223,8 @@ impl OAuthClient {
             return Ok(());
         }
         let cfg = &self.inner.config;
-        let http = &self.inner.http;
+        let http = self.inner.http.read().clone();
+        let http = &http;
         let found = discovery::discover(http, server_url, Some(challenge)).await?;
         let previous = self.inner.current.lock().clone();
         let issuer = found.issuer.clone();
@@ -328,7 +338,8 @@ impl OAuthClient {
                 "{issuer} offers no dynamic registration and no credentials are configured for it"
             )));
         };
-        let c = flow::register(&self.inner.http, cfg, found, endpoint).await?;
+        let http = self.inner.http.read().clone();
+        let c = flow::register(&http, cfg, found, endpoint).await?;
         cfg.store.save_client(issuer, c.clone());
         Ok(c)
     }

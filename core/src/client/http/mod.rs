@@ -45,6 +45,9 @@ pub struct HttpClientOptions {
     /// Extra headers sent with every request (for example `Authorization`).
     pub headers: Vec<(String, String)>,
     /// OAuth 2.1: sends its bearer token, and authorizes on a 401 or 403 `insufficient_scope`.
+    /// Authorization servers are then reached with this connection's TLS settings
+    /// ([`root_certificates`](Self::root_certificates)); an `OAuthClient` shared by several
+    /// connections uses those of the one connected last.
     pub auth: Option<crate::auth::client::OAuthClient>,
     /// Extra trusted root certificates for `https://` URLs, each a PEM bundle of one or more
     /// `CERTIFICATE` sections (for example a private CA or a self-signed server certificate).
@@ -104,6 +107,9 @@ pub(crate) async fn connect(
         instructions: None,
     }));
     let origin = origin(&endpoint);
+    if let Some(auth) = &options.auth {
+        auth.use_connector(connector.clone());
+    }
     let shared = Shared::new(
         endpoint,
         extra,
