@@ -453,3 +453,27 @@ fn bad_header_and_cacert_options_are_usage_errors() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn everything_server_rejects_bad_http_flags() {
+    for (args, message) in [
+        (&["--http-sse"][..], "--http-sse needs --http"),
+        (
+            &["--http", "127.0.0.1:0", "--http-sse", "--http-sse"][..],
+            "--http-sse given twice",
+        ),
+        (&["--http", "nowhere"][..], "bad address \"nowhere\""),
+        (
+            &["--http", "127.0.0.1:0", "extra"][..],
+            "unexpected argument \"extra\"",
+        ),
+    ] {
+        let out = Command::new(SERVER)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}
