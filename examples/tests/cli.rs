@@ -268,3 +268,212 @@ fn the_cli_speaks_http_in_both_eras() {
         .collect();
     assert_eq!(names, TOOLS);
 }
+
+/// A TLS front end on a free loopback port, with a self-signed certificate for `localhost`, relaying
+/// to the plain HTTP server at `backend` (`host:port`) and recording the decrypted bytes the client
+/// sent. Runs on its own thread for the life of the test process.
+struct TlsFront {
+    port: u16,
+    cert_pem: String,
+    sent: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+}
+
+fn tls_front(backend: String) -> TlsFront {
+    use std::sync::{Arc, Mutex};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let issued = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let cert_pem = issued.cert.pem();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(issued.signing_key.serialize_der().into());
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(vec![issued.cert.der().clone()], key)
+    .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let sent: Arc<Mutex<Vec<u8>>> = Arc::default();
+    let record = sent.clone();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            while let Ok((tcp, _)) = listener.accept().await {
+                let (acceptor, record, backend) =
+                    (acceptor.clone(), record.clone(), backend.clone());
+                tokio::spawn(async move {
+                    // A client that refuses the certificate aborts the handshake.
+                    let Ok(tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let Ok(plain) = tokio::net::TcpStream::connect(&backend).await else {
+                        return;
+                    };
+                    let (mut tls_r, mut tls_w) = tokio::io::split(tls);
+                    let (mut plain_r, mut plain_w) = plain.into_split();
+                    let up = async move {
+                        let mut buf = [0u8; 8192];
+                        while let Ok(n @ 1..) = tls_r.read(&mut buf).await {
+                            record.lock().unwrap().extend_from_slice(&buf[..n]);
+                            if plain_w.write_all(&buf[..n]).await.is_err() {
+                                break;
+                            }
+                        }
+                        let _ = plain_w.shutdown().await;
+                    };
+                    let down = async move {
+                        let _ = tokio::io::copy(&mut plain_r, &mut tls_w).await;
+                        let _ = tls_w.shutdown().await;
+                    };
+                    tokio::join!(up, down);
+                });
+            }
+        });
+    });
+    TlsFront {
+        port,
+        cert_pem,
+        sent,
+    }
+}
+
+#[test]
+fn cacert_and_headers_reach_an_https_server() {
+    let server = http_server();
+    let backend = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    let front = tls_front(backend);
+    let url = format!("https://localhost:{}/mcp", front.port);
+    let dir = std::env::temp_dir().join(format!("mcp-cli-cacert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cert = dir.join("ca.pem");
+    std::fs::write(&cert, &front.cert_pem).unwrap();
+    let cert = cert.to_str().unwrap();
+
+    // Without the root the certificate is refused, and nothing reaches the server.
+    let out = mcp(&["--bearer", "s3cret", "info", "--", &url]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("UnknownIssuer"),
+        "expected a certificate error: {}",
+        stderr(&out)
+    );
+    assert!(front.sent.lock().unwrap().is_empty());
+
+    for era in ERAS {
+        let out = mcp(&[
+            era[0],
+            era[1],
+            "--cacert",
+            cert,
+            "--bearer",
+            "s3cret",
+            "--header",
+            "X-Trace-Id :  abc 123 ",
+            "--json",
+            "call",
+            "test_simple_text",
+            "--",
+            &url,
+        ]);
+        assert!(out.status.success(), "{era:?}: {}", stderr(&out));
+        let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(
+            result["content"][0]["text"],
+            "This is a simple text response for testing."
+        );
+    }
+    let sent = String::from_utf8_lossy(&front.sent.lock().unwrap()).to_ascii_lowercase();
+    let requests = sent.matches("\r\n\r\n").count();
+    assert!(requests >= 4, "{sent}");
+    // Every request carries both headers (counting POST, GET and DELETE heads alike).
+    assert_eq!(
+        sent.matches("\r\nauthorization: bearer s3cret\r\n").count(),
+        sent.matches(" /mcp http/1.1\r\n").count(),
+        "{sent}"
+    );
+    assert_eq!(
+        sent.matches("\r\nx-trace-id: abc 123\r\n").count(),
+        sent.matches(" /mcp http/1.1\r\n").count(),
+        "{sent}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_header_and_cacert_options_are_usage_errors() {
+    let dir = std::env::temp_dir().join(format!("mcp-cli-badopts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let not_pem = dir.join("not.pem");
+    std::fs::write(&not_pem, "just text\n").unwrap();
+    let not_pem = not_pem.to_str().unwrap();
+    let url = "https://localhost:1/mcp";
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["--header", "NoColon", "info", "--", url],
+            "--header needs 'NAME: VALUE', got \"NoColon\"",
+        ),
+        (
+            &["--header", "Bad Name: x", "info", "--", url],
+            "bad header name \"Bad Name\"",
+        ),
+        (
+            &["--header", "X-A: a\u{1}b", "info", "--", url],
+            "the value of X-A holds a control character",
+        ),
+        (&["--bearer"], "--bearer needs a TOKEN"),
+        (
+            &["--cacert", not_pem, "info", "--", SERVER],
+            "apply only to an http:// or https:// URL",
+        ),
+        (
+            &["--cacert", "/nonexistent/ca.pem", "info", "--", url],
+            "cannot read --cacert /nonexistent/ca.pem",
+        ),
+        (
+            &["--cacert", not_pem, "info", "--", url],
+            "holds no PEM certificate",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = mcp(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn everything_server_rejects_bad_http_flags() {
+    for (args, message) in [
+        (&["--http-sse"][..], "--http-sse needs --http"),
+        (
+            &["--http", "127.0.0.1:0", "--http-sse", "--http-sse"][..],
+            "--http-sse given twice",
+        ),
+        (&["--http", "nowhere"][..], "bad address \"nowhere\""),
+        (
+            &["--http", "127.0.0.1:0", "extra"][..],
+            "unexpected argument \"extra\"",
+        ),
+    ] {
+        let out = Command::new(SERVER)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}

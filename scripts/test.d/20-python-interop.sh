@@ -2,7 +2,9 @@
 # Interop with the official MCP Python SDK (tests/interop): the SDK's client against libmcp's
 # everything-server, and libmcp's `mcp` CLI against a server written with the SDK, both eras, over stdio
 # and Streamable HTTP (every HTTP message schema-checked through tests/interop/http_tap.py), plus the
-# CLI against the SDK's 2024-11-05 HTTP+SSE server through the client's fallback.
+# CLI against the SDK's 2024-11-05 HTTP+SSE server through the client's fallback, and the SDK's HTTP+SSE
+# client (mcp.client.sse) against everything-server --http --http-sse, and the SDK's OAuth client
+# (OAuthClientProvider) against the auth-server example.
 # Creates or reuses a venv at .venv, installs tests/interop/requirements.txt into it, builds the example
 # binaries and runs pytest. Needs python3 (with venv) and access to PyPI on the first run.
 set -euo pipefail

@@ -78,10 +78,12 @@ class HttpService:
 
 
 def start_http_service(command: list[str], path: str, log: Path) -> HttpService:
-    """Starts `command` (with `{port}` in its arguments replaced by a free port) and a tap in front of it."""
+    """Starts `command` (with `{port}` in its arguments replaced by a free port, and `{tap_port}` by the
+    port the tap will listen on) and a tap in front of it."""
     port = free_port()
+    tap_port = free_port()
     server = subprocess.Popen(
-        [arg.replace("{port}", str(port)) for arg in command],
+        [arg.replace("{port}", str(port)).replace("{tap_port}", str(tap_port)) for arg in command],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -89,7 +91,6 @@ def start_http_service(command: list[str], path: str, log: Path) -> HttpService:
     processes = [server]
     try:
         _wait_for_port(port, server, command[0])
-        tap_port = free_port()
         tap = subprocess.Popen(
             [sys.executable, str(HERE / "http_tap.py"), str(log), f"http://127.0.0.1:{port}", str(tap_port)],
             stdin=subprocess.DEVNULL,

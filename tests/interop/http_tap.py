@@ -10,6 +10,8 @@ that goes away closes the upstream response too. Each log line is a JSON object:
 `{"dir": "->" | "<-", "version": V or null, "http": "POST /mcp", "message": {...}}`, where `->` is client to
 server and V is the revision the message belongs to: the request's MCP-Protocol-Version header, else the
 `_meta` or `initialize` version in the message, else the last version the exchange settled on.
+OAuth traffic is relayed but not logged as messages: anything under `/.well-known/` (protected resource
+metadata) and a 401 or 403 that carries a `WWW-Authenticate` challenge (its body is an OAuth error).
 Prints `listening on PORT` once it accepts connections.
 """
 
@@ -97,6 +99,9 @@ class Tap:
             out_headers = [(k, v) for k, v in response.headers.raw if k.lower() not in HOP_HEADERS]
             await send({"type": "http.response.start", "status": response.status_code, "headers": out_headers})
             is_sse = response.headers.get("content-type", "").startswith("text/event-stream")
+            oauth = scope["path"].startswith("/.well-known/") or (
+                response.status_code in (401, 403) and "www-authenticate" in response.headers
+            )
             async with anyio.create_task_group() as tg:
 
                 async def watch_disconnect() -> None:
@@ -126,7 +131,7 @@ class Tap:
                             data.append(value[1:] if value.startswith(b" ") else value)
                         elif line.startswith(b"event:"):
                             skip = line[6:].strip() not in (b"", b"message")
-                if not is_sse and buffer:
+                if not is_sse and buffer and not oauth:
                     self.server_messages(header_version, http, buffer)
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 tg.cancel_scope.cancel()

@@ -82,31 +82,60 @@ async fn connect(opts: &Options) -> Client {
         builder = builder.roots(vec![json!({"uri": uri, "name": "current directory"})]);
     }
     let (program, rest) = opts.server.split_first().expect("parse checked a server");
-    let connected =
-        if rest.is_empty() && (program.starts_with("http://") || program.starts_with("https://")) {
-            let auth = match cli::oauth::loopback_oauth().await {
-                Ok(a) => a,
-                Err(e) => die(
-                    EXIT_CONNECT,
-                    &format!("cannot open the OAuth callback listener: {e}"),
-                ),
-            };
-            let options = HttpClientOptions {
-                auth: Some(auth),
-                ..Default::default()
-            };
-            builder.connect_http_with(program, options).await
-        } else {
-            builder
-                .connect_stdio(ChildSpec::new(program.clone(), rest.iter().cloned()))
-                .await
-        };
+    let connected = if cli::is_http_url(&opts.server) {
+        builder
+            .connect_http_with(program, http_options(opts).await)
+            .await
+    } else {
+        builder
+            .connect_stdio(ChildSpec::new(program.clone(), rest.iter().cloned()))
+            .await
+    };
     match connected {
         Ok(c) => c,
         Err(e) => die(
             EXIT_CONNECT,
             &format!("cannot connect to server {program}: {e}"),
         ),
+    }
+}
+
+/// The HTTP options from `--header`, `--bearer` and `--cacert`; OAuth unless an Authorization header
+/// was given.
+async fn http_options(opts: &Options) -> HttpClientOptions {
+    let mut root_certificates = Vec::new();
+    for file in &opts.cacerts {
+        match std::fs::read(file) {
+            Ok(pem) if pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") => {
+                root_certificates.push(pem)
+            }
+            Ok(_) => die(
+                EXIT_USAGE,
+                &format!("--cacert {file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"),
+            ),
+            Err(e) => die(EXIT_USAGE, &format!("cannot read --cacert {file}: {e}")),
+        }
+    }
+    let own_authorization = opts
+        .headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
+    let auth = if own_authorization {
+        None
+    } else {
+        match cli::oauth::loopback_oauth().await {
+            Ok(a) => Some(a),
+            Err(e) => die(
+                EXIT_CONNECT,
+                &format!("cannot open the OAuth callback listener: {e}"),
+            ),
+        }
+    };
+    HttpClientOptions {
+        headers: opts.headers.clone(),
+        auth,
+        root_certificates,
+        ..Default::default()
     }
 }
 

@@ -32,11 +32,16 @@ Options:
   --json              print the raw JSON results
   --answer KEY=VALUE  answer the elicitation form field KEY with VALUE (repeatable)
   --decline           decline every elicitation
+  --header 'NAME: VALUE'
+                      send this header with every request to an http(s) URL (repeatable)
+  --bearer TOKEN      same as --header 'Authorization: Bearer TOKEN'
+  --cacert FILE       also trust the PEM certificate(s) in FILE for https URLs (repeatable)
   -h, --help          print this help
 
 Authorization: an http URL that answers 401 is authorized with OAuth 2.1: the authorization URL is
 printed; the redirect is taken on a loopback listener (http://127.0.0.1:<port>/callback), or as a
-URL pasted on stdin when stdin is a terminal.
+URL pasted on stdin when stdin is a terminal. An Authorization header given with --header or
+--bearer is sent as is, and OAuth is then not attempted.
 
 Elicitation: when stdin is a terminal (and neither --answer nor --decline is given), the server's
 questions are asked interactively. Otherwise the form is filled from --answer values and the schema's
@@ -99,6 +104,10 @@ pub struct Options {
     pub answers: Vec<(String, String)>,
     /// `--decline`.
     pub decline: bool,
+    /// `--header` and `--bearer` values, as (name, value), in order (HTTP URLs only).
+    pub headers: Vec<(String, String)>,
+    /// `--cacert` files, in order (HTTP URLs only).
+    pub cacerts: Vec<String>,
     /// The command.
     pub command: Command,
     /// The server program and its arguments.
@@ -131,6 +140,33 @@ fn json_object(what: &str, text: Option<&String>) -> Result<Value, ParseError> {
     Ok(v)
 }
 
+/// Parses a `--header` value, `NAME: VALUE`: a token name (RFC 9110) and a value without control
+/// characters, surrounding blanks trimmed.
+fn header(text: &str) -> Result<(String, String), ParseError> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| usage(format!("--header needs 'NAME: VALUE', got {text:?}")))?;
+    let name = name.trim();
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Err(usage(format!(
+            "--header: bad header name {name:?} in {text:?}"
+        )));
+    }
+    let value = value.trim_matches([' ', '\t']);
+    if value.chars().any(|c| c.is_control() && c != '\t') {
+        return Err(usage(format!(
+            "--header: the value of {name} holds a control character"
+        )));
+    }
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// Whether `server` is a single `http://` or `https://` URL.
+pub fn is_http_url(server: &[String]) -> bool {
+    matches!(server, [url] if url.starts_with("http://") || url.starts_with("https://"))
+}
+
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Options, ParseError> {
     let (front, server) = match args.iter().position(|a| a == "--") {
@@ -141,6 +177,8 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
     let mut json = false;
     let mut decline = false;
     let mut answers = Vec::new();
+    let mut headers = Vec::new();
+    let mut cacerts = Vec::new();
     let mut positional: Vec<String> = Vec::new();
     let mut it = front.iter();
     while let Some(a) = it.next() {
@@ -173,6 +211,20 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
                     .ok_or_else(|| usage(format!("--answer needs KEY=VALUE, got {kv}")))?;
                 answers.push((k.to_string(), v.to_string()));
             }
+            "--header" => {
+                let h = it
+                    .next()
+                    .ok_or_else(|| usage("--header needs 'NAME: VALUE'"))?;
+                headers.push(header(h)?);
+            }
+            "--bearer" => {
+                let token = it.next().ok_or_else(|| usage("--bearer needs a TOKEN"))?;
+                headers.push(header(&format!("Authorization: Bearer {token}"))?);
+            }
+            "--cacert" => {
+                let file = it.next().ok_or_else(|| usage("--cacert needs a FILE"))?;
+                cacerts.push(file.clone());
+            }
             s if s.starts_with("--") => return Err(usage(format!("unknown option {s}"))),
             _ => positional.push(a.clone()),
         }
@@ -183,11 +235,19 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
             "no server given: put the server program after -- (e.g. mcp tools -- my-server)",
         ));
     }
+    let http_options = !(headers.is_empty() && cacerts.is_empty());
+    if http_options && !is_http_url(&server) {
+        return Err(usage(
+            "--header, --bearer and --cacert apply only to an http:// or https:// URL",
+        ));
+    }
     Ok(Options {
         preference,
         json,
         answers,
         decline,
+        headers,
+        cacerts,
         command,
         server,
     })

@@ -128,6 +128,8 @@ pub(crate) async fn connect(
         child: Arc::new(Mutex::new(None)),
         stop_writer: Arc::new(Mutex::new(None)),
         on_close: Arc::new(Mutex::new(Some(Box::pin(async move {
+            // Messages still queued (say `notifications/initialized`) go out before the shutdown.
+            close_shared.flush(transport::CLOSE_FLUSH).await;
             close_shared.abort_all();
             close_shared.delete_session().await;
         })))),

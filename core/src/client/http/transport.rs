@@ -34,6 +34,8 @@ use crate::version::{Era, ProtocolVersion};
 const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 /// Reconnection attempts for one stream before giving up.
 const MAX_RESUMES: u32 = 5;
+/// How long closing waits for messages still queued (a notification or a response) to be sent.
+pub(crate) const CLOSE_FLUSH: Duration = Duration::from_secs(3);
 
 type Http = HyperClient<Connector, Full<Bytes>>;
 
@@ -55,6 +57,8 @@ pub(crate) struct Shared {
     pub(super) closed: AtomicBool,
     /// OAuth: the bearer token for every request, and the flow a 401/403 challenge runs.
     auth: Option<OAuthClient>,
+    /// The dispatcher's queue, weakly: closing asks it to flush without keeping it alive.
+    queue: OnceLock<mpsc::WeakUnboundedSender<Job>>,
 }
 
 impl Shared {
@@ -80,6 +84,7 @@ impl Shared {
             probe_status: AtomicU16::new(0),
             closed: AtomicBool::new(false),
             auth,
+            queue: OnceLock::new(),
         })
     }
 
@@ -247,6 +252,24 @@ impl Shared {
         (tools.len() != before).then(|| msg.to_string().into_bytes())
     }
 
+    /// Waits, at most `limit`, until every message queued so far has been handed to the server: each
+    /// notification and response sent to completion, each request's POST started. Closing calls it
+    /// first so that, for example, a queued `notifications/initialized` is not lost.
+    pub(crate) async fn flush(&self, limit: Duration) {
+        let Some(queue) = self
+            .queue
+            .get()
+            .and_then(mpsc::WeakUnboundedSender::upgrade)
+        else {
+            return;
+        };
+        let (done, flushed) = oneshot::channel();
+        if queue.send(Job::Flush(done)).is_ok() {
+            drop(queue);
+            let _ = tokio::time::timeout(limit, flushed).await;
+        }
+    }
+
     pub(crate) fn abort_all(&self) {
         self.closed.store(true, Ordering::SeqCst);
         for (_, h) in self.inflight.lock().drain() {
@@ -272,17 +295,26 @@ impl Shared {
     }
 }
 
+/// One entry of the dispatcher's queue.
+pub(crate) enum Job {
+    /// A message to send.
+    Send(Outgoing),
+    /// Answered once everything queued before it has been handled.
+    Flush(oneshot::Sender<()>),
+}
+
 /// The [`Outbound`] the engine writes to: queues messages for the dispatcher, which keeps their
 /// order where it matters.
 pub(crate) struct HttpOutbound {
     shared: Arc<Shared>,
-    queue: mpsc::UnboundedSender<Outgoing>,
+    queue: mpsc::UnboundedSender<Job>,
 }
 
 impl HttpOutbound {
     /// The outbound and its dispatcher task (which ends when the outbound is dropped).
     pub(crate) fn new(shared: Arc<Shared>) -> HttpOutbound {
         let (queue, rx) = mpsc::unbounded_channel();
+        let _ = shared.queue.set(queue.downgrade());
         tokio::spawn(dispatch(shared.clone(), rx));
         HttpOutbound { shared, queue }
     }
@@ -290,15 +322,22 @@ impl HttpOutbound {
 
 impl Outbound for HttpOutbound {
     fn send(&self, msg: Outgoing) -> bool {
-        !self.shared.closed.load(Ordering::SeqCst) && self.queue.send(msg).is_ok()
+        !self.shared.closed.load(Ordering::SeqCst) && self.queue.send(Job::Send(msg)).is_ok()
     }
 }
 
 /// Sends messages in order. Requests run concurrently, each on its own POST; a notification or a
 /// response is sent to completion before anything after it, so `notifications/initialized` (and the
 /// GET stream it opens) precede the session's first request.
-async fn dispatch(shared: Arc<Shared>, mut rx: mpsc::UnboundedReceiver<Outgoing>) {
-    while let Some(msg) = rx.recv().await {
+async fn dispatch(shared: Arc<Shared>, mut rx: mpsc::UnboundedReceiver<Job>) {
+    while let Some(job) = rx.recv().await {
+        let msg = match job {
+            Job::Send(msg) => msg,
+            Job::Flush(done) => {
+                let _ = done.send(());
+                continue;
+            }
+        };
         if shared.closed.load(Ordering::SeqCst) {
             break;
         }
