@@ -158,10 +158,11 @@ for p in everything-server everything-client; do
 done
 "$work/bin/everything-client" "$work/bin/everything-server" > "$work/everything.out"
 grep -q "everything worked" "$work/everything.out"
+: > "$work/http-server.log"   # exists before the server starts, so the port loop can read it
 "$work/bin/everything-server" --http 127.0.0.1:0 2> "$work/http-server.log" &
 http_pid=$!
 port=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
   port="$(sed -n 's#^listening on http://127\.0\.0\.1:\([0-9]*\)/mcp$#\1#p' "$work/http-server.log")"
   [ -n "$port" ] && break
   sleep 0.1

@@ -23,10 +23,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
+: > "$work/server.log"   # exists before the server starts, so the port loop can read it
 "$bin" --http 127.0.0.1:0 2> "$work/server.log" &
 server_pid=$!
 port=""
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
   port="$(sed -n 's#^listening on http://127\.0\.0\.1:\([0-9]*\)/mcp$#\1#p' "$work/server.log")"
   [ -n "$port" ] && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }

@@ -52,9 +52,13 @@ class HttpService:
         """Checks every message that passes through the tap during the block against its schema. The
         list it yields holds those messages as (direction, message) once the block ends, direction
         `->` for client to server and `<-` for server to client."""
-        start = self.log.stat().st_size if self.log.exists() else 0
+        # Traffic of the previous test (a session's DELETE, a stream closing) can still be in flight:
+        # start once the tap has been quiet for a moment, and end the same way, so that each test is
+        # checked for exactly its own messages, teardown included.
+        start = self._quiet_size()
         wire: list[tuple[str, dict[str, Any]]] = []
         yield wire
+        self._quiet_size()
         # The tap logs a message before relaying it, so everything the client saw is in the log.
         with self.log.open(encoding="utf-8") as f:
             f.seek(start)
@@ -65,6 +69,18 @@ class HttpService:
         checked, failures = check_log(lines)
         assert checked > 0, "no JSON-RPC message passed through the tap"
         assert not failures, "messages that break their revision's schema:\n" + "\n".join(failures)
+
+    def _quiet_size(self, quiet: float = 0.3, limit: float = 5.0) -> int:
+        """The log's size once it has not grown for `quiet` seconds (at most `limit` seconds)."""
+        deadline = time.monotonic() + limit
+        size = self.log.stat().st_size if self.log.exists() else 0
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            now = self.log.stat().st_size if self.log.exists() else 0
+            if now == size:
+                break
+            size = now
+        return size
 
     def stop(self) -> None:
         for p in reversed(self.processes):

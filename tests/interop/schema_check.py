@@ -112,7 +112,11 @@ def check_log(lines: list[str]) -> tuple[int, list[str]]:
     checker = WireChecker()
     for line in lines:
         entry = json.loads(line)
+        before = len(checker.failures)
         checker.feed(entry["dir"], entry["version"], entry["message"])
+        # Name the HTTP exchange a failure came from (e.g. `DELETE /mcp`).
+        for i in range(before, len(checker.failures)):
+            checker.failures[i] = f"[{entry.get('http', '?')}] {checker.failures[i]}"
     return checker.checked, checker.failures
 
 
