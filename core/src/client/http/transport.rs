@@ -51,6 +51,8 @@ pub(crate) struct Shared {
     closed: AtomicBool,
     /// OAuth: the bearer token for every request, and the flow a 401/403 challenge runs.
     auth: Option<OAuthClient>,
+    /// An authorization flow failed (the era probe must not fall back and ask the user again).
+    pub(crate) auth_failed: AtomicBool,
 }
 
 impl Shared {
@@ -74,6 +76,7 @@ impl Shared {
             probe_status: AtomicU16::new(0),
             closed: AtomicBool::new(false),
             auth,
+            auth_failed: AtomicBool::new(false),
         })
     }
 
@@ -170,13 +173,17 @@ impl Shared {
                 return Ok(resp);
             };
             flows += 1;
-            auth.handle_challenge(
-                &self.endpoint.to_string(),
-                &challenge,
-                sent_token.as_deref(),
-            )
-            .await
-            .map_err(|e| format!("HTTP {}: {e}", resp.status()))?;
+            let outcome = auth
+                .handle_challenge(
+                    &self.endpoint.to_string(),
+                    &challenge,
+                    sent_token.as_deref(),
+                )
+                .await;
+            if let Err(e) = outcome {
+                self.auth_failed.store(true, Ordering::SeqCst);
+                return Err(format!("HTTP {}: {e}", resp.status()));
+            }
         }
     }
 
