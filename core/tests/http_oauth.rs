@@ -451,8 +451,27 @@ async fn rejected(b: Behaviour) -> (String, usize, usize) {
         Ok(_) => panic!("connected despite the bad authorization"),
         Err(e) => e.to_string(),
     };
-    let s = st.lock();
-    (err, s.authorizations.len(), s.token_requests.len())
+    let counts = {
+        let s = st.lock();
+        (s.authorizations.len(), s.token_requests.len())
+    };
+    // Probing the era (no version preference) does not authorize a second time after a failure.
+    let before = counts.0;
+    let url = format!("{}/mcp", st.lock().base);
+    let options = HttpClientOptions {
+        auth: Some(OAuthClient::new(OAuthConfig::new(
+            "oauth-test",
+            REDIRECT,
+            AutoRedirect,
+        ))),
+        ..Default::default()
+    };
+    let probed = Client::builder("oauth-test", "1.0.0")
+        .connect_http_with(&url, options)
+        .await;
+    assert!(probed.is_err());
+    assert_eq!(st.lock().authorizations.len() - before, before);
+    (err, counts.0, counts.1)
 }
 
 #[tokio::test]

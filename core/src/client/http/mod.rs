@@ -189,6 +189,8 @@ async fn probe(client: &Client, shared: &Shared) -> Result<()> {
             Ok(())
         }
         Err(Error::Negotiation(m)) => Err(Error::Negotiation(m)),
+        // Authorization failed: initialize would only run (and fail) the same flow again.
+        Err(e) if shared.auth_failed.load(std::sync::atomic::Ordering::SeqCst) => Err(e),
         Err(_) => builder::initialize_fallback(client).await,
     }
 }

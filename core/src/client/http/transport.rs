@@ -59,6 +59,8 @@ pub(crate) struct Shared {
     auth: Option<OAuthClient>,
     /// The dispatcher's queue, weakly: closing asks it to flush without keeping it alive.
     queue: OnceLock<mpsc::WeakUnboundedSender<Job>>,
+    /// An authorization flow failed (the era probe must not fall back and ask the user again).
+    pub(crate) auth_failed: AtomicBool,
 }
 
 impl Shared {
@@ -85,6 +87,7 @@ impl Shared {
             closed: AtomicBool::new(false),
             auth,
             queue: OnceLock::new(),
+            auth_failed: AtomicBool::new(false),
         })
     }
 
@@ -181,13 +184,17 @@ impl Shared {
                 return Ok(resp);
             };
             flows += 1;
-            auth.handle_challenge(
-                &self.endpoint.to_string(),
-                &challenge,
-                sent_token.as_deref(),
-            )
-            .await
-            .map_err(|e| format!("HTTP {}: {e}", resp.status()))?;
+            let outcome = auth
+                .handle_challenge(
+                    &self.endpoint.to_string(),
+                    &challenge,
+                    sent_token.as_deref(),
+                )
+                .await;
+            if let Err(e) = outcome {
+                self.auth_failed.store(true, Ordering::SeqCst);
+                return Err(format!("HTTP {}: {e}", resp.status()));
+            }
         }
     }
 
