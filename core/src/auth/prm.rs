@@ -69,18 +69,9 @@ pub fn metadata_url_for(resource: &str) -> Option<String> {
 /// Splits an absolute `http(s)` URL into `scheme://authority` and its path (without query or
 /// fragment). `None` for anything else.
 pub(crate) fn split_origin(url: &str) -> Option<(&str, &str)> {
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))?;
-    let scheme_len = url.len() - rest.len();
-    let authority_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    if authority_len == 0 {
-        return None;
-    }
-    let origin = &url[..scheme_len + authority_len];
-    let after = &rest[authority_len..];
-    let path = &after[..after.find(['?', '#']).unwrap_or(after.len())];
-    Some((origin, path))
+    let parts = super::urls::split(url).filter(|p| matches!(p.scheme, "http" | "https"))?;
+    let origin = &url[..parts.scheme.len() + "://".len() + parts.authority.len()];
+    Some((origin, parts.path))
 }
 
 #[cfg(test)]
