@@ -131,7 +131,9 @@ class Tap:
                             data.append(value[1:] if value.startswith(b" ") else value)
                         elif line.startswith(b"event:"):
                             skip = line[6:].strip() not in (b"", b"message")
-                if not is_sse and buffer and not oauth:
+                # JSON-RPC messages come back in POST bodies and SSE events; the JSON body of a GET or
+                # DELETE answer (e.g. 404 for an ended session) describes an HTTP error, not a message.
+                if not is_sse and buffer and not oauth and scope["method"] == "POST":
                     self.server_messages(header_version, http, buffer)
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 tg.cancel_scope.cancel()
