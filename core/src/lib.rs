@@ -15,6 +15,7 @@ pub mod model;
 pub mod names;
 pub mod request_state;
 pub mod schema;
+mod shapes;
 pub mod uri_template;
 pub mod version;
 

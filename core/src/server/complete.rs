@@ -71,9 +71,10 @@ impl Completion {
                 add_server_info(&mut obj, &server.info);
             }
             Era::Legacy => {
-                for key in ["resultType", "ttlMs", "cacheScope"] {
-                    obj.remove(key);
-                }
+                // The session's revision decides what the result may hold (crate::shapes).
+                let mut v = Value::Object(obj);
+                crate::shapes::result(self.ctx.protocol_version(), self.ctx.method(), &mut v)?;
+                return Ok(v);
             }
         }
         Ok(Value::Object(obj))

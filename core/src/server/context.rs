@@ -257,7 +257,11 @@ impl RequestContext {
         self.0.sink.close_stream()
     }
 
-    fn send_notification(&self, method: &str, params: Value) -> bool {
+    fn send_notification(&self, method: &str, mut params: Value) -> bool {
+        // What the session's revision cannot carry is not sent (crate::shapes).
+        if crate::shapes::notification(self.protocol_version(), method, &mut params).is_err() {
+            return false;
+        }
         self.0.sink.send(Outgoing {
             kind: OutKind::Notification,
             bytes: encode_notification(method, Some(&params)),

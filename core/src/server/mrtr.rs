@@ -12,7 +12,7 @@ use super::complete::{Completion, add_server_info};
 use super::context::{CtxInner, InputRequired, RequestContext, Responder, client_has_capability};
 use crate::error::RpcError;
 use crate::request_state::{StateBinding, params_digest};
-use crate::version::{Era, ProtocolVersion};
+use crate::version::Era;
 
 /// Methods that may answer `input_required`.
 pub(crate) const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -212,20 +212,6 @@ fn modern(c: Completion, ir: InputRequired) {
     c.send_result(&Value::Object(obj));
 }
 
-/// Adapts an input request to what a legacy revision's schema allows.
-fn legacy_params(version: &ProtocolVersion, method: &str, params: Option<&Value>) -> Option<Value> {
-    let mut p = params.cloned()?;
-    if method == "elicitation/create" && version.as_str() < ProtocolVersion::V2025_11_25.as_str() {
-        // `mode` arrived with URL elicitation in 2025-11-25; form mode is the implied default before.
-        if p.get("mode").and_then(Value::as_str) == Some("form")
-            && let Some(o) = p.as_object_mut()
-        {
-            o.remove("mode");
-        }
-    }
-    Some(p)
-}
-
 fn legacy(c: Completion, ir: InputRequired) {
     let server = c.ctx.0.session.server.clone();
     let round = c.ctx.round() + 1;
@@ -245,22 +231,29 @@ fn legacy(c: Completion, ir: InputRequired) {
             "legacy input rounds need a tokio runtime",
         ));
     };
+    // Each request in the shape of the session's revision, or none at all (crate::shapes).
+    let mut requests = Vec::with_capacity(ir.requests.len());
+    for (key, req) in ir.requests {
+        let method = req
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let mut params = req.get("params").cloned();
+        let version = c.ctx.protocol_version();
+        if let Err(e) = crate::shapes::request(version, &method, params.as_mut()) {
+            return c.send_error(&RpcError::internal(format!("input request {key:?}: {e}")));
+        }
+        requests.push((key, method, params));
+    }
     rt.spawn(async move {
         let ctx = c.ctx.clone();
         let session = ctx.0.session.clone();
-        let version = ctx.protocol_version().clone();
         let mut tasks = tokio::task::JoinSet::new();
-        for (key, req) in ir.requests {
+        for (key, method, params) in requests {
             let session = session.clone();
             let sink = ctx.0.sink.clone();
-            let version = version.clone();
             tasks.spawn(async move {
-                let method = req
-                    .get("method")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
-                let params = legacy_params(&version, &method, req.get("params"));
                 let answer = session
                     .request_client(&sink, &method, params.as_ref())
                     .await;

@@ -479,21 +479,17 @@ impl Session {
             subscriptions: Default::default(),
         });
         server.remember_session(&self.shared);
-        let mut capabilities = server.capabilities(Era::Legacy);
-        if version == ProtocolVersion::V2024_11_05
-            && let Some(c) = capabilities.as_object_mut()
-        {
-            // 2024-11-05 had completion without a capability flag.
-            c.remove("completions");
-        }
         let mut result = json!({
             "protocolVersion": version.as_str(),
-            "capabilities": capabilities,
+            "capabilities": server.capabilities(Era::Legacy),
             "serverInfo": server.info,
         });
         if let Some(i) = &server.instructions {
             result["instructions"] = json!(i);
         }
+        // E.g. no `completions` capability (2025-03-26) nor serverInfo `title` (2025-06-18) for
+        // 2024-11-05 (crate::shapes).
+        crate::shapes::result(&version, "initialize", &mut result)?;
         Ok(result)
     }
 }
