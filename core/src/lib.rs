@@ -23,7 +23,7 @@ pub mod client;
 pub mod server;
 pub mod transport;
 
-pub use error::{Error, Result, RpcError};
+pub use error::{Error, ErrorKind, Result, RpcError};
 pub use jsonrpc::RequestId;
 pub use version::{Era, ProtocolVersion};
 

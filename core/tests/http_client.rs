@@ -363,7 +363,7 @@ async fn falls_back_to_initialize_and_keeps_the_session() {
         other => panic!("expected the server's error, got {other:?}"),
     }
     match client.get_prompt("p", json!({})).await {
-        Err(Error::Transport(m)) => assert!(m.contains("500"), "{m}"),
+        Err(Error::Transport(m)) => assert!(m.message().contains("500"), "{m}"),
         other => panic!("expected a transport error, got {other:?}"),
     }
     client.close().await;

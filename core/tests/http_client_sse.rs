@@ -149,7 +149,7 @@ async fn a_modern_preference_does_not_fall_back() {
     .err()
     .unwrap();
     match err {
-        Error::Transport(m) => assert!(m.contains("405"), "{m}"),
+        Error::Transport(m) => assert!(m.message().contains("405"), "{m}"),
         other => panic!("expected a transport error, got {other:?}"),
     }
     handle.shutdown().await;
@@ -280,7 +280,7 @@ async fn legacy_connect_error(canned: Canned) -> (String, Vec<String>) {
         panic!("expected a transport error, got {err:?}");
     };
     let seen = seen.lock().clone();
-    (message, seen)
+    (message.to_string(), seen)
 }
 
 #[tokio::test]
@@ -380,7 +380,9 @@ async fn an_event_stream_that_ends_before_endpoint_is_an_error() {
         panic!("{err:?}")
     };
     assert!(
-        message.ends_with("the event stream ended before its endpoint event"),
+        message
+            .message()
+            .ends_with("the event stream ended before its endpoint event"),
         "{message}"
     );
 }

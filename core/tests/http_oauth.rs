@@ -22,6 +22,7 @@ use libmcp::auth::client::{
 use libmcp::auth::urls::query_params;
 use libmcp::client::http::HttpClientOptions;
 use libmcp::client::{Client, VersionPreference};
+use libmcp::error::AuthError;
 use libmcp::{Error, ProtocolVersion};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
@@ -412,7 +413,7 @@ async fn step_up_stops_after_three_flows() {
     let err = client.call_tool("t", json!({})).await.unwrap_err();
     client.close().await;
     assert!(
-        matches!(&err, Error::Transport(m) if m.contains("403") && m.contains("insufficient_scope")),
+        matches!(&err, Error::Authorization(AuthError::InsufficientScope(m)) if m.contains("403") && m.contains("insufficient_scope")),
         "{err:?}"
     );
     assert_eq!(st.lock().authorizations.len() - flows_before, 3);

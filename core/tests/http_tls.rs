@@ -162,7 +162,7 @@ async fn the_roots_may_be_only_the_given_ones() {
 
 fn transport_message(err: Error) -> String {
     match err {
-        Error::Transport(m) => m,
+        Error::Transport(m) => m.to_string(),
         other => panic!("expected a transport error, got {other:?}"),
     }
 }

@@ -2,7 +2,7 @@
 
 use libmcp::client::{Client, VersionPreference};
 use libmcp::server::{InputRequired, Reply, Server};
-use libmcp::{Era, ProtocolVersion};
+use libmcp::{Era, Error, ProtocolVersion};
 use serde_json::{Value, json};
 
 fn server() -> Server {
@@ -183,4 +183,48 @@ async fn runtime_registration_is_checked_and_served() {
         "x"
     );
     client.close().await;
+}
+
+#[test]
+fn build_reports_every_bad_definition_and_each_duplicate_name() {
+    use libmcp::error::{DefinitionError, DefinitionKind};
+    let text = |_: &_, _: &_| Reply::text("x");
+    let read = |_: &_| Reply::Result(json!({"contents": []}));
+    let err = Server::builder("s", "1")
+        .tool(json!({"name": "t"}), text)
+        .tool(json!({"name": "t"}), text)
+        .tool(json!({"name": "bad name!"}), text)
+        .prompt(json!({"name": "p"}), text)
+        .prompt(json!({"name": "p"}), text)
+        .resource(json!({"uri": "mem://a", "name": "a"}), read)
+        .resource(json!({"uri": "mem://a", "name": "b"}), read)
+        .resource_template(json!({"uriTemplate": "mem://{x}", "name": "x"}), read)
+        .resource_template(json!({"uriTemplate": "mem://{x}", "name": "y"}), read)
+        .build()
+        .err()
+        .unwrap();
+    let Error::InvalidDefinitions(list) = &err else {
+        panic!("{err:?}")
+    };
+    let dup = |kind, name: &str| DefinitionError::new(kind, name, "registered more than once");
+    assert_eq!(list.len(), 5, "{list:?}");
+    assert_eq!(list[0], dup(DefinitionKind::Tool, "t"));
+    assert_eq!(
+        (list[1].kind, list[1].name.as_deref()),
+        (DefinitionKind::Tool, Some("bad name!"))
+    );
+    assert_eq!(list[2], dup(DefinitionKind::Prompt, "p"));
+    assert_eq!(list[3], dup(DefinitionKind::Resource, "mem://a"));
+    assert_eq!(list[4], dup(DefinitionKind::ResourceTemplate, "mem://{x}"));
+    let message = err.to_string();
+    assert!(
+        message.starts_with(
+            "invalid definition: tool \"t\": registered more than once; tool \"bad name!\": "
+        ),
+        "{message}"
+    );
+    assert_eq!(
+        message.matches("invalid").count(),
+        1 + list[1].reason.matches("invalid").count()
+    );
 }

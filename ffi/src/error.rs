@@ -63,6 +63,11 @@ pub(crate) fn status_of(e: &Error) -> mcp_status {
         Error::Protocol(_) => mcp_status::MCP_STATUS_PROTOCOL,
         Error::InvalidArgument(_) => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
         Error::Negotiation(_) => mcp_status::MCP_STATUS_NEGOTIATION,
+        // Both end a connection's transport, as before they had their own kinds.
+        Error::Closed | Error::Authorization(_) => mcp_status::MCP_STATUS_TRANSPORT,
+        Error::InvalidDefinitions(_) | Error::InvalidConfig(_) => {
+            mcp_status::MCP_STATUS_INVALID_ARGUMENT
+        }
         _ => mcp_status::MCP_STATUS_PROTOCOL,
     }
 }

@@ -78,7 +78,7 @@ pub extern "C" fn mcp_server_serve_http(
                 *finished.0.lock() = true;
                 finished.1.notify_all();
             });
-            Ok::<_, std::io::Error>(addr)
+            Ok::<_, libmcp::Error>(addr)
         });
         match started {
             Some(Ok(addr)) => {
@@ -92,10 +92,11 @@ pub extern "C" fn mcp_server_serve_http(
                 unsafe { *http_out = Box::into_raw(h) };
                 mcp_status::MCP_STATUS_OK
             }
-            Some(Err(e)) => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, format!("cannot listen: {e}"))
-                    .store(error_out)
-            }
+            Some(Err(e)) => mcp_error::new(
+                mcp_status::MCP_STATUS_IO,
+                format!("cannot listen: {}", e.detail()),
+            )
+            .store(error_out),
             None => {
                 mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
             }

@@ -64,7 +64,7 @@ impl AuthorizationHandler for CallbackHandler {
             };
             match tokio::task::spawn_blocking(call).await {
                 Ok(Some(redirect)) => Ok(redirect),
-                Ok(None) => Err(AuthError::Authorization(
+                Ok(None) => Err(AuthError::Denied(
                     "the authorization callback declined".into(),
                 )),
                 Err(_) => Err(AuthError::Authorization(

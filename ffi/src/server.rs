@@ -321,7 +321,7 @@ pub struct mcp_serve {
     /// Keeps the runtime running while the serve lives.
     _runtime: Arc<tokio::runtime::Runtime>,
     stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
-    done: Arc<(Mutex<Option<std::io::Result<()>>>, Condvar)>,
+    done: Arc<(Mutex<Option<libmcp::Result<()>>>, Condvar)>,
     waited: Mutex<bool>,
 }
 
@@ -397,9 +397,7 @@ pub extern "C" fn mcp_serve_wait(
             s.done.1.wait(&mut done);
         }
         match done.take() {
-            Some(Err(e)) => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, e.to_string()).store(error_out)
-            }
+            Some(Err(e)) => mcp_error::new(mcp_status::MCP_STATUS_IO, e.detail()).store(error_out),
             _ => mcp_status::MCP_STATUS_OK,
         }
     })

@@ -10,7 +10,7 @@ use libmcp_bench::serve::{self, Serve};
 use serde_json::json;
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> libmcp::Result<()> {
     let how = serve::parse_args("echo-libmcp");
     let server = Server::builder("echo-libmcp", env!("CARGO_PKG_VERSION"))
         .tool(

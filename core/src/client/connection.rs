@@ -92,7 +92,7 @@ impl Connection {
         opts: &CallOptions,
     ) -> Result<Value> {
         if self.is_closed() {
-            return Err(Error::Transport("the connection is closed".into()));
+            return Err(Error::Closed);
         }
         let id = self.next_id();
         let meta = params
@@ -129,7 +129,7 @@ impl Connection {
         }) {
             guard.armed = false;
             self.pending.lock().remove(&id);
-            return Err(Error::Transport("the connection is closed".into()));
+            return Err(Error::Closed);
         }
         let idle = opts.timeout.unwrap_or(self.config.request_timeout);
         let hard = tokio::time::sleep(self.config.max_total_timeout);
@@ -141,7 +141,7 @@ impl Connection {
                     return match answer {
                         Ok(Ok(v)) => Ok(v),
                         Ok(Err(e)) => Err(e),
-                        Err(_) => Err(Error::Transport("the connection closed before the answer arrived".into())),
+                        Err(_) => Err(Error::Closed),
                     };
                 }
                 _ = activity.notified() => continue,

@@ -151,7 +151,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
         bytes,
     }) {
         conn.subs.lock().remove(&id);
-        return Err(Error::Transport("the connection is closed".into()));
+        return Err(Error::Closed);
     }
     let timeout = conn.config.request_timeout;
     let first = tokio::select! {
@@ -161,7 +161,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
             return Err(match answer {
                 Ok(Err(e)) => e,
                 Ok(Ok(_)) => Error::Protocol("the listen stream ended before it was acknowledged".into()),
-                Err(_) => Error::Transport("the connection closed".into()),
+                Err(_) => Error::Closed,
             });
         }
     };
@@ -181,8 +181,8 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
             )));
         }
         Ok(None) => {
-            return Err(Error::Transport(
-                "the listen stream ended before it was acknowledged".into(),
+            return Err(Error::transport(
+                "the listen stream ended before it was acknowledged",
             ));
         }
         Err(_) => {

@@ -15,7 +15,7 @@ use super::registry::{
     Handler, PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry, Validator,
 };
 use super::{Offers, Server, ServerConfig, ServerInner};
-use crate::error::{Error, Result};
+use crate::error::{DefinitionError, DefinitionKind, Error, Result};
 use crate::request_state::StateSealer;
 use crate::schema::SchemaCache;
 use crate::version::ProtocolVersion;
@@ -30,7 +30,7 @@ pub struct ServerBuilder {
     key: Option<[u8; 32]>,
     enabled: Offers,
     schemas: SchemaCache,
-    errors: Vec<String>,
+    errors: Vec<DefinitionError>,
 }
 
 /// Wraps a synchronous closure as a [`Handler`].
@@ -180,9 +180,14 @@ impl ServerBuilder {
 
     /// Registers a tool with a raw handler.
     pub fn tool_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
-        match to_definition(definition).and_then(|d| tool_entry(&self.schemas, d, handler)) {
+        match to_definition(DefinitionKind::Tool, definition)
+            .and_then(|d| tool_entry(&self.schemas, d, handler))
+        {
+            Ok((name, _)) if self.registry.tools.contains(&name) => {
+                self.errors.push(duplicate(DefinitionKind::Tool, name))
+            }
             Ok((name, entry)) => self.registry.tools.insert(name, entry),
-            Err(e) => self.errors.push(e.to_string()),
+            Err(e) => self.errors.push(e),
         }
         self
     }
@@ -199,6 +204,9 @@ impl ServerBuilder {
     /// Registers a static resource with a raw handler.
     pub fn resource_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
         match resource_definition(definition) {
+            Ok((uri, _)) if self.registry.resources.contains(&uri) => {
+                self.errors.push(duplicate(DefinitionKind::Resource, uri))
+            }
             Ok((uri, definition)) => self.registry.resources.insert(
                 uri,
                 ResourceEntry {
@@ -206,7 +214,7 @@ impl ServerBuilder {
                     handler,
                 },
             ),
-            Err(e) => self.errors.push(e.to_string()),
+            Err(e) => self.errors.push(e),
         }
         self
     }
@@ -223,9 +231,14 @@ impl ServerBuilder {
 
     /// Registers a resource template with a raw handler.
     pub fn template_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
-        match to_definition(definition).and_then(|d| template_entry(d, handler)) {
+        match to_definition(DefinitionKind::ResourceTemplate, definition)
+            .and_then(|d| template_entry(d, handler))
+        {
+            Ok((key, _)) if self.registry.templates.contains(&key) => self
+                .errors
+                .push(duplicate(DefinitionKind::ResourceTemplate, key)),
             Ok((key, entry)) => self.registry.templates.insert(key, entry),
-            Err(e) => self.errors.push(e.to_string()),
+            Err(e) => self.errors.push(e),
         }
         self
     }
@@ -241,7 +254,12 @@ impl ServerBuilder {
 
     /// Registers a prompt with a raw handler.
     pub fn prompt_handler(mut self, definition: impl Serialize, handler: Handler) -> Self {
-        match to_definition(definition).and_then(|d| Ok((prompt_name(&d)?, d))) {
+        match to_definition(DefinitionKind::Prompt, definition)
+            .and_then(|d| Ok((prompt_name(&d)?, d)))
+        {
+            Ok((name, _)) if self.registry.prompts.contains(&name) => {
+                self.errors.push(duplicate(DefinitionKind::Prompt, name))
+            }
             Ok((name, definition)) => self.registry.prompts.insert(
                 name,
                 PromptEntry {
@@ -249,7 +267,7 @@ impl ServerBuilder {
                     handler,
                 },
             ),
-            Err(e) => self.errors.push(e.to_string()),
+            Err(e) => self.errors.push(e),
         }
         self
     }
@@ -270,15 +288,17 @@ impl ServerBuilder {
         self
     }
 
-    /// Builds the server, or reports every registration problem at once.
-    pub fn build(self) -> Result<Server> {
-        if !self.errors.is_empty() {
-            return Err(Error::InvalidArgument(self.errors.join("; ")));
-        }
+    /// Builds the server, or reports every registration problem at once
+    /// ([`Error::InvalidDefinitions`]); a name registered twice is one of them.
+    pub fn build(mut self) -> Result<Server> {
         if self.versions.is_empty() {
-            return Err(Error::InvalidArgument(
-                "a server must serve at least one protocol version".into(),
+            self.errors.push(DefinitionError::unnamed(
+                DefinitionKind::Server,
+                "a server must serve at least one protocol version",
             ));
+        }
+        if !self.errors.is_empty() {
+            return Err(Error::InvalidDefinitions(self.errors));
         }
         let sealer = match self.key {
             Some(k) => StateSealer::new(k),
@@ -301,67 +321,70 @@ impl ServerBuilder {
     }
 }
 
+/// What [`ServerBuilder::build`] reports for a name registered twice.
+fn duplicate(kind: DefinitionKind, name: String) -> DefinitionError {
+    DefinitionError::new(kind, name, "registered more than once")
+}
+
+/// A definition's checks fail with this.
+type Checked<T> = std::result::Result<T, DefinitionError>;
+
 /// A definition object from a model type or JSON.
-pub(crate) fn to_definition(definition: impl Serialize) -> Result<Value> {
+pub(crate) fn to_definition(kind: DefinitionKind, definition: impl Serialize) -> Checked<Value> {
     match serde_json::to_value(definition) {
         Ok(v @ Value::Object(_)) => Ok(v),
-        Ok(other) => Err(Error::InvalidArgument(format!(
-            "a definition must be a JSON object, got {other}"
-        ))),
-        Err(e) => Err(Error::InvalidArgument(format!(
-            "a definition does not serialise: {e}"
-        ))),
+        Ok(other) => Err(DefinitionError::unnamed(
+            kind,
+            format!("a definition must be a JSON object, got {other}"),
+        )),
+        Err(e) => Err(DefinitionError::unnamed(
+            kind,
+            format!("a definition does not serialise: {e}"),
+        )),
     }
 }
 
 /// A Resource definition and its URI.
-pub(crate) fn resource_definition(definition: impl Serialize) -> Result<(String, Value)> {
-    let definition = to_definition(definition)?;
-    let uri = required_str(&definition, "uri", "resource")?;
-    required_str(&definition, "name", "resource")?;
-    check_meta_keys(definition.get("_meta"), &uri)?;
+pub(crate) fn resource_definition(definition: impl Serialize) -> Checked<(String, Value)> {
+    let kind = DefinitionKind::Resource;
+    let definition = to_definition(kind, definition)?;
+    let uri = required_str(&definition, "uri", kind)?;
+    required_str(&definition, "name", kind)?;
+    check_meta_keys(definition.get("_meta"), kind, &uri)?;
     Ok((uri, definition))
 }
 
-fn required_str(def: &Value, key: &str, what: &str) -> Result<String> {
+fn required_str(def: &Value, key: &str, kind: DefinitionKind) -> Checked<String> {
     def.get(key)
         .and_then(Value::as_str)
         .map(str::to_string)
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!("a {what} definition needs a string {key}: {def}"))
-        })
+        .ok_or_else(|| DefinitionError::unnamed(kind, format!("needs a string {key}: {def}")))
 }
 
-pub(crate) fn tool_name(def: &Value) -> Result<String> {
-    let name = required_str(def, "name", "tool")?;
+pub(crate) fn tool_name(def: &Value) -> Checked<String> {
+    let name = required_str(def, "name", DefinitionKind::Tool)?;
     crate::names::validate_tool_name(&name)
-        .map_err(|e| Error::InvalidArgument(format!("tool {name:?}: {e}")))?;
+        .map_err(|e| DefinitionError::new(DefinitionKind::Tool, &name, e.to_string()))?;
     Ok(name)
 }
 
-pub(crate) fn prompt_name(def: &Value) -> Result<String> {
-    let name = required_str(def, "name", "prompt")?;
-    check_meta_keys(def.get("_meta"), &name)?;
+pub(crate) fn prompt_name(def: &Value) -> Checked<String> {
+    let kind = DefinitionKind::Prompt;
+    let name = required_str(def, "name", kind)?;
+    check_meta_keys(def.get("_meta"), kind, &name)?;
     if let Some(args) = def.get("arguments")
         && !args.as_array().is_some_and(|a| {
             a.iter()
                 .all(|x| x.get("name").is_some_and(Value::is_string))
         })
     {
-        return Err(Error::InvalidArgument(format!(
-            "prompt {name}: arguments must be an array of {{name, ...}}"
-        )));
+        return Err(DefinitionError::new(
+            kind,
+            name,
+            "arguments must be an array of {name, ...}",
+        ));
     }
     Ok(name)
-}
-
-fn validator(schemas: &SchemaCache, schema: &Value) -> Result<Validator> {
-    let compiled = schemas
-        .compile(schema)
-        .map_err(|e| Error::InvalidArgument(e.to_string()))?;
-    Ok(Arc::new(move |instance: &Value| {
-        compiled.validate(instance).map_err(|e| e.to_string())
-    }))
 }
 
 /// Checks a Tool definition and compiles its schemas.
@@ -369,26 +392,31 @@ pub(crate) fn tool_entry(
     schemas: &SchemaCache,
     mut definition: Value,
     handler: Handler,
-) -> Result<(String, ToolEntry)> {
+) -> Checked<(String, ToolEntry)> {
+    let kind = DefinitionKind::Tool;
     let name = tool_name(&definition)?;
     let obj = definition
         .as_object_mut()
         .expect("tool_name checked an object");
-    check_meta_keys(obj.get("_meta"), &name)?;
+    check_meta_keys(obj.get("_meta"), kind, &name)?;
     let input = obj
         .entry("inputSchema")
         .or_insert_with(|| json!({ "type": "object" }));
     let compiled = schemas
         .compile_tool_input_schema(input)
-        .map_err(|e| Error::InvalidArgument(format!("tool {name}: inputSchema: {e}")))?;
+        .map_err(|e| DefinitionError::new(kind, &name, format!("inputSchema: {e}")))?;
     let input: Validator =
         Arc::new(move |instance: &Value| compiled.validate(instance).map_err(|e| e.to_string()));
-    let output = match obj.get("outputSchema") {
+    let output: Option<Validator> = match obj.get("outputSchema") {
         None => None,
-        Some(s) => Some(
-            validator(schemas, s)
-                .map_err(|e| Error::InvalidArgument(format!("tool {name}: outputSchema: {e}")))?,
-        ),
+        Some(s) => {
+            let compiled = schemas
+                .compile(s)
+                .map_err(|e| DefinitionError::new(kind, &name, format!("outputSchema: {e}")))?;
+            Some(Arc::new(move |instance: &Value| {
+                compiled.validate(instance).map_err(|e| e.to_string())
+            }))
+        }
     };
     Ok((
         name,
@@ -402,23 +430,24 @@ pub(crate) fn tool_entry(
 }
 
 /// `_meta` keys of a definition must follow the key syntax (prefix labels, name characters).
-fn check_meta_keys(meta: Option<&Value>, what: &str) -> Result<()> {
+fn check_meta_keys(meta: Option<&Value>, kind: DefinitionKind, name: &str) -> Checked<()> {
     let Some(meta) = meta else { return Ok(()) };
     let obj = meta
         .as_object()
-        .ok_or_else(|| Error::InvalidArgument(format!("{what}: _meta must be an object")))?;
+        .ok_or_else(|| DefinitionError::new(kind, name, "_meta must be an object"))?;
     for key in obj.keys() {
         crate::names::validate_meta_key(key)
-            .map_err(|e| Error::InvalidArgument(format!("{what}: _meta: {e}")))?;
+            .map_err(|e| DefinitionError::new(kind, name, format!("_meta: {e}")))?;
     }
     Ok(())
 }
 
-fn template_entry(definition: Value, handler: Handler) -> Result<(String, TemplateEntry)> {
-    let template = required_str(&definition, "uriTemplate", "resource template")?;
-    required_str(&definition, "name", "resource template")?;
+fn template_entry(definition: Value, handler: Handler) -> Checked<(String, TemplateEntry)> {
+    let kind = DefinitionKind::ResourceTemplate;
+    let template = required_str(&definition, "uriTemplate", kind)?;
+    required_str(&definition, "name", kind)?;
     let parsed = crate::uri_template::UriTemplate::parse(&template)
-        .map_err(|e| Error::InvalidArgument(format!("resource template {template}: {e}")))?;
+        .map_err(|e| DefinitionError::new(kind, &template, e.to_string()))?;
     let matcher = Arc::new(move |uri: &str| parsed.matches(uri).map(vars_to_json));
     Ok((
         template,

@@ -4,7 +4,7 @@
 //! use libmcp::server::{Server, Reply};
 //! use serde_json::json;
 //!
-//! # async fn run() -> std::io::Result<()> {
+//! # async fn run() -> libmcp::Result<()> {
 //! let server = Server::builder("demo", "1.0.0")
 //!     .tool(
 //!         json!({"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}),
@@ -40,6 +40,7 @@ pub use registry::{
 };
 pub use session::Session;
 
+use crate::error::DefinitionKind;
 use crate::request_state::StateSealer;
 use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
@@ -273,7 +274,7 @@ impl Server {
     ) -> crate::Result<()> {
         let (name, entry) = builder::tool_entry(
             &self.inner.schemas,
-            builder::to_definition(definition)?,
+            builder::to_definition(DefinitionKind::Tool, definition)?,
             handler,
         )?;
         self.inner.registry.write().tools.insert(name, entry);
@@ -296,7 +297,7 @@ impl Server {
         definition: impl serde::Serialize,
         handler: Handler,
     ) -> crate::Result<()> {
-        let definition = builder::to_definition(definition)?;
+        let definition = builder::to_definition(DefinitionKind::Prompt, definition)?;
         let name = builder::prompt_name(&definition)?;
         self.inner.registry.write().prompts.insert(
             name,
@@ -351,7 +352,7 @@ impl Server {
     }
 
     /// Serves this process's stdin and stdout until stdin closes.
-    pub async fn serve_stdio(self) -> std::io::Result<()> {
+    pub async fn serve_stdio(self) -> crate::Result<()> {
         crate::transport::stdio::serve_process_stdio(self, std::future::pending()).await
     }
 
@@ -360,7 +361,7 @@ impl Server {
     pub async fn serve_stdio_until(
         self,
         shutdown: impl std::future::Future<Output = ()>,
-    ) -> std::io::Result<()> {
+    ) -> crate::Result<()> {
         crate::transport::stdio::serve_process_stdio(self, shutdown).await
     }
 }

@@ -105,6 +105,11 @@ impl<T> Ordered<T> {
         true
     }
 
+    /// Whether an entry has this key.
+    pub fn contains(&self, key: &str) -> bool {
+        self.index.contains_key(key)
+    }
+
     /// Looks an entry up by key.
     pub fn get(&self, key: &str) -> Option<&Arc<T>> {
         self.index.get(key).map(|&i| &self.items[i].1)

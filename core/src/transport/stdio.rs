@@ -19,7 +19,7 @@ use crate::server::Server;
 
 /// Serves one connection over a byte stream pair until the reader reaches EOF, then waits (up to the
 /// configured grace period) for in-flight requests, ends listen streams, and flushes.
-pub async fn serve<R, W>(server: Server, reader: R, writer: W) -> std::io::Result<()>
+pub async fn serve<R, W>(server: Server, reader: R, writer: W) -> crate::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -34,7 +34,7 @@ pub async fn serve_until<R, W, S>(
     reader: R,
     mut writer: W,
     shutdown: S,
-) -> std::io::Result<()>
+) -> crate::Result<()>
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -60,9 +60,9 @@ where
             biased;
             written = writer.write(out.pending()), if !out.is_empty() => {
                 match written {
-                    Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                    Ok(0) => return Err(std::io::Error::from(std::io::ErrorKind::WriteZero).into()),
                     Ok(n) => out.advance(n),
-                    Err(e) => return Err(e),
+                    Err(e) => return Err(e.into()),
                 }
             }
             msg = rx.recv() => {
@@ -96,7 +96,7 @@ where
     session.close();
     writer.flush().await?;
     writer.shutdown().await?;
-    read_error.map_or(Ok(()), Err)
+    read_error.map_or(Ok(()), |e| Err(e.into()))
 }
 
 /// Above this many unwritten bytes the server stops reading new requests.
@@ -194,7 +194,7 @@ pub(crate) fn nonblocking_pipes() -> Option<(
 pub async fn serve_process_stdio<S: std::future::Future<Output = ()>>(
     server: Server,
     shutdown: S,
-) -> std::io::Result<()> {
+) -> crate::Result<()> {
     #[cfg(target_os = "linux")]
     if let Some((rx, tx)) = nonblocking_pipes() {
         return serve_until(server, rx, tx, shutdown).await;

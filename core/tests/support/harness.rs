@@ -21,7 +21,7 @@ pub struct Wire {
     methods: HashMap<String, String>,
     /// Server messages read while waiting for something else.
     pub backlog: Vec<Value>,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    task: tokio::task::JoinHandle<libmcp::Result<()>>,
 }
 
 /// `_meta` of a modern request with the given client capabilities.

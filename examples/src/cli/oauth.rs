@@ -64,7 +64,7 @@ async fn interact(listener: &TcpListener, origin: &str, url: String) -> Result<S
         url = from_listener => Ok(url),
         line = pasted => match line {
             Ok(Ok(l)) if !l.trim().is_empty() => Ok(l.trim().to_owned()),
-            _ => Err(AuthError::Authorization("no redirect URL was pasted".into())),
+            _ => Err(AuthError::Denied("no redirect URL was pasted".into())),
         },
     }
 }

@@ -175,9 +175,11 @@ pub(crate) fn check_redirect(
     let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     if let Some(err) = get("error") {
         let desc = get("error_description").unwrap_or("");
-        return Err(AuthError::Authorization(format!(
-            "the authorization server refused: {err} {desc}"
-        )));
+        return Err(AuthError::Denied(
+            format!("the authorization server refused: {err} {desc}")
+                .trim_end()
+                .to_owned(),
+        ));
     }
     if get("state") != Some(state) {
         return Err(AuthError::Authorization(
@@ -254,10 +256,18 @@ pub(crate) async fn token_request(
     )
     .await?;
     if !reply.ok() {
-        return Err(AuthError::Token(format!(
+        let why = format!(
             "{endpoint} refused the token request: {}",
             reply.oauth_error()
-        )));
+        );
+        let invalid_grant = reply
+            .json("the error")
+            .is_ok_and(|e| e["error"] == "invalid_grant");
+        return Err(if invalid_grant {
+            AuthError::InvalidGrant(why)
+        } else {
+            AuthError::Token(why)
+        });
     }
     let doc = reply.json("the token response").map_err(AuthError::Token)?;
     parse_tokens(&doc, requested_scope)
@@ -381,7 +391,12 @@ mod tests {
         assert!(err("http://cb/?code=c&state=x&iss=http%3A%2F%2Fas", &f).contains("state"));
         assert!(err("http://cb/?code=c&state=s", &f).contains("has no iss"));
         assert!(err("http://cb/?code=c&state=s&iss=http%3A%2F%2Fas%2F", &f).contains("expected"));
-        assert!(err("http://cb/?error=access_denied&state=s", &f).contains("access_denied"));
+        assert_eq!(
+            check_redirect("http://cb/?error=access_denied&state=s", "s", &f),
+            Err(AuthError::Denied(
+                "the authorization server refused: access_denied".into()
+            ))
+        );
         assert!(err("http://cb/?state=s&iss=http%3A%2F%2Fas", &f).contains("no code"));
         let quiet = found(None);
         assert_eq!(

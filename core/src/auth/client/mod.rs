@@ -32,36 +32,13 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use super::challenge::{BearerChallenge, parse_bearer};
+pub use crate::error::AuthError;
 pub use fetch::AutoRedirect;
 pub use store::{ClientCredentials, CredentialStore, MemoryStore, Tokens};
 
 /// The most authorization flows one request may trigger (a first 401, then step-ups on 403) before
 /// the transport gives up and reports the failure.
 pub const MAX_FLOWS_PER_REQUEST: u32 = 3;
-
-/// Why authorization failed.
-#[derive(Debug, Clone, thiserror::Error)]
-#[non_exhaustive]
-pub enum AuthError {
-    /// Protected-resource or authorization-server discovery found nothing usable.
-    #[error("authorization discovery failed: {0}")]
-    Discovery(String),
-    /// A metadata document is invalid or does not match (resource, issuer, PKCE support).
-    #[error("authorization metadata rejected: {0}")]
-    Metadata(String),
-    /// No client registration could be obtained.
-    #[error("client registration failed: {0}")]
-    Registration(String),
-    /// The authorization request failed or its response was rejected.
-    #[error("authorization failed: {0}")]
-    Authorization(String),
-    /// The token endpoint refused or answered nonsense.
-    #[error("token request failed: {0}")]
-    Token(String),
-    /// An HTTP exchange with a metadata, registration or token endpoint failed.
-    #[error("authorization HTTP request failed: {0}")]
-    Http(String),
-}
 
 /// The future an [`AuthorizationHandler`] returns.
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<String, AuthError>> + Send>>;

@@ -121,7 +121,7 @@ pub(super) async fn post(
 
 fn fail(shared: &Shared, id: Option<&RequestId>, why: String) {
     match id {
-        Some(id) => shared.fail(id, why),
+        Some(id) => shared.fail(id, crate::Error::transport(why)),
         None => eprintln!("libmcp http client: {why}"),
     }
 }

@@ -25,6 +25,7 @@ use super::connector::{Connector, describe};
 use super::legacy_sse;
 use super::sse::SseParser;
 use crate::auth::client::{MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of};
+use crate::error::{AuthError, Error, TransportError};
 use crate::jsonrpc::RequestId;
 use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
 use crate::transport::{OutKind, Outbound, Outgoing};
@@ -114,10 +115,10 @@ impl Shared {
         }
     }
 
-    /// Ends request `id` with a transport failure (reported as [`crate::Error::Transport`]).
-    pub(super) fn fail(&self, id: &RequestId, message: String) {
+    /// Ends request `id` with a failure the transport detected.
+    pub(super) fn fail(&self, id: &RequestId, error: Error) {
         if let Some(conn) = self.conn() {
-            conn.fail_local(id, crate::Error::Transport(message));
+            conn.fail_local(id, error);
         }
     }
 
@@ -158,29 +159,34 @@ impl Shared {
     }
 
     /// Sends one POST; with OAuth, a 401 or a 403 `insufficient_scope` answer runs the authorization
-    /// flow and the request is sent again, up to [`MAX_FLOWS_PER_REQUEST`] flows.
+    /// flow and the request is sent again, up to [`MAX_FLOWS_PER_REQUEST`] flows. A challenge still
+    /// standing after that is an [`AuthError::InsufficientScope`] or [`AuthError::Rejected`].
     async fn send_post(
         &self,
         method: Option<&str>,
         headers: &[(String, String)],
         body: Bytes,
-    ) -> Result<Response<Incoming>, String> {
+    ) -> Result<Response<Incoming>, Error> {
         let mut flows = 0;
         loop {
             let mut b = self.base_request(Method::POST, method);
             for (k, v) in headers {
                 b = b.header(k.as_str(), v.as_str());
             }
-            let req = b
-                .body(Full::new(body.clone()))
-                .map_err(|e| format!("cannot build the HTTP request: {e}"))?;
+            let req = b.body(Full::new(body.clone())).map_err(|e| {
+                Error::Transport(TransportError::with_source(
+                    format!("cannot build the HTTP request: {e}"),
+                    e,
+                ))
+            })?;
             let sent_token = self.auth.as_ref().and_then(OAuthClient::access_token);
-            let resp = self
-                .http
-                .request(req)
-                .await
-                .map_err(|e| format!("HTTP request failed: {}", describe(&e)))?;
-            let Some(auth) = self.auth.as_ref().filter(|_| flows < MAX_FLOWS_PER_REQUEST) else {
+            let resp = self.http.request(req).await.map_err(|e| {
+                Error::Transport(TransportError::with_source(
+                    format!("HTTP request failed: {}", describe(&e)),
+                    e,
+                ))
+            })?;
+            let Some(auth) = self.auth.as_ref() else {
                 return Ok(resp);
             };
             let www = resp
@@ -190,6 +196,18 @@ impl Shared {
             let Some(challenge) = challenge_of(resp.status().as_u16(), www) else {
                 return Ok(resp);
             };
+            if flows == MAX_FLOWS_PER_REQUEST {
+                let what = format!(
+                    "HTTP {} after {flows} flows: {}",
+                    resp.status(),
+                    www.unwrap_or("")
+                );
+                return Err(Error::Authorization(if challenge.is_insufficient_scope() {
+                    AuthError::InsufficientScope(what)
+                } else {
+                    AuthError::Rejected(what)
+                }));
+            }
             flows += 1;
             let outcome = auth
                 .handle_challenge(
@@ -200,7 +218,7 @@ impl Shared {
                 .await;
             if let Err(e) = outcome {
                 self.auth_failed.store(true, Ordering::SeqCst);
-                return Err(format!("HTTP {}: {e}", resp.status()));
+                return Err(Error::Authorization(e));
             }
         }
     }
@@ -480,7 +498,7 @@ async fn post(
     let is_tools_list = method.as_deref() == Some("tools/list");
     let answered = read_response(shared, resp, id.as_ref(), is_tools_list).await;
     if let (Some(id), Err(why)) = (id.as_ref(), answered) {
-        shared.fail(id, why);
+        shared.fail(id, Error::transport(why));
     }
     status.is_success()
 }
@@ -574,10 +592,10 @@ async fn own_answer(resp: Response<Incoming>) -> Result<Value, String> {
 }
 
 /// Logs a failure of a message that has no id, or fails the request that has one.
-fn report(shared: &Shared, id: Option<&RequestId>, message: String) {
+fn report(shared: &Shared, id: Option<&RequestId>, error: Error) {
     match id {
-        Some(id) => shared.fail(id, message),
-        None => eprintln!("libmcp http client: {message}"),
+        Some(id) => shared.fail(id, error),
+        None => eprintln!("libmcp http client: {error}"),
     }
 }
 

@@ -3,7 +3,7 @@
 //! request the deprecated 2024-11-05 HTTP+SSE transport.
 //!
 //! ```no_run
-//! # async fn run(server: libmcp::server::Server) -> std::io::Result<()> {
+//! # async fn run(server: libmcp::server::Server) -> libmcp::Result<()> {
 //! use libmcp::transport::http::{HttpServerConfig, serve_http};
 //! let handle = serve_http(server, HttpServerConfig::default()).await?;
 //! eprintln!("listening on http://{}/mcp", handle.local_addr());

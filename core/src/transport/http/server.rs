@@ -51,7 +51,7 @@ impl HttpServerHandle {
 pub async fn serve_http(
     server: Server,
     config: HttpServerConfig,
-) -> std::io::Result<HttpServerHandle> {
+) -> crate::Result<HttpServerHandle> {
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
     let state = Arc::new(State {

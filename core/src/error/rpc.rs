@@ -1,7 +1,4 @@
-//! Errors: the JSON-RPC error object that travels on the wire, and the error type of the Rust API.
-//!
-//! A protocol failure keeps its code, message and data unchanged from the peer to every binding; errors
-//! raised locally (timeouts, a closed transport) are separate variants so they never look like a peer's.
+//! The JSON-RPC error object that travels on the wire, and the codes JSON-RPC and MCP define for it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -130,45 +127,3 @@ impl std::fmt::Display for RpcError {
 }
 
 impl std::error::Error for RpcError {}
-
-/// The error type of the Rust API.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The peer answered with a JSON-RPC error.
-    #[error("peer error: {0}")]
-    Rpc(RpcError),
-    /// The transport failed or closed.
-    #[error("transport error: {0}")]
-    Transport(String),
-    /// No response arrived within the request timeout (progress notifications reset it).
-    #[error("request timed out after {0:?}")]
-    Timeout(std::time::Duration),
-    /// The request was cancelled locally.
-    #[error("request cancelled")]
-    Cancelled,
-    /// The peer broke the protocol (an invalid response, an unknown resultType, ...).
-    #[error("protocol violation: {0}")]
-    Protocol(String),
-    /// A value given to the API is invalid (bad schema, bad tool name, ...).
-    #[error("invalid argument: {0}")]
-    InvalidArgument(String),
-    /// No protocol version acceptable to both sides.
-    #[error("version negotiation failed: {0}")]
-    Negotiation(String),
-}
-
-impl From<RpcError> for Error {
-    fn from(e: RpcError) -> Self {
-        Error::Rpc(e)
-    }
-}
-
-impl From<std::io::Error> for Error {
-    fn from(e: std::io::Error) -> Self {
-        Error::Transport(e.to_string())
-    }
-}
-
-/// Result alias of the Rust API.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
