@@ -1,4 +1,4 @@
-//! Client-side icon safety (PROTOCOL.md §11.14): which icon sources to accept, how to follow
+//! Client-side icon safety (2026-07-28 basic/index, "Icons", security considerations): which icon sources to accept, how to follow
 //! redirects, how to recognise the bytes, and how to defuse SVG.
 //!
 //! The checks are sans-IO ([`IconPolicy::check_src`], [`check_redirect`], [`sniff`], [`sanitize_svg`]);

@@ -7,6 +7,7 @@
 
 pub mod auth;
 pub mod error;
+pub mod file_uri;
 pub mod icons;
 pub mod jsonrpc;
 pub mod meta;

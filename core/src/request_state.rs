@@ -1,4 +1,4 @@
-//! Integrity protection for the MRTR `requestState` (PROTOCOL.md §5).
+//! Integrity protection for the MRTR `requestState` (2026-07-28 basic/patterns/mrtr, "Request state").
 //!
 //! A server that puts anything into `requestState` which influences authorization, resource access or
 //! business logic must be able to tell when the client changed it. [`StateSealer`] turns a payload into

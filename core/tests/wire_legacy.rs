@@ -163,11 +163,23 @@ async fn mrtr_handlers_become_server_to_client_requests() {
     w.send(json!({"jsonrpc": "2.0", "id": req["id"], "error": {"code": -1, "message": "user closed the dialog"}})).await;
     let r = w.response_to(&json!(1)).await;
     assert_eq!(r["error"]["code"], -32603);
-    // A capability the client did not declare is never used.
+    // A capability the client did not declare is never used: the legacy client hears -32602 naming
+    // the capability it lacks, not an internal error of the server.
     let r = w
         .request(json!(2), "tools/call", json!({"name": "sample"}))
         .await;
-    assert_eq!(r["error"]["code"], -32603);
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(
+        r["error"]["data"],
+        json!({"requiredCapabilities": {"sampling": {}}})
+    );
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("client capability sampling,"),
+        "{r}"
+    );
     w.finish().await;
 }
 

@@ -1,5 +1,5 @@
-//! The client scenarios of the MCP conformance suite (CONFORMANCE.md §5), each a function over a
-//! connected [`Client`]. The transport-specific parts of some scenarios (HTTP headers, SSE retry,
+//! The client scenarios of the MCP conformance suite (its `src/scenarios/client` folder), each a
+//! function over a connected [`Client`]. The transport-specific parts of some scenarios (HTTP headers, SSE retry,
 //! OAuth) belong to the transport; what is here is the protocol logic every transport shares.
 
 use libmcp::auth::client::{

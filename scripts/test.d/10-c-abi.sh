@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 step() { printf -- '--- %s\n' "$*"; }
+source scripts/lib/common.sh
 
 # pkg-config, cmake and valgrind come from Debian; a fresh machine may lack them (and its package
 # lists), so install what is missing once.
@@ -57,9 +58,7 @@ elif ! diff -u include/mcp.h "$tmp/mcp.h"; then
   exit 1
 fi
 
-target_dir=$(cargo metadata --format-version 1 --no-deps | python3 -c \
-  'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-work="$target_dir/c-abi"
+work="$(target_dir)/c-abi"
 prefix="$work/prefix"
 rm -rf "$work"
 mkdir -p "$work/bin"
@@ -158,16 +157,9 @@ for p in everything-server everything-client; do
 done
 "$work/bin/everything-client" "$work/bin/everything-server" > "$work/everything.out"
 grep -q "everything worked" "$work/everything.out"
-: > "$work/http-server.log"   # exists before the server starts, so the port loop can read it
-"$work/bin/everything-server" --http 127.0.0.1:0 2> "$work/http-server.log" &
-http_pid=$!
-port=""
-for _ in $(seq 1 300); do
-  port="$(sed -n 's#^listening on http://127\.0\.0\.1:\([0-9]*\)/mcp$#\1#p' "$work/http-server.log")"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { kill "$http_pid"; cat "$work/http-server.log" >&2; exit 1; }
+start_http_server "$work/http-server.log" "$work/bin/everything-server" --http 127.0.0.1:0
+http_pid=$SERVER_PID
+port=$SERVER_PORT
 for v in 2026-07-28 2025-11-25; do
   MCP_TEST_VERSION=$v "$work/bin/everything-client" "http://localhost:$port/mcp" > "$work/everything-http.out" \
     || { kill "$http_pid"; cat "$work/everything-http.out"; exit 1; }

@@ -9,6 +9,7 @@
 # binaries and runs pytest. Needs python3 (with venv) and access to PyPI on the first run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/common.sh
 
 venv=.venv
 requirements=tests/interop/requirements.txt
@@ -28,8 +29,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 
 cargo build -p libmcp-examples --locked --quiet
-bin_dir="$(cargo metadata --format-version 1 --no-deps | "$venv/bin/python" -c \
-  'import json, sys; print(json.load(sys.stdin)["target_directory"])')/debug"
+bin_dir="$(target_dir)/debug"
 
 # pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.
 LIBMCP_BIN_DIR="$bin_dir" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/interop

@@ -394,7 +394,7 @@ async def test_sdk_protocol_errors(connection: str, request: pytest.FixtureReque
             with pytest.raises(MCPError) as unknown_resource:
                 await client.read_resource("test://no-such-resource")
     assert unknown_tool.value.code == -32602
-    # "Resource not found" is -32602 from 2026-07-28 on and -32002 before (PROTOCOL.md section 1, item 16).
+    # "Resource not found" is -32602 from 2026-07-28 on and -32002 before (2026-07-28 changelog; server/resources, "Error Handling").
     assert unknown_resource.value.code == (-32602 if _is_modern(connection) else -32002)
     assert unknown_resource.value.error.data == {"uri": "test://no-such-resource"}
 

@@ -27,6 +27,16 @@ impl Root {
             meta: None,
         }
     }
+
+    /// A root for the absolute directory `path`, its URI percent-encoded ([`crate::file_uri`]).
+    pub fn from_path(path: &std::path::Path) -> Result<Self, crate::file_uri::FileUriError> {
+        crate::file_uri::from_path(path).map(Root::new)
+    }
+
+    /// The local path this root names (its URI percent-decoded), for a server checking access.
+    pub fn path(&self) -> Result<std::path::PathBuf, crate::file_uri::FileUriError> {
+        crate::file_uri::to_path(&self.uri)
+    }
 }
 
 /// Params of `roots/list` (only `_meta`).

@@ -170,10 +170,17 @@ pub(crate) fn input_required(c: Completion, ir: InputRequired) {
         if !client_has_capability(c.ctx.client_capabilities(), &path) {
             return c.send_error(&match c.ctx.era() {
                 Era::Modern => RpcError::missing_capability(required),
-                Era::Legacy => RpcError::internal(format!(
-                    "this request needs the client capability {} which the client did not declare",
-                    path.join(".")
-                )),
+                // The legacy revisions define no error of their own for this: the client's request
+                // cannot be served with the capabilities it declared at initialize, which is invalid
+                // params (-32602), with the capability it lacks in `data` as 2026-07-28 words it.
+                Era::Legacy => RpcError::new(
+                    crate::error::code::INVALID_PARAMS,
+                    format!(
+                        "Invalid params: this request needs the client capability {}, which the client did not declare at initialize",
+                        path.join(".")
+                    ),
+                )
+                .with_data(json!({ "requiredCapabilities": required })),
             });
         }
     }

@@ -1,8 +1,8 @@
 //! One connection's view of the server: era detection, the legacy handshake state, in-flight requests
 //! (duplicate ids, cancellation) and server-to-client requests of the legacy era.
 //!
-//! Dispatch rule (PROTOCOL.md §4): `initialize` switches the connection to legacy; a request whose
-//! `_meta` names a protocol version is served statelessly; any other request is served under the legacy
+//! Dispatch rule (2026-07-28 basic/versioning, "Backward compatibility"): `initialize` switches the
+//! connection to legacy; a request whose `_meta` names a protocol version is served statelessly; any other request is served under the legacy
 //! session if there is one, and otherwise gets a JSON-RPC error that says what is missing.
 
 use std::collections::HashMap;

@@ -1,7 +1,8 @@
-//! The stdio transport, client side: spawns the server as a child process, moves frames over its
-//! stdin/stdout, hands its stderr lines to a callback, and shuts it down by closing stdin, then SIGTERM,
-//! then SIGKILL. The child never outlives the client: it is killed when the client is dropped and, on
-//! Linux, when the parent process dies (PR_SET_PDEATHSIG).
+//! The stdio transport, client side: spawns the server as a child process in a process group of its
+//! own, moves frames over its stdin/stdout, hands its stderr lines to a callback, and shuts it down by
+//! closing stdin, then SIGTERM, then SIGKILL, each signal sent to the whole group. The server never
+//! outlives the client: the group is killed when the client is dropped and, on Linux, the direct child
+//! when the parent process dies (PR_SET_PDEATHSIG).
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -13,7 +14,17 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 /// Receives each line the server writes to stderr.
 pub type StderrSink = Arc<dyn Fn(&str) + Send + Sync>;
 
+/// Receives the server's exit status once the process has been reaped.
+pub type ExitSink = Arc<dyn Fn(std::process::ExitStatus) + Send + Sync>;
+
 /// How to start a server process.
+///
+/// The process starts in a new process group (its pid is the group id), so that a launcher such as
+/// `npx` or a shell script and the server it starts are shut down together: closing signals the
+/// whole group, and whatever is left of the group once the child has exited gets SIGTERM, then SIGKILL
+/// after [`shutdown_step`](Self::shutdown_step). A server that puts itself in yet another group or
+/// session (`setsid`) is out of reach. Being in its own group, the server does not receive the
+/// terminal's Ctrl-C; the client ends it.
 #[derive(Clone)]
 pub struct ChildSpec {
     /// The program.
@@ -28,6 +39,8 @@ pub struct ChildSpec {
     pub stderr: Option<StderrSink>,
     /// How long to wait after closing stdin, and again after SIGTERM.
     pub shutdown_step: Duration,
+    /// Called with the exit status when the process has been reaped (at close).
+    pub on_exit: Option<ExitSink>,
 }
 
 impl ChildSpec {
@@ -43,14 +56,18 @@ impl ChildSpec {
             cwd: None,
             stderr: None,
             shutdown_step: Duration::from_secs(2),
+            on_exit: None,
         }
     }
 }
 
-/// A running server process.
+/// A running server process, the leader of its own process group.
 pub struct ChildProcess {
     child: Child,
     step: Duration,
+    /// The process group, until shutdown has emptied it.
+    group: Option<libc::pid_t>,
+    on_exit: Option<ExitSink>,
 }
 
 /// The pipes of a spawned server.
@@ -69,6 +86,7 @@ pub fn spawn(spec: &ChildSpec) -> std::io::Result<(ChildProcess, ChildPipes)> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .process_group(0)
         .kill_on_drop(true);
     if let Some(cwd) = &spec.cwd {
         cmd.current_dir(cwd);
@@ -106,10 +124,13 @@ pub fn spawn(spec: &ChildSpec) -> std::io::Result<(ChildProcess, ChildPipes)> {
             sink(&line);
         }
     });
+    let group = child.id().map(|pid| pid as libc::pid_t);
     Ok((
         ChildProcess {
             child,
             step: spec.shutdown_step,
+            group,
+            on_exit: spec.on_exit.clone(),
         },
         ChildPipes { stdin, stdout },
     ))
@@ -121,22 +142,65 @@ impl ChildProcess {
         self.child.id()
     }
 
-    /// Waits for the process to exit after stdin was closed, escalating to SIGTERM and then SIGKILL.
-    /// Always reaps the process.
+    /// Waits for the process to exit after stdin was closed, escalating to SIGTERM and then SIGKILL
+    /// (sent to its process group), then ends what is left of the group the same way. Always reaps
+    /// the process.
     pub async fn shutdown(mut self) -> std::io::Result<std::process::ExitStatus> {
+        let status = self.stop_child().await;
+        if let Some(group) = self.group.take() {
+            end_group(group, self.step).await;
+        }
+        if let (Ok(status), Some(on_exit)) = (&status, &self.on_exit) {
+            on_exit(*status);
+        }
+        status
+    }
+
+    async fn stop_child(&mut self) -> std::io::Result<std::process::ExitStatus> {
         if let Ok(status) = tokio::time::timeout(self.step, self.child.wait()).await {
             return status;
         }
-        if let Some(pid) = self.child.id() {
-            // SAFETY: plain kill(2) on our own child's pid, which has not been reaped yet.
-            unsafe {
-                libc::kill(pid as libc::pid_t, libc::SIGTERM);
-            }
+        if let Some(group) = self.group {
+            signal_group(group, libc::SIGTERM);
             if let Ok(status) = tokio::time::timeout(self.step, self.child.wait()).await {
                 return status;
             }
+            signal_group(group, libc::SIGKILL);
         }
         self.child.kill().await?;
         self.child.wait().await
     }
+}
+
+impl Drop for ChildProcess {
+    /// A client dropped without closing takes the whole group down (tokio's `kill_on_drop` reaches
+    /// only the direct child).
+    fn drop(&mut self) {
+        if let Some(group) = self.group.take() {
+            signal_group(group, libc::SIGKILL);
+        }
+    }
+}
+
+/// Sends `signal` to every process of `group`; false once the group is empty.
+fn signal_group(group: libc::pid_t, signal: libc::c_int) -> bool {
+    // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved. The group
+    // id is our child's pid, which the kernel does not reuse while the group has members.
+    unsafe { libc::kill(-group, signal) == 0 }
+}
+
+/// Ends the processes left in `group` after its leader exited: SIGTERM, then SIGKILL for those still
+/// there after `step`.
+async fn end_group(group: libc::pid_t, step: Duration) {
+    if !signal_group(group, libc::SIGTERM) {
+        return;
+    }
+    let deadline = tokio::time::Instant::now() + step;
+    while tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if !signal_group(group, 0) {
+            return;
+        }
+    }
+    signal_group(group, libc::SIGKILL);
 }

@@ -61,6 +61,11 @@ pub(crate) struct Shared {
     queue: OnceLock<mpsc::WeakUnboundedSender<Job>>,
     /// An authorization flow failed (the era probe must not fall back and ask the user again).
     pub(crate) auth_failed: AtomicBool,
+    /// The legacy `initialize` message as sent, repeated to start a new session when the server
+    /// answers 404 to the old one.
+    init_body: Mutex<Option<Bytes>>,
+    /// Held while a lost session is being replaced, so that concurrent requests start one new session.
+    reinit: tokio::sync::Mutex<()>,
 }
 
 impl Shared {
@@ -88,6 +93,8 @@ impl Shared {
             auth,
             queue: OnceLock::new(),
             auth_failed: AtomicBool::new(false),
+            init_body: Mutex::new(None),
+            reinit: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -416,25 +423,55 @@ async fn post(
     if let Some(endpoint) = sse_endpoint {
         return legacy_sse::post(shared, &endpoint, body, id).await;
     }
-    let fallback_body = (method.as_deref() == Some("initialize")).then(|| body.clone());
-    let resp = match shared
-        .send_post(method.as_deref(), &headers, Bytes::from(body))
-        .await
-    {
-        Ok(r) => r,
-        Err(e) => {
-            report(shared, id.as_ref(), e);
-            return false;
+    let is_initialize = method.as_deref() == Some("initialize");
+    let body = Bytes::from(body);
+    if is_initialize {
+        *shared.init_body.lock() = Some(body.clone());
+    }
+    let mut renewed = false;
+    let resp = loop {
+        let sent_session = shared.session.lock().clone();
+        let resp = match shared
+            .send_post(method.as_deref(), &headers, body.clone())
+            .await
+        {
+            Ok(r) => r,
+            Err(e) => {
+                report(shared, id.as_ref(), e);
+                return false;
+            }
+        };
+        // Streamable HTTP, session management (2025-11-25): a 404 to a request that carried a session
+        // id means the session is gone, and the client must start a new one with a fresh initialize.
+        // The request is then sent once more, in the new session.
+        match sent_session {
+            Some(lost)
+                if resp.status() == StatusCode::NOT_FOUND
+                    && id.is_some()
+                    && !is_initialize
+                    && !renewed =>
+            {
+                drop(resp);
+                if let Err(why) = renew_session(shared, &lost).await {
+                    let why = format!(
+                        "the server ended the session (HTTP 404 Not Found) and a new session could not be started: {why}"
+                    );
+                    report(shared, id.as_ref(), why);
+                    return false;
+                }
+                renewed = true;
+            }
+            _ => break resp,
         }
     };
     let status = resp.status();
-    if let Some(body) = fallback_body.filter(|_| legacy_sse::is_fallback_status(status)) {
-        return legacy_sse::fall_back(shared, body, id, status).await;
+    if is_initialize && legacy_sse::is_fallback_status(status) {
+        return legacy_sse::fall_back(shared, body.to_vec(), id, status).await;
     }
     if method.as_deref() == Some("server/discover") {
         shared.probe_status.store(status.as_u16(), Ordering::SeqCst);
     }
-    if method.as_deref() == Some("initialize")
+    if is_initialize
         && status.is_success()
         && let Some(s) = resp.headers().get("mcp-session-id")
     {
@@ -446,6 +483,94 @@ async fn post(
         shared.fail(id, why);
     }
     status.is_success()
+}
+
+/// Replaces the legacy session `lost` (answered 404) with a new one: the connection's `initialize`
+/// again, without a session id, then `notifications/initialized` and the GET stream. Requests that
+/// find `lost` gone when their turn comes use the session another request already started.
+async fn renew_session(shared: &Arc<Shared>, lost: &HeaderValue) -> Result<(), String> {
+    let _one_at_a_time = shared.reinit.lock().await;
+    {
+        let mut session = shared.session.lock();
+        if session.as_ref() != Some(lost) {
+            return Ok(());
+        }
+        *session = None;
+    }
+    let body = shared
+        .init_body
+        .lock()
+        .clone()
+        .ok_or("this connection sent no initialize to repeat")?;
+    let init: Value = serde_json::from_slice(&body).map_err(|e| e.to_string())?;
+    let resp = shared
+        .send_post(Some("initialize"), &shared.mcp_headers(&init), body)
+        .await?;
+    let status = resp.status();
+    let session = resp.headers().get("mcp-session-id").cloned();
+    let answer = own_answer(resp).await?;
+    let agreed = answer
+        .pointer("/result/protocolVersion")
+        .and_then(Value::as_str);
+    let (_, version) = shared.era_version();
+    if !status.is_success() || agreed != Some(version.as_str()) {
+        let what = answer.get("error").unwrap_or(&answer);
+        return Err(format!(
+            "initialize was answered HTTP {status}: {}",
+            what.to_string().chars().take(200).collect::<String>()
+        ));
+    }
+    *shared.session.lock() = session;
+    let note = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let resp = shared
+        .send_post(
+            Some("notifications/initialized"),
+            &shared.mcp_headers(&note),
+            Bytes::from(note.to_string()),
+        )
+        .await?;
+    if !resp.status().is_success() {
+        return Err(format!(
+            "notifications/initialized was answered HTTP {}",
+            resp.status()
+        ));
+    }
+    drop(open_get_stream(shared));
+    Ok(())
+}
+
+/// The JSON-RPC response in a POST's answer (a JSON body, or the first response on an SSE stream),
+/// read here rather than handed to the engine.
+async fn own_answer(resp: Response<Incoming>) -> Result<Value, String> {
+    let status = resp.status();
+    let sse = content_type(&resp).starts_with("text/event-stream");
+    let mut body = resp.into_body();
+    if !sse {
+        let bytes = body
+            .collect()
+            .await
+            .map_err(|e| format!("reading the HTTP response failed: {e}"))?
+            .to_bytes();
+        return serde_json::from_slice(&bytes).map_err(|_| http_status_message(status, &bytes));
+    }
+    let mut parser = SseParser::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| format!("reading the HTTP response failed: {e}"))?;
+        let Some(chunk) = frame.data_ref() else {
+            continue;
+        };
+        for ev in parser.feed(chunk) {
+            if let Ok(msg) = serde_json::from_str::<Value>(&ev.data)
+                && msg.get("method").is_none()
+                && (msg.get("result").is_some() || msg.get("error").is_some())
+            {
+                return Ok(msg);
+            }
+        }
+    }
+    Err(format!(
+        "HTTP {status}: the stream ended without a response"
+    ))
 }
 
 /// Logs a failure of a message that has no id, or fails the request that has one.
@@ -500,8 +625,12 @@ async fn read_response(
                 && (msg.get("result").is_some()
                     || msg.get("error").is_some_and(Value::is_object)) =>
         {
-            // An error without an id (a 4xx from the transport layer) still answers this request.
-            if msg.get("error").is_some() && msg.get("id").is_none_or(Value::is_null) {
+            // An error in the answer to this POST answers this request whatever its id says: servers
+            // answer transport-level failures with no id, or (Python SDK 1.x) `"id": "server-error"`
+            // on a 4xx.
+            if msg.get("error").is_some()
+                && (!status.is_success() || msg.get("id").is_none_or(Value::is_null))
+            {
                 msg["id"] = id.to_value();
             }
             let bytes = msg.to_string().into_bytes();

@@ -1,8 +1,8 @@
 //! One HTTP request: routing between the stateless (2026-07-28) and the session (legacy) wire, and
 //! turning what the engine produces into a JSON or SSE response.
 //!
-//! Dispatch (PROTOCOL.md §4, dual era): a body `_meta` protocol version or a non-legacy
-//! `MCP-Protocol-Version` header selects the stateless wire, where `Mcp-Session-Id` is ignored and
+//! Dispatch (dual era; 2026-07-28 basic/versioning and basic/transports/streamable-http): a body
+//! `_meta` protocol version or a non-legacy `MCP-Protocol-Version` header selects the stateless wire, where `Mcp-Session-Id` is ignored and
 //! `initialize` does not exist (-32601, as `server-stateless` expects); otherwise an
 //! `Mcp-Session-Id` selects its legacy session (unknown: 404), `initialize` opens a new one, and
 //! anything else is refused with 400 (or served as 2025-03-26 when configured).
@@ -387,7 +387,7 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// The HTTP status of a 2026-07-28 JSON-RPC error (PROTOCOL.md §7); other errors travel with 200.
+/// The HTTP status of a 2026-07-28 JSON-RPC error (2026-07-28 basic/transports/streamable-http, "Error status codes"); other errors travel with 200.
 fn modern_status(code: i32) -> StatusCode {
     match code {
         code::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,

@@ -1,0 +1,41 @@
+# Sourced by the test steps: helpers every step needs once.
+#   target_dir                         the workspace's cargo target directory
+#   start_http_server LOG CMD [ARGS]   starts CMD in the background with stderr to LOG and waits until it
+#                                      prints "listening on http://127.0.0.1:PORT/mcp"; sets SERVER_PID
+#                                      and SERVER_PORT (returns non-zero, with the log on stderr, if the
+#                                      server exits first or says nothing within 30 s)
+#   stop_server PID                    SIGTERM, then waits for it (silent if it is gone already)
+
+target_dir() {
+  cargo metadata --format-version 1 --no-deps | python3 -c \
+    'import json, sys; print(json.load(sys.stdin)["target_directory"])'
+}
+
+start_http_server() {
+  local log="$1"
+  shift
+  : > "$log"   # exists before the server starts, so the port loop can read it
+  "$@" 2> "$log" &
+  SERVER_PID=$!
+  SERVER_PORT=""
+  for _ in $(seq 1 300); do
+    SERVER_PORT="$(sed -n 's#^listening on http://127\.0\.0\.1:\([0-9]*\)/mcp$#\1#p' "$log")"
+    [ -n "$SERVER_PORT" ] && return 0
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "error: $1 exited before it reported its port:" >&2
+      cat "$log" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "error: $1 did not report its port within 30 s:" >&2
+  cat "$log" >&2
+  kill "$SERVER_PID" 2>/dev/null || true
+  return 1
+}
+
+stop_server() {
+  [ -n "${1:-}" ] || return 0
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
