@@ -56,6 +56,11 @@ fn multi_select_form() -> Value {
         "many": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}}}})
 }
 
+fn titled_multi_select_form() -> Value {
+    json!({"message": "Pick", "requestedSchema": {"type": "object", "properties": {
+        "many": {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}, "default": ["a"]}}}})
+}
+
 fn rows() -> Vec<Row> {
     use Kind::*;
     let resource = json!({"uri": "test://a", "name": "a", "title": "A", "mimeType": "text/plain",
@@ -195,6 +200,14 @@ fn rows() -> Vec<Row> {
             "elicitation/create",
             multi_select_form(),
             Ok(multi_select_form()),
+        ),
+        // Titled and untitled multi-select differ only in `items`: the one the value fits is kept.
+        row(
+            "2025-11-25",
+            Request,
+            "elicitation/create",
+            titled_multi_select_form(),
+            Ok(titled_multi_select_form()),
         ),
         // Titled options become enum + enumNames; mode and default (2025-11-25) are dropped.
         row(

@@ -119,23 +119,39 @@ impl<'a> Walker<'a> {
     fn fit_union(&self, node: &'a Value, value: &mut Value) -> Result<(), Refusal> {
         let mut leaves = Vec::new();
         self.leaves(node, None, &mut leaves, 0);
-        let chosen = match value {
+        let candidates: Vec<&'a Value> = match value {
             Value::Array(_) => leaves
                 .iter()
-                .find(|(_, l)| l.get("type").and_then(Value::as_str) == Some("array")),
-            Value::Object(map) => leaves
-                .iter()
-                .filter_map(|leaf| fits(leaf.1, map).map(|score| (score, leaf)))
-                // The most specific member: most required properties, the first on a tie.
-                .fold(None, |best: Option<(usize, _)>, (score, leaf)| match best {
-                    Some((b, _)) if b >= score => best,
-                    _ => Some((score, leaf)),
-                })
-                .map(|(_, leaf)| leaf),
+                .filter(|(_, l)| l.get("type").and_then(Value::as_str) == Some("array"))
+                .map(|(_, l)| *l)
+                .take(1)
+                .collect(),
+            Value::Object(map) => {
+                let mut scored: Vec<(usize, &'a Value)> = leaves
+                    .iter()
+                    .filter_map(|(_, l)| fits(l, map).map(|score| (score, *l)))
+                    .collect();
+                // The most specific member first: most required properties, schema order on a tie.
+                scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+                scored.into_iter().map(|(_, l)| l).collect()
+            }
             _ => return Ok(()),
         };
-        if let Some((_, leaf)) = chosen {
-            return self.fit(leaf, value);
+        match candidates.as_slice() {
+            [] => {}
+            [only] => return self.fit(only, value),
+            // Members that differ only deeper down (titled and untitled multi-select): the first
+            // one the value fits all the way down.
+            [first, ..] => {
+                for leaf in &candidates {
+                    let mut trial = value.clone();
+                    if self.fit(leaf, &mut trial).is_ok() {
+                        *value = trial;
+                        return Ok(());
+                    }
+                }
+                return self.fit(first, value);
+            }
         }
         let Value::Object(map) = value else {
             return Ok(());

@@ -5,5 +5,6 @@
 
 pub mod fixture;
 pub mod harness;
+pub mod strict;
 pub mod tap;
 pub mod wire;
