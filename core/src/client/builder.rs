@@ -147,6 +147,16 @@ impl ClientBuilder {
         self
     }
 
+    /// Sees every JSON-RPC message sent to or received from the server, in order, before the client
+    /// acts on it (for wire tracing; called on the engine's tasks, so it must not block).
+    pub fn on_wire(
+        mut self,
+        f: impl Fn(super::WireDirection, &[u8]) + Send + Sync + 'static,
+    ) -> Self {
+        self.handlers.on_wire = Some(Arc::new(f));
+        self
+    }
+
     /// Spawns the server and connects to it over its stdin/stdout.
     pub async fn connect_stdio(self, spec: ChildSpec) -> Result<Client> {
         let (process, pipes) = child::spawn(&spec)?;

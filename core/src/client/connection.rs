@@ -74,8 +74,16 @@ impl Connection {
         RequestId::Number(self.next_id.fetch_add(1, Ordering::Relaxed))
     }
 
+    /// Hands one message to the transport (after the wire tap sees it).
+    pub(crate) fn send(&self, message: Outgoing) -> bool {
+        if let Some(tap) = &self.handlers.on_wire {
+            tap(super::WireDirection::Sent, &message.bytes);
+        }
+        self.out.send(message)
+    }
+
     pub(crate) fn notify(&self, method: &str, params: Option<&Value>) -> bool {
-        self.out.send(Outgoing {
+        self.send(Outgoing {
             kind: OutKind::Notification,
             bytes: jsonrpc::encode_notification(method, params),
         })
@@ -123,7 +131,7 @@ impl Connection {
             armed: true,
         };
         let params = Value::Object(params);
-        if !self.out.send(Outgoing {
+        if !self.send(Outgoing {
             kind: OutKind::Request,
             bytes: jsonrpc::encode_request(&id, method, Some(&params)),
         }) {
@@ -180,6 +188,9 @@ impl Connection {
 
     /// Handles one frame read from the server.
     pub(crate) fn on_frame(self: &Arc<Self>, bytes: &[u8]) {
+        if let Some(tap) = &self.handlers.on_wire {
+            tap(super::WireDirection::Received, bytes);
+        }
         let message = match jsonrpc::parse_message(bytes) {
             Ok(m) => m,
             Err(e) => {
@@ -279,7 +290,7 @@ impl Connection {
                 Ok(_) => OutKind::Result,
                 Err(e) => OutKind::Error(e.code),
             };
-            conn.out.send(Outgoing { kind, bytes });
+            conn.send(Outgoing { kind, bytes });
         });
     }
 

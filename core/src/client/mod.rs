@@ -43,6 +43,18 @@ use connection::Connection;
 /// Sees a notification: its method and params.
 pub type NotificationFn = Arc<dyn Fn(&str, &Value) + Send + Sync>;
 
+/// Which way a message crossed the connection, for [`ClientBuilder::on_wire`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireDirection {
+    /// From this client to the server.
+    Sent,
+    /// From the server to this client.
+    Received,
+}
+
+/// Sees every JSON-RPC message the client sends or receives, as the bytes of one message.
+pub type WireFn = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
+
 /// Handlers the client uses to answer input requests and observe notifications.
 #[derive(Clone, Default)]
 pub struct ClientHandlers {
@@ -60,6 +72,8 @@ pub struct ClientHandlers {
     pub roots: Option<InputHandler>,
     /// Sees every notification (method, params).
     pub on_notification: Option<NotificationFn>,
+    /// Sees every message in both directions (wire tracing).
+    pub on_wire: Option<WireFn>,
 }
 
 impl ClientHandlers {

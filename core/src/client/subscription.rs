@@ -146,7 +146,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
     m[meta::CLIENT_CAPABILITIES] = conn.handlers.capabilities();
     m[meta::CLIENT_INFO] = (*client.info).clone();
     let bytes = jsonrpc::encode_request(&id, "subscriptions/listen", Some(&params));
-    if !conn.out.send(Outgoing {
+    if !conn.send(Outgoing {
         kind: OutKind::Request,
         bytes,
     }) {

@@ -9,40 +9,67 @@ fn s<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-/// `info`: era, version, server, capabilities, instructions.
+/// `info`: server, era, version, the versions a modern server lists, capabilities, instructions;
+/// what the server did not send is left out.
 pub fn info(d: &ServerDescription) -> String {
     let mut out = String::new();
+    if let Some(i) = &d.server_info {
+        let _ = write!(
+            out,
+            "Server:             {} {}",
+            s(i, "name"),
+            s(i, "version")
+        );
+        if let Some(t) = i.get("title").and_then(Value::as_str) {
+            let _ = write!(out, " ({t})");
+        }
+        out.push('\n');
+    }
     let era = match d.era {
         libmcp::Era::Modern => "modern (stateless, per-request _meta)",
         libmcp::Era::Legacy => "legacy (initialize handshake)",
     };
     let _ = writeln!(out, "Era:                {era}");
     let _ = writeln!(out, "Protocol version:   {}", d.version.as_str());
-    let _ = writeln!(
-        out,
-        "Supported versions: {}",
-        d.supported_versions.join(", ")
-    );
-    match &d.server_info {
-        Some(i) => {
-            let _ = write!(
-                out,
-                "Server:             {} {}",
-                s(i, "name"),
-                s(i, "version")
-            );
-            if let Some(t) = i.get("title").and_then(Value::as_str) {
-                let _ = write!(out, " ({t})");
-            }
-            out.push('\n');
-        }
-        None => out.push_str("Server:             (no serverInfo)\n"),
+    if d.era == libmcp::Era::Modern && !d.supported_versions.is_empty() {
+        let _ = writeln!(
+            out,
+            "Supported versions: {}",
+            d.supported_versions.join(", ")
+        );
     }
     let _ = writeln!(out, "Capabilities:       {}", capabilities(&d.capabilities));
     if let Some(i) = &d.instructions {
         let _ = writeln!(out, "Instructions:       {i}");
     }
     out
+}
+
+/// `info --json`: the same fields, absent ones left out.
+pub fn info_json(d: &ServerDescription) -> Value {
+    let mut v = serde_json::json!({
+        "era": format!("{:?}", d.era).to_lowercase(),
+        "protocolVersion": d.version.as_str(),
+        "capabilities": d.capabilities,
+    });
+    if d.era == libmcp::Era::Modern && !d.supported_versions.is_empty() {
+        v["supportedVersions"] = serde_json::json!(d.supported_versions);
+    }
+    if let Some(i) = &d.server_info {
+        v["serverInfo"] = i.clone();
+    }
+    if let Some(i) = &d.instructions {
+        v["instructions"] = Value::String(i.clone());
+    }
+    v
+}
+
+/// The names of the capabilities the server declares, for messages.
+pub fn capability_names(caps: &Value) -> String {
+    match caps.as_object() {
+        Some(m) if !m.is_empty() => m.keys().cloned().collect::<Vec<_>>().join(", "),
+        _ => "none".into(),
+    }
 }
 
 /// `tools listChanged, resources subscribe listChanged, ...`.
@@ -97,11 +124,18 @@ fn params(schema: &Value) -> String {
     props.join("; ")
 }
 
-/// One line per tool, with its parameters on an indented line.
+/// One line per tool (marked when it supports task-augmented execution, `execution.taskSupport`),
+/// with its parameters on an indented line.
 pub fn tools(tools: &[Value]) -> String {
     let mut out = String::new();
     for t in tools {
-        let _ = writeln!(out, "{}  {}", s(t, "name"), s(t, "description"));
+        let _ = write!(out, "{}  {}", s(t, "name"), s(t, "description"));
+        match t.pointer("/execution/taskSupport").and_then(Value::as_str) {
+            Some(m @ ("required" | "optional")) => {
+                let _ = writeln!(out, "  [tasks: {m}]");
+            }
+            _ => out.push('\n'),
+        }
         let p = params(&t["inputSchema"]);
         if !p.is_empty() {
             let _ = writeln!(out, "    args: {p}");
@@ -226,7 +260,7 @@ pub fn prompt_result(r: &Value) -> String {
     out
 }
 
-/// A CompleteResult: one value per line.
+/// A CompleteResult: one value per line, or `(no completions)`.
 pub fn completion(r: &Value) -> String {
     let c = &r["completion"];
     let mut lines: Vec<String> = c["values"]
@@ -235,8 +269,14 @@ pub fn completion(r: &Value) -> String {
         .flatten()
         .filter_map(|v| v.as_str().map(str::to_string))
         .collect();
+    if lines.is_empty() {
+        return "(no completions)".into();
+    }
     if c["hasMore"] == true {
-        lines.push(format!("(more available; total {})", c["total"]));
+        lines.push(match c["total"].as_u64() {
+            Some(total) => format!("(more available; {total} in all)"),
+            None => "(more available)".into(),
+        });
     }
     lines.join("\n")
 }

@@ -1,54 +1,21 @@
-//! The `mcp` command-line tool: argument parsing ([`parse`]), answering elicitation ([`elicit`]) and
-//! human-readable output ([`format`](mod@format)).
+//! The `mcp` command-line tool: argument parsing ([`parse`]), help texts ([`help`]), answering
+//! elicitation ([`elicit`]), human-readable output ([`format`](mod@format)), host configuration
+//! snippets ([`hosts`]) and shell completions ([`completions`]).
 
+pub mod completions;
 pub mod elicit;
 pub mod format;
+pub mod help;
+pub mod hosts;
 pub mod oauth;
+
+use std::time::Duration;
 
 use libmcp::ProtocolVersion;
 use libmcp::client::VersionPreference;
 use serde_json::Value;
 
-/// The usage text.
-pub const USAGE: &str = "\
-Usage: mcp [OPTIONS] <COMMAND> [ARGS...] -- <server program> [server args...] | <http URL>
-
-Commands:
-  info                              era, protocol version, serverInfo, capabilities, instructions
-  tools                             list the tools
-  call <tool> [json-args]           call a tool (arguments as a JSON object, default {})
-  resources                         list the resources
-  read <uri>                        read a resource
-  templates                         list the resource templates
-  prompts                           list the prompts
-  prompt <name> [json-args]         get a prompt (arguments as a JSON object of strings)
-  complete <prompt|uri> <arg> [value]
-                                    complete an argument of a prompt (or of a resource template URI)
-
-Options:
-  --legacy VERSION    use the initialize handshake, asking for VERSION (e.g. 2025-11-25)
-  --modern VERSION    use the stateless lifecycle at VERSION (e.g. 2026-07-28)
-                      (default: probe with server/discover, fall back to initialize)
-  --json              print the raw JSON results
-  --answer KEY=VALUE  answer the elicitation form field KEY with VALUE (repeatable)
-  --decline           decline every elicitation
-  --header 'NAME: VALUE'
-                      send this header with every request to an http(s) URL (repeatable)
-  --bearer TOKEN      same as --header 'Authorization: Bearer TOKEN'
-  --cacert FILE       also trust the PEM certificate(s) in FILE for https URLs (repeatable)
-  -h, --help          print this help
-
-Authorization: an http URL that answers 401 is authorized with OAuth 2.1: the authorization URL is
-printed; the redirect is taken on a loopback listener (http://127.0.0.1:<port>/callback), or as a
-URL pasted on stdin when stdin is a terminal. An Authorization header given with --header or
---bearer is sent as is, and OAuth is then not attempted.
-
-Elicitation: when stdin is a terminal (and neither --answer nor --decline is given), the server's
-questions are asked interactively. Otherwise the form is filled from --answer values and the schema's
-defaults, and accepted only if every required field has a value; if not, it is declined.
-
-Exit codes: 0 success, 1 the request failed or the tool reported an error, 2 usage error,
-3 the server could not be started or connected to.";
+pub use help::USAGE;
 
 /// What to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,7 +49,7 @@ pub enum Command {
         /// The arguments object.
         args: Value,
     },
-    /// `complete <prompt|uri> <arg> [value]`.
+    /// `complete <prompt|uri> <arg> [value] [--arg NAME=VALUE]...`.
     Complete {
         /// `ref/prompt` or `ref/resource` reference.
         reference: Value,
@@ -90,7 +57,32 @@ pub enum Command {
         argument: String,
         /// What was typed so far.
         value: String,
+        /// Arguments already chosen (`context.arguments`).
+        context: Vec<(String, String)>,
     },
+    /// `config <host> [--name NAME] [--write] [--file FILE]`.
+    Config {
+        /// The host application.
+        host: hosts::Host,
+        /// The server's name in the host's configuration.
+        name: Option<String>,
+        /// Merge into the host's file instead of printing.
+        write: bool,
+        /// The file to merge into (default: the host's usual file).
+        file: Option<String>,
+    },
+    /// `completions <shell>`.
+    Completions {
+        /// The shell.
+        shell: completions::Shell,
+    },
+}
+
+impl Command {
+    /// Whether the command talks to a server.
+    pub fn connects(&self) -> bool {
+        !matches!(self, Command::Config { .. } | Command::Completions { .. })
+    }
 }
 
 /// Parsed command line.
@@ -98,7 +90,7 @@ pub enum Command {
 pub struct Options {
     /// Era and version.
     pub preference: VersionPreference,
-    /// Print raw JSON.
+    /// Print one JSON document.
     pub json: bool,
     /// `--answer KEY=VALUE` pairs, in order.
     pub answers: Vec<(String, String)>,
@@ -108,23 +100,43 @@ pub struct Options {
     pub headers: Vec<(String, String)>,
     /// `--cacert` files, in order (HTTP URLs only).
     pub cacerts: Vec<String>,
+    /// `--root` directories, as given, in order.
+    pub roots: Vec<String>,
+    /// `--env K=V` for the server process, in order.
+    pub env: Vec<(String, String)>,
+    /// `--cwd DIR`: the server process's working directory.
+    pub cwd: Option<String>,
+    /// `--timeout SECONDS`: how long a request may go without an answer or progress.
+    pub timeout: Option<Duration>,
+    /// `--verbose`: every message on stderr, and the server's stderr as it comes.
+    pub verbose: bool,
     /// The command.
     pub command: Command,
-    /// The server program and its arguments.
+    /// The server program and its arguments, or one http(s) URL.
     pub server: Vec<String>,
 }
 
 /// Why the command line was not accepted.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParseError {
-    /// `--help` was asked for.
-    Help,
-    /// A usage error, described.
-    Usage(String),
+    /// `--help` was asked for, for this command (or in general).
+    Help(Option<String>),
+    /// A usage error, described, and the command it concerns (for the hint).
+    Usage(String, Option<String>),
+}
+
+impl ParseError {
+    /// The hint printed under a usage error.
+    pub fn hint(command: Option<&str>) -> String {
+        match command {
+            Some(c) => format!("hint: see 'mcp {c} --help'"),
+            None => "hint: see 'mcp --help'".into(),
+        }
+    }
 }
 
 fn usage(msg: impl Into<String>) -> ParseError {
-    ParseError::Usage(msg.into())
+    ParseError::Usage(msg.into(), None)
 }
 
 /// Parses a JSON arguments object given on the command line.
@@ -162,104 +174,185 @@ fn header(text: &str) -> Result<(String, String), ParseError> {
     Ok((name.to_string(), value.to_string()))
 }
 
+fn key_value(option: &str, text: &str) -> Result<(String, String), ParseError> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+        _ => Err(usage(format!("{option} needs KEY=VALUE, got {text:?}"))),
+    }
+}
+
+/// Whether `s` is an `http://` or `https://` URL.
+pub fn is_url(s: &str) -> bool {
+    s.starts_with("http://") || s.starts_with("https://")
+}
+
 /// Whether `server` is a single `http://` or `https://` URL.
 pub fn is_http_url(server: &[String]) -> bool {
-    matches!(server, [url] if url.starts_with("http://") || url.starts_with("https://"))
+    matches!(server, [url] if is_url(url))
+}
+
+/// Options only some commands take.
+#[derive(Default)]
+struct CommandFlags {
+    context: Vec<(String, String)>,
+    name: Option<String>,
+    write: bool,
+    file: Option<String>,
 }
 
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Options, ParseError> {
-    let (front, server) = match args.iter().position(|a| a == "--") {
+    let (front, mut server) = match args.iter().position(|a| a == "--") {
         Some(i) => (&args[..i], args[i + 1..].to_vec()),
         None => (args, Vec::new()),
     };
-    let mut preference = VersionPreference::Auto;
-    let mut json = false;
-    let mut decline = false;
-    let mut answers = Vec::new();
-    let mut headers = Vec::new();
-    let mut cacerts = Vec::new();
+    let mut o = Options {
+        preference: VersionPreference::Auto,
+        json: false,
+        answers: Vec::new(),
+        decline: false,
+        headers: Vec::new(),
+        cacerts: Vec::new(),
+        roots: Vec::new(),
+        env: Vec::new(),
+        cwd: None,
+        timeout: None,
+        verbose: false,
+        command: Command::Info,
+        server: Vec::new(),
+    };
+    let mut flags = CommandFlags::default();
+    let mut help = false;
     let mut positional: Vec<String> = Vec::new();
     let mut it = front.iter();
     while let Some(a) = it.next() {
+        let mut value = |what: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| usage(format!("{a} needs {what}")))
+        };
         match a.as_str() {
-            "-h" | "--help" => return Err(ParseError::Help),
-            "--json" => json = true,
-            "--decline" => decline = true,
-            "--legacy" | "--modern" => {
-                let v = it
-                    .next()
-                    .ok_or_else(|| usage(format!("{a} needs a VERSION")))?;
-                let version = ProtocolVersion::new(v.as_str());
-                if !version.is_known() {
-                    return Err(usage(format!("unknown protocol version {v}")));
-                }
-                let legacy = a == "--legacy";
-                if (version.era() == libmcp::Era::Legacy) != legacy {
-                    return Err(usage(format!("{v} is not a {} version", &a[2..])));
-                }
-                preference = if legacy {
-                    VersionPreference::Legacy(version)
-                } else {
-                    VersionPreference::Modern(version)
-                };
+            "-h" | "--help" => help = true,
+            "--json" => o.json = true,
+            "--decline" => o.decline = true,
+            "-v" | "--verbose" => o.verbose = true,
+            "--write" => flags.write = true,
+            "--legacy" | "--modern" => o.preference = preference(a, &value("a VERSION")?)?,
+            "--answer" => o.answers.push(key_value(a, &value("KEY=VALUE")?)?),
+            "--arg" => flags.context.push(key_value(a, &value("NAME=VALUE")?)?),
+            "--env" => o.env.push(key_value(a, &value("KEY=VALUE")?)?),
+            "--header" => o.headers.push(header(&value("'NAME: VALUE'")?)?),
+            "--bearer" => o.headers.push(header(&format!(
+                "Authorization: Bearer {}",
+                value("a TOKEN")?
+            ))?),
+            "--cacert" => o.cacerts.push(value("a FILE")?),
+            "--root" => o.roots.push(value("a PATH")?),
+            "--cwd" => o.cwd = Some(value("a DIR")?),
+            "--name" => flags.name = Some(value("a NAME")?),
+            "--file" => flags.file = Some(value("a FILE")?),
+            "--timeout" => {
+                let v = value("SECONDS")?;
+                let secs: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| {
+                        usage(format!("--timeout needs a number of seconds, got {v:?}"))
+                    })?;
+                o.timeout = Some(Duration::from_secs_f64(secs));
             }
-            "--answer" => {
-                let kv = it.next().ok_or_else(|| usage("--answer needs KEY=VALUE"))?;
-                let (k, v) = kv
-                    .split_once('=')
-                    .ok_or_else(|| usage(format!("--answer needs KEY=VALUE, got {kv}")))?;
-                answers.push((k.to_string(), v.to_string()));
+            s if s.starts_with('-') && s.len() > 1 => {
+                return Err(usage(format!("unknown option {s}")));
             }
-            "--header" => {
-                let h = it
-                    .next()
-                    .ok_or_else(|| usage("--header needs 'NAME: VALUE'"))?;
-                headers.push(header(h)?);
-            }
-            "--bearer" => {
-                let token = it.next().ok_or_else(|| usage("--bearer needs a TOKEN"))?;
-                headers.push(header(&format!("Authorization: Bearer {token}"))?);
-            }
-            "--cacert" => {
-                let file = it.next().ok_or_else(|| usage("--cacert needs a FILE"))?;
-                cacerts.push(file.clone());
-            }
-            s if s.starts_with("--") => return Err(usage(format!("unknown option {s}"))),
             _ => positional.push(a.clone()),
         }
     }
-    let command = command(&positional)?;
+    // `help COMMAND` and `COMMAND --help`.
+    if positional.first().map(String::as_str) == Some("help") {
+        return Err(ParseError::Help(positional.get(1).cloned()));
+    }
+    if help {
+        return Err(ParseError::Help(positional.first().cloned()));
+    }
+    // A bare URL as the last word names the server.
+    if server.is_empty() && positional.len() > 1 && positional.last().is_some_and(|p| is_url(p)) {
+        server = positional.pop().into_iter().collect();
+    }
+    let name = positional
+        .first()
+        .filter(|c| help::commands().any(|known| known == c.as_str()))
+        .cloned();
+    let in_command = |e: ParseError| match e {
+        ParseError::Usage(m, None) => ParseError::Usage(m, name.clone()),
+        other => other,
+    };
+    o.command = command(&positional, &mut flags).map_err(in_command)?;
+    check(&o, &server, &flags).map_err(in_command)?;
+    o.server = server;
+    Ok(o)
+}
+
+fn preference(option: &str, v: &str) -> Result<VersionPreference, ParseError> {
+    let version = ProtocolVersion::new(v);
+    if !version.is_known() {
+        return Err(usage(format!("unknown protocol version {v}")));
+    }
+    let legacy = option == "--legacy";
+    if (version.era() == libmcp::Era::Legacy) != legacy {
+        return Err(usage(format!("{v} is not a {} version", &option[2..])));
+    }
+    Ok(if legacy {
+        VersionPreference::Legacy(version)
+    } else {
+        VersionPreference::Modern(version)
+    })
+}
+
+/// Checks that the options fit the command and the server.
+fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), ParseError> {
+    let is_complete = matches!(o.command, Command::Complete { .. });
+    if !flags.context.is_empty() && !is_complete {
+        return Err(usage("--arg applies only to complete"));
+    }
+    let is_config = matches!(o.command, Command::Config { .. });
+    if !is_config && (flags.write || flags.name.is_some() || flags.file.is_some()) {
+        return Err(usage("--name, --write and --file apply only to config"));
+    }
+    if let Command::Completions { .. } = o.command {
+        return if server.is_empty() {
+            Ok(())
+        } else {
+            Err(usage("completions takes no server"))
+        };
+    }
     if server.is_empty() {
         return Err(usage(
-            "no server given: put the server program after -- (e.g. mcp tools -- my-server)",
+            "no server given: put the server program after -- or give its http(s) URL (e.g. mcp tools -- my-server)",
         ));
     }
-    let http_options = !(headers.is_empty() && cacerts.is_empty());
-    if http_options && !is_http_url(&server) {
+    let url = is_http_url(server);
+    let http_options = !o.headers.is_empty() || !o.cacerts.is_empty();
+    if http_options && !url {
         return Err(usage(
             "--header, --bearer and --cacert apply only to an http:// or https:// URL",
         ));
     }
-    Ok(Options {
-        preference,
-        json,
-        answers,
-        decline,
-        headers,
-        cacerts,
-        command,
-        server,
-    })
+    if url && (!o.env.is_empty() || o.cwd.is_some()) {
+        return Err(usage(
+            "--env and --cwd apply only to a server program, not to a URL",
+        ));
+    }
+    Ok(())
 }
 
-fn command(p: &[String]) -> Result<Command, ParseError> {
+fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError> {
     let Some((name, rest)) = p.split_first() else {
         return Err(usage("no command given"));
     };
     let max_args = match name.as_str() {
         "info" | "tools" | "resources" | "templates" | "prompts" => 0,
-        "read" => 1,
+        "read" | "config" | "completions" => 1,
         "call" | "prompt" => 2,
         "complete" => 3,
         other => return Err(usage(format!("unknown command {other}"))),
@@ -292,6 +385,20 @@ fn command(p: &[String]) -> Result<Command, ParseError> {
             name: need(0, "a prompt name")?,
             args: json_object("prompt arguments", rest.get(1))?,
         },
+        "config" => Command::Config {
+            host: hosts::Host::parse(&need(
+                0,
+                "a host (claude-desktop, claude-code, cursor or vscode)",
+            )?)
+            .map_err(usage)?,
+            name: flags.name.take(),
+            write: std::mem::take(&mut flags.write),
+            file: flags.file.take(),
+        },
+        "completions" => Command::Completions {
+            shell: completions::Shell::parse(&need(0, "a shell (bash, zsh or fish)")?)
+                .map_err(usage)?,
+        },
         _ => {
             let target = need(0, "a prompt name or resource URI")?;
             let reference = if target.contains("://") {
@@ -303,7 +410,152 @@ fn command(p: &[String]) -> Result<Command, ParseError> {
                 reference,
                 argument: need(1, "an argument name")?,
                 value: rest.get(2).cloned().unwrap_or_default(),
+                context: std::mem::take(&mut flags.context),
             }
         }
     })
+}
+
+/// The capability a command needs from the server, and what to call it in a message.
+pub fn needed_capability(command: &Command) -> Option<(&'static str, &'static str)> {
+    match command {
+        Command::Tools | Command::Call { .. } => Some(("tools", "tools")),
+        Command::Resources | Command::Read { .. } | Command::Templates => {
+            Some(("resources", "resources"))
+        }
+        Command::Prompts | Command::Prompt { .. } => Some(("prompts", "prompts")),
+        Command::Complete { .. } => Some(("completions", "argument completion")),
+        _ => None,
+    }
+}
+
+/// Why the command cannot run against a server declaring `caps`, in words; `None` when it can.
+pub fn missing_capability(command: &Command, caps: &Value) -> Option<String> {
+    let (key, what) = needed_capability(command)?;
+    if caps.get(key).is_some() {
+        return None;
+    }
+    Some(format!(
+        "the server does not offer {what} (it declares: {})",
+        format::capability_names(caps)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_bare_url_is_the_server() {
+        let o = parse(&args(&["--json", "tools", "https://h/mcp"])).unwrap();
+        assert_eq!(o.server, ["https://h/mcp"]);
+        assert_eq!(o.command, Command::Tools);
+        let o = parse(&args(&["read", "https://h/res", "http://h/mcp"])).unwrap();
+        assert_eq!(
+            o.command,
+            Command::Read {
+                uri: "https://h/res".into()
+            }
+        );
+        assert_eq!(o.server, ["http://h/mcp"]);
+        let o = parse(&args(&["read", "--", "./srv", "-x"])).unwrap_err();
+        assert_eq!(
+            o,
+            ParseError::Usage("read needs a URI".into(), Some("read".into()))
+        );
+    }
+
+    #[test]
+    fn options_of_the_server_and_the_command() {
+        let o = parse(&args(&[
+            "--root",
+            "/a",
+            "--root",
+            "b c",
+            "--env",
+            "K=v=w",
+            "--cwd",
+            "/tmp",
+            "--timeout",
+            "2.5",
+            "-v",
+            "complete",
+            "p",
+            "arg",
+            "x",
+            "--arg",
+            "a=1",
+            "--",
+            "srv",
+        ]))
+        .unwrap();
+        assert_eq!(o.roots, ["/a", "b c"]);
+        assert_eq!(o.env, [("K".to_string(), "v=w".to_string())]);
+        assert_eq!(o.timeout, Some(Duration::from_millis(2500)));
+        assert!(o.verbose);
+        assert!(
+            matches!(&o.command, Command::Complete { context, .. } if context == &[("a".to_string(), "1".to_string())])
+        );
+        let e = |a: &[&str]| parse(&args(a)).unwrap_err();
+        assert_eq!(
+            e(&["--env", "K=v", "tools", "http://h/mcp"]),
+            ParseError::Usage(
+                "--env and --cwd apply only to a server program, not to a URL".into(),
+                Some("tools".into())
+            )
+        );
+        assert_eq!(
+            e(&["tools", "--arg", "a=1", "--", "s"]),
+            ParseError::Usage(
+                "--arg applies only to complete".into(),
+                Some("tools".into())
+            )
+        );
+        assert_eq!(
+            e(&["--timeout", "0", "tools", "--", "s"]),
+            usage("--timeout needs a number of seconds, got \"0\"")
+        );
+        assert_eq!(
+            e(&["call", "--help"]),
+            ParseError::Help(Some("call".into()))
+        );
+        assert_eq!(
+            e(&["help", "config"]),
+            ParseError::Help(Some("config".into()))
+        );
+        assert_eq!(
+            e(&["completions", "tcsh"]),
+            ParseError::Usage(
+                "unknown shell tcsh (known: bash, zsh, fish)".into(),
+                Some("completions".into())
+            )
+        );
+        assert!(parse(&args(&["completions", "fish"])).is_ok());
+    }
+
+    #[test]
+    fn capabilities_are_named_when_missing() {
+        let caps = json!({"logging": {}, "tools": {}});
+        assert_eq!(missing_capability(&Command::Tools, &caps), None);
+        assert_eq!(
+            missing_capability(&Command::Prompts, &caps).unwrap(),
+            "the server does not offer prompts (it declares: logging, tools)"
+        );
+        let complete = Command::Complete {
+            reference: json!({}),
+            argument: "a".into(),
+            value: String::new(),
+            context: vec![],
+        };
+        assert_eq!(
+            missing_capability(&complete, &json!({})).unwrap(),
+            "the server does not offer argument completion (it declares: none)"
+        );
+        assert_eq!(missing_capability(&Command::Info, &json!({})), None);
+    }
 }
