@@ -162,7 +162,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Tools => {
             let t = client
-                .list_all_tools()
+                .list_all_raw("tools/list")
                 .await
                 .map_err(|e| failed("tools/list", e))?;
             if opts.json {
@@ -173,7 +173,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Resources => {
             let r = client
-                .list_all_resources()
+                .list_all_raw("resources/list")
                 .await
                 .map_err(|e| failed("resources/list", e))?;
             if opts.json {
@@ -184,7 +184,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Templates => {
             let r = client
-                .list_all_resource_templates()
+                .list_all_raw("resources/templates/list")
                 .await
                 .map_err(|e| failed("resources/templates/list", e))?;
             if opts.json {
@@ -195,7 +195,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Prompts => {
             let p = client
-                .list_all_prompts()
+                .list_all_raw("prompts/list")
                 .await
                 .map_err(|e| failed("prompts/list", e))?;
             if opts.json {
@@ -206,7 +206,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Call { tool, args } => {
             let r = client
-                .call_tool(tool, args.clone())
+                .call_tool_raw(tool, args.clone())
                 .await
                 .map_err(|e| failed(&format!("calling tool {tool}"), e))?;
             let text = if opts.json {
@@ -222,7 +222,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Read { uri } => {
             let r = client
-                .read_resource(uri)
+                .read_resource_raw(uri)
                 .await
                 .map_err(|e| failed(&format!("reading {uri}"), e))?;
             if opts.json {
@@ -233,7 +233,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
         }
         Command::Prompt { name, args } => {
             let r = client
-                .get_prompt(name, args.clone())
+                .get_prompt_raw(name, args.clone())
                 .await
                 .map_err(|e| failed(&format!("getting prompt {name}"), e))?;
             if opts.json {
@@ -248,7 +248,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, (i32, String)> {
             value,
         } => {
             let r = client
-                .complete(reference.clone(), argument, value, None)
+                .complete_raw(reference.clone(), argument, value, None)
                 .await
                 .map_err(|e| failed("completion/complete", e))?;
             if opts.json {
