@@ -250,8 +250,8 @@ async fn modern_requests_carry_the_2026_headers() {
         )
         .await
         .unwrap();
-    client.read_resource("file:///a b ").await.unwrap();
-    client.get_prompt("greet", json!({})).await.unwrap();
+    client.read_resource_raw("file:///a b ").await.unwrap();
+    client.get_prompt_raw("greet", json!({})).await.unwrap();
 
     for s in m.seen() {
         assert_eq!(s.method, "POST");
