@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use libmcp::client::{CallOptions, Client, ClientConfig, VersionPreference};
+use libmcp::model::CompletionReference;
 use libmcp::server::{InputRequired, Reply, Server};
 use libmcp::{Era, Error, ProtocolVersion};
 use serde_json::{Value, json};
@@ -35,36 +36,48 @@ async fn modern_client_messages_are_valid_and_carry_meta() {
     );
     client.list_all_tools().await.unwrap();
     assert_eq!(
-        client.call_tool("ask", json!({})).await.unwrap()["content"][0]["text"],
-        "Hello, Ada!"
+        client
+            .call_tool("ask", json!({}))
+            .await
+            .unwrap()
+            .first_text(),
+        Some("Hello, Ada!")
     );
     assert_eq!(
-        client.call_tool("sample", json!({})).await.unwrap()["content"][0]["text"],
-        "model said: 4"
+        client
+            .call_tool("sample", json!({}))
+            .await
+            .unwrap()
+            .first_text(),
+        Some("model said: 4")
     );
     assert_eq!(
-        client.call_tool("roots", json!({})).await.unwrap()["content"][0]["text"],
-        "1 roots"
+        client
+            .call_tool("roots", json!({}))
+            .await
+            .unwrap()
+            .first_text(),
+        Some("1 roots")
     );
     assert_eq!(
-        client.read_resource("test://static").await.unwrap()["contents"][0]["text"],
-        "static text"
+        client
+            .read_resource("test://static")
+            .await
+            .unwrap()
+            .contents[0]
+            .as_text(),
+        Some("static text")
     );
     let r = client
         .get_prompt("greet", json!({"who": "Bo"}))
         .await
         .unwrap();
-    assert_eq!(r["messages"][0]["content"]["text"], "Hi Bo");
+    assert_eq!(r.messages[0].content.as_text(), Some("Hi Bo"));
     let r = client
-        .complete(
-            json!({"type": "ref/prompt", "name": "greet"}),
-            "who",
-            "b",
-            None,
-        )
+        .complete(CompletionReference::prompt("greet"), "who", "b", None)
         .await
         .unwrap();
-    assert_eq!(r["completion"]["values"], json!(["beta"]));
+    assert_eq!(r.completion.values, ["beta"]);
     client.close().await;
 
     let rec = record.lock();
@@ -133,18 +146,30 @@ async fn legacy_clients_of_every_revision_are_valid() {
         client.ping().await.unwrap();
         assert_eq!(client.list_all_tools().await.unwrap().len(), 10);
         assert_eq!(
-            client.call_tool("roots", json!({})).await.unwrap()["content"][0]["text"],
-            "1 roots",
+            client
+                .call_tool("roots", json!({}))
+                .await
+                .unwrap()
+                .first_text(),
+            Some("1 roots"),
             "{v}"
         );
         assert_eq!(
-            client.call_tool("sample", json!({})).await.unwrap()["content"][0]["text"],
-            "model said: 4"
+            client
+                .call_tool("sample", json!({}))
+                .await
+                .unwrap()
+                .first_text(),
+            Some("model said: 4")
         );
         if v >= "2025-06-18" {
             assert_eq!(
-                client.call_tool("ask", json!({})).await.unwrap()["content"][0]["text"],
-                "Hello, Ada!"
+                client
+                    .call_tool("ask", json!({}))
+                    .await
+                    .unwrap()
+                    .first_text(),
+                Some("Hello, Ada!")
             );
         }
         client.close().await;
@@ -169,8 +194,8 @@ async fn auto_probe_falls_back_to_initialize_on_a_legacy_only_server() {
     assert_eq!(client.era(), Era::Legacy);
     assert_eq!(client.server().version, ProtocolVersion::V2025_06_18);
     assert_eq!(
-        client.call_tool("t", json!({})).await.unwrap()["content"][0]["text"],
-        "ok"
+        client.call_tool("t", json!({})).await.unwrap().first_text(),
+        Some("ok")
     );
     client.close().await;
 }
@@ -231,7 +256,7 @@ async fn progress_resets_the_timeout_and_silence_cancels() {
         .call_tool_with("slow", json!({}), &opts)
         .await
         .unwrap();
-    assert_eq!(r["content"][0]["text"], "done");
+    assert_eq!(r.first_text(), Some("done"));
     assert_eq!(
         *seen.lock(),
         vec![(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]

@@ -16,6 +16,7 @@ use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use libmcp::client::{CallOptions, Client, ClientConfig};
+use libmcp::model::Tool;
 use libmcp::{Era, Error};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
@@ -177,12 +178,14 @@ async fn a_server_error_id_answers_the_post_it_came_with() {
 async fn a_lost_session_is_replaced_and_the_request_sent_again() {
     let state = Arc::new(State::default());
     let client = connect(&state).await;
-    client.list_tools(None).await.unwrap();
+    client.list_page::<Tool>(None).await.unwrap();
     // The server forgets the session (a restart, an idle timeout).
     *state.live.lock() = None;
     state.log.lock().clear();
-    let r = within("tools/list", client.list_tools(None)).await.unwrap();
-    assert_eq!(r["tools"], json!([]));
+    let r = within("tools/list", client.list_page::<Tool>(None))
+        .await
+        .unwrap();
+    assert!(r.tools.is_empty());
     assert_eq!(
         *state.log.lock(),
         [
@@ -193,7 +196,7 @@ async fn a_lost_session_is_replaced_and_the_request_sent_again() {
         ]
     );
     // The new session serves what follows.
-    client.list_tools(None).await.unwrap();
+    client.list_page::<Tool>(None).await.unwrap();
     client.close().await;
     assert_eq!(state.log.lock().last().unwrap(), "DELETE  s2");
 }
@@ -206,9 +209,9 @@ async fn concurrent_requests_share_one_new_session() {
     // Polled together: every POST carries the lost session before any answer is read.
     let (a, b, c) = within("three tools/list", async {
         tokio::join!(
-            client.list_tools(None),
-            client.list_tools(None),
-            client.list_tools(None)
+            client.list_page::<Tool>(None),
+            client.list_page::<Tool>(None),
+            client.list_page::<Tool>(None)
         )
     })
     .await;
@@ -231,9 +234,10 @@ async fn a_session_that_cannot_be_replaced_is_reported_at_once() {
     let client = connect(&state).await;
     *state.live.lock() = None;
     state.refuse_initialize.store(true, Ordering::SeqCst);
-    let r = within("tools/list", client.list_tools(None)).await;
+    let r = within("tools/list", client.list_page::<Tool>(None)).await;
     match r {
         Err(Error::Transport(m)) => {
+            let m = m.to_string();
             assert!(
                 m.starts_with("the server ended the session (HTTP 404 Not Found) and a new session could not be started: initialize was answered HTTP 503"),
                 "{m}"

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use libmcp::client::{CallOptions, Client, VersionPreference};
+use libmcp::model::ContentBlock;
 use libmcp::server::{InputRequired, Reply, Server};
 use libmcp::transport::http::{HttpServerConfig, HttpServerHandle, serve_http};
 use libmcp::{Era, Error, ProtocolVersion};
@@ -76,15 +77,12 @@ async fn auto_falls_back_to_http_sse_and_works_end_to_end() {
     assert_eq!(server.server_info.as_ref().unwrap()["name"], "sse-test");
 
     let tools = step(client.list_all_tools()).await.unwrap();
-    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["echo", "progress", "ask"]);
     let echoed = step(client.call_tool("echo", json!({"text": "over sse"})))
         .await
         .unwrap();
-    assert_eq!(
-        echoed["content"],
-        json!([{"type": "text", "text": "over sse"}])
-    );
+    assert_eq!(echoed.content, [ContentBlock::text("over sse")]);
 
     let seen: Arc<Mutex<Vec<Progress>>> = Arc::default();
     let record = seen.clone();
@@ -95,12 +93,12 @@ async fn auto_falls_back_to_http_sse_and_works_end_to_end() {
     let done = step(client.call_tool_with("progress", json!({}), &opts))
         .await
         .unwrap();
-    assert_eq!(done["content"][0]["text"], "done");
+    assert_eq!(done.first_text(), Some("done"));
     assert_eq!(*seen.lock(), [(1.0, Some(2.0)), (2.0, Some(2.0))]);
 
     // The server's sampling/createMessage arrives on the stream; the answer is POSTed back.
     let asked = step(client.call_tool("ask", json!({}))).await.unwrap();
-    assert_eq!(asked["content"][0]["text"], "llm said \"pong\"");
+    assert_eq!(asked.first_text(), Some("llm said \"pong\""));
 
     // Several calls in flight at once, answered on the one stream.
     let calls: Vec<_> = (0..8)
@@ -111,7 +109,7 @@ async fn auto_falls_back_to_http_sse_and_works_end_to_end() {
         .collect();
     for (i, call) in calls.into_iter().enumerate() {
         let r = step(call).await.unwrap().unwrap();
-        assert_eq!(r["content"][0]["text"], format!("n{i}"));
+        assert_eq!(r.first_text(), Some(&*format!("n{i}")));
     }
     client.close().await;
     handle.shutdown().await;

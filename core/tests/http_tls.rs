@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use libmcp::client::http::HttpClientOptions;
 use libmcp::client::{Client, VersionPreference};
+use libmcp::model::ContentBlock;
 use libmcp::server::{Reply, Server};
 use libmcp::transport::http::{HttpServerConfig, HttpServerHandle, serve_http};
 use libmcp::{Era, Error, ProtocolVersion};
@@ -132,10 +133,7 @@ async fn https_with_the_certificate_as_root_works_in_both_eras() {
         let result = step(client.call_tool("echo", json!({"text": "over tls"})))
             .await
             .unwrap();
-        assert_eq!(
-            result["content"],
-            json!([{"type": "text", "text": "over tls"}])
-        );
+        assert_eq!(result.content, [ContentBlock::text("over tls")]);
         client.close().await;
     }
     let sni = front.sni.lock().clone();

@@ -32,22 +32,59 @@ fn tool_results_from_constructors_are_valid() {
 
 #[test]
 fn tools_and_lists_from_constructors_are_valid() {
-    let tool = Tool::new(
-        "get_time",
-        json!({"type":"object","additionalProperties":false}),
-    )
-    .with_description("Returns the time")
-    .with_annotations(ToolAnnotations {
-        title: Some("Clock".into()),
-        read_only_hint: Some(true),
-        ..Default::default()
-    });
+    let tool = Tool::new("get_time")
+        .input_schema(json!({"type":"object","additionalProperties":false}))
+        .description("Returns the time")
+        .annotations(ToolAnnotations {
+            title: Some("Clock".into()),
+            read_only_hint: Some(true),
+            ..Default::default()
+        });
     assert_eq!(tool.display_name(), "Clock");
     assert_valid(REV, "Tool", &to(&tool));
     let mut list = ListToolsResult::new(vec![tool]);
     list.ttl_ms = Some(0);
     list.cache_scope = Some(CacheScope::Public);
     assert_valid(REV, "ListToolsResult", &to(&list));
+}
+
+#[test]
+fn definition_builders_write_exact_json() {
+    let tool = Tool::new("add")
+        .title("Add")
+        .output_schema(json!({"type": "object"}));
+    assert_eq!(
+        to(&tool),
+        json!({"name": "add", "title": "Add", "inputSchema": {"type": "object"},
+               "outputSchema": {"type": "object"}})
+    );
+    assert_valid(REV, "Tool", &to(&tool));
+    let resource = Resource::new("file:///a.txt", "a")
+        .title("A")
+        .description("The letter a")
+        .mime_type("text/plain")
+        .size(1);
+    assert_eq!(
+        to(&resource),
+        json!({"uri": "file:///a.txt", "name": "a", "title": "A", "description": "The letter a",
+               "mimeType": "text/plain", "size": 1})
+    );
+    assert_valid(REV, "Resource", &to(&resource));
+    let template = ResourceTemplate::new("file:///{path}", "files").mime_type("text/plain");
+    assert_eq!(
+        to(&template),
+        json!({"uriTemplate": "file:///{path}", "name": "files", "mimeType": "text/plain"})
+    );
+    assert_valid(REV, "ResourceTemplate", &to(&template));
+    let prompt = Prompt::new("greet")
+        .description("Greets someone")
+        .argument(PromptArgument::new("who", true).description("Whom to greet"));
+    assert_eq!(
+        to(&prompt),
+        json!({"name": "greet", "description": "Greets someone",
+               "arguments": [{"name": "who", "description": "Whom to greet", "required": true}]})
+    );
+    assert_valid(REV, "Prompt", &to(&prompt));
 }
 
 #[test]

@@ -6,6 +6,7 @@ use libmcp::auth::client::{
     AutoRedirect, ClientCredentials, OAuthClient, OAuthConfig, PreRegistered,
 };
 use libmcp::client::{Client, ClientBuilder, VersionPreference};
+use libmcp::model::Tool;
 use libmcp::{Era, ProtocolVersion};
 use serde_json::{Map, Value, json};
 
@@ -200,8 +201,8 @@ pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), Str
             let tools = list_tools(client).await?;
             let schema = tools
                 .iter()
-                .find(|t| t["name"] == "json_schema_2020_12_tool")
-                .map(|t| t["inputSchema"].clone())
+                .find(|t| t.name == "json_schema_2020_12_tool")
+                .map(|t| t.input_schema.clone())
                 .ok_or("json_schema_2020_12_tool is not listed")?;
             call(client, "json_schema_echo", json!({ "schema": schema })).await
         }
@@ -230,7 +231,7 @@ pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), Str
     }
 }
 
-async fn list_tools(client: &Client) -> Result<Vec<Value>, String> {
+async fn list_tools(client: &Client) -> Result<Vec<Tool>, String> {
     client
         .list_all_tools()
         .await
@@ -243,10 +244,10 @@ async fn call(client: &Client, tool: &str, args: Value) -> Result<(), String> {
         .call_tool(tool, args)
         .await
         .map_err(|e| format!("tools/call {tool}: {e}"))?;
-    if r["isError"] == true {
+    if r.is_error() {
         return Err(format!(
             "tools/call {tool} returned a tool error: {}",
-            r["content"]
+            r.first_text().unwrap_or_default()
         ));
     }
     Ok(())

@@ -49,8 +49,8 @@ async fn progress_is_0_50_100_of_100() {
             .await
             .unwrap();
         assert_eq!(
-            r["content"][0]["text"],
-            "Tool with progress executed successfully"
+            r.first_text(),
+            Some("Tool with progress executed successfully")
         );
         let total = Some(100.0);
         assert_eq!(
@@ -95,8 +95,8 @@ async fn modern_logging_tool_is_silent_without_a_log_level() {
         .await
         .unwrap();
     assert_eq!(
-        r["content"][0]["text"],
-        "Logging test completed: 0 message(s) sent"
+        r.first_text(),
+        Some("Logging test completed: 0 message(s) sent")
     );
     assert!(
         seen.lock()
@@ -176,8 +176,8 @@ async fn test_reconnection_delivers_its_result_on_the_resumed_stream() {
         .await
         .unwrap();
     assert_eq!(
-        r["content"][0]["text"],
-        "Reconnection test completed: the result was delivered on the resumed stream"
+        r.first_text(),
+        Some("Reconnection test completed: the result was delivered on the resumed stream")
     );
     client.close().await;
     handle.shutdown().await;
@@ -189,8 +189,10 @@ async fn test_reconnection_delivers_its_result_on_the_resumed_stream() {
         .await
         .unwrap();
     assert_eq!(
-        r["content"][0]["text"],
-        "Reconnection test completed: this transport cannot close the stream, so it stayed open"
+        r.first_text(),
+        Some(
+            "Reconnection test completed: this transport cannot close the stream, so it stayed open"
+        )
     );
     client.close().await;
 }
@@ -199,15 +201,16 @@ async fn test_reconnection_delivers_its_result_on_the_resumed_stream() {
 async fn test_x_mcp_header_echoes_the_region_it_was_sent_in_a_header() {
     let (client, handle) =
         connect_http(VersionPreference::Modern(ProtocolVersion::V2026_07_28)).await;
-    let tools = client.list_tools(None).await.unwrap();
-    let tool = tools["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "test_x_mcp_header")
-        .expect("listed");
+    // The typed stream stops at the first match without fetching further pages.
+    let mut tools = client.list_tools();
+    let tool = loop {
+        let t = tools.next().await.expect("listed").unwrap();
+        if t.name == "test_x_mcp_header" {
+            break t;
+        }
+    };
     assert_eq!(
-        tool["inputSchema"]["properties"]["region"]["x-mcp-header"],
+        tool.input_schema["properties"]["region"]["x-mcp-header"],
         "Region"
     );
     for region in ["eu-west", "Zürich"] {
@@ -215,7 +218,7 @@ async fn test_x_mcp_header_echoes_the_region_it_was_sent_in_a_header() {
             .call_tool("test_x_mcp_header", json!({"region": region}))
             .await
             .unwrap();
-        assert_eq!(r["content"][0]["text"], format!("region={region}"));
+        assert_eq!(r.first_text(), Some(&*format!("region={region}")));
     }
     client.close().await;
     handle.shutdown().await;

@@ -216,8 +216,9 @@ async fn revision_2024_11_05() {
         "[audio content omitted: protocol revision 2024-11-05 cannot carry it; mimeType audio/wav]"
     );
     assert_eq!(text(&out, "test_sampling"), "LLM response: Paris");
-    // No elicitation in this revision: the client cannot declare it, the tools fail.
-    assert_eq!(error(&out, "test_elicitation").0, -32603);
+    // No elicitation in this revision: the client cannot declare it, so the tool fails the
+    // capability check first (-32602 naming the missing capability) before any shape is fitted.
+    assert_eq!(error(&out, "test_elicitation").0, -32602);
     assert!(elicitations(&raw).is_empty());
     let progress = raw
         .received
@@ -238,7 +239,7 @@ async fn revision_2025_03_26() {
     assert_eq!(init["capabilities"]["completions"], json!({}));
     let audio = &out["test_audio_content"].as_ref().unwrap()["content"][0];
     assert_eq!(audio["type"], "audio");
-    assert_eq!(error(&out, "test_elicitation").0, -32603);
+    assert_eq!(error(&out, "test_elicitation").0, -32602);
     assert!(elicitations(&raw).is_empty());
 }
 

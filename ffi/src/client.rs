@@ -368,7 +368,7 @@ pub extern "C" fn mcp_client_list_tools(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.list_all_tools().await.map(Value::from) },
+            |cl| async move { cl.list_all_raw("tools/list").await.map(Value::from) },
             json_out,
             error_out,
         )
@@ -387,7 +387,7 @@ pub extern "C" fn mcp_client_list_resources(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.list_all_resources().await.map(Value::from) },
+            |cl| async move { cl.list_all_raw("resources/list").await.map(Value::from) },
             json_out,
             error_out,
         )
@@ -406,7 +406,11 @@ pub extern "C" fn mcp_client_list_resource_templates(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.list_all_resource_templates().await.map(Value::from) },
+            |cl| async move {
+                cl.list_all_raw("resources/templates/list")
+                    .await
+                    .map(Value::from)
+            },
             json_out,
             error_out,
         )
@@ -425,7 +429,7 @@ pub extern "C" fn mcp_client_list_prompts(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.list_all_prompts().await.map(Value::from) },
+            |cl| async move { cl.list_all_raw("prompts/list").await.map(Value::from) },
             json_out,
             error_out,
         )
@@ -456,7 +460,7 @@ pub extern "C" fn mcp_client_call_tool(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.call_tool(&name, args).await },
+            |cl| async move { cl.call_tool_raw(&name, args).await },
             json_out,
             error_out,
         )
@@ -478,7 +482,7 @@ pub extern "C" fn mcp_client_read_resource(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.read_resource(&uri).await },
+            |cl| async move { cl.read_resource_raw(&uri).await },
             json_out,
             error_out,
         )
@@ -508,7 +512,7 @@ pub extern "C" fn mcp_client_get_prompt(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.get_prompt(&name, args).await },
+            |cl| async move { cl.get_prompt_raw(&name, args).await },
             json_out,
             error_out,
         )
@@ -538,7 +542,7 @@ pub extern "C" fn mcp_client_complete(
         try_out!(json_out);
         run(
             c,
-            |cl| async move { cl.complete(reference, &argument, &value, None).await },
+            |cl| async move { cl.complete_raw(reference, &argument, &value, None).await },
             json_out,
             error_out,
         )

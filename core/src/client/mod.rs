@@ -10,8 +10,11 @@
 //! let client = Client::builder("demo-client", "1.0.0")
 //!     .connect_stdio(ChildSpec::new("my-server", ["--stdio"]))
 //!     .await?;
-//! let tools = client.list_all_tools().await?;
+//! for tool in client.list_all_tools().await? {
+//!     println!("{}: {}", tool.name, tool.description.unwrap_or_default());
+//! }
 //! let result = client.call_tool("echo", json!({"text": "hi"})).await?;
+//! assert!(!result.is_error());
 //! client.close().await;
 //! # Ok(()) }
 //! ```
@@ -21,7 +24,10 @@ mod connection;
 #[cfg(feature = "http")]
 pub mod http;
 mod mrtr;
+mod pages;
+mod raw;
 mod subscription;
+mod typed;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +37,7 @@ use serde_json::{Map, Value, json};
 
 pub use builder::{ClientBuilder, InputHandler, VersionPreference};
 pub use connection::{CallOptions, ProgressFn};
+pub use pages::{Listed, Pages};
 pub use subscription::{Subscription, SubscriptionFilter};
 
 use crate::error::{Error, Result};
@@ -224,131 +231,6 @@ impl Client {
             .await
     }
 
-    /// One page of `tools/list`.
-    pub async fn list_tools(&self, cursor: Option<&str>) -> Result<Value> {
-        self.call("tools/list", cursor_params(cursor), &CallOptions::default())
-            .await
-    }
-
-    /// Every tool, following `nextCursor` to the end.
-    pub async fn list_all_tools(&self) -> Result<Vec<Value>> {
-        self.list_all("tools/list", "tools").await
-    }
-
-    /// Every resource.
-    pub async fn list_all_resources(&self) -> Result<Vec<Value>> {
-        self.list_all("resources/list", "resources").await
-    }
-
-    /// Every resource template.
-    pub async fn list_all_resource_templates(&self) -> Result<Vec<Value>> {
-        self.list_all("resources/templates/list", "resourceTemplates")
-            .await
-    }
-
-    /// Every prompt.
-    pub async fn list_all_prompts(&self) -> Result<Vec<Value>> {
-        self.list_all("prompts/list", "prompts").await
-    }
-
-    async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>> {
-        let mut out = Vec::new();
-        let mut cursor: Option<String> = None;
-        for _ in 0..10_000 {
-            let page = self
-                .call(
-                    method,
-                    cursor_params(cursor.as_deref()),
-                    &CallOptions::default(),
-                )
-                .await?;
-            match page.get(key) {
-                Some(Value::Array(items)) => out.extend(items.iter().cloned()),
-                _ => {
-                    return Err(Error::Protocol(format!(
-                        "{method} result has no {key} array"
-                    )));
-                }
-            }
-            match page.get("nextCursor") {
-                Some(Value::String(c)) => cursor = Some(c.clone()),
-                None | Some(Value::Null) => return Ok(out),
-                Some(_) => {
-                    return Err(Error::Protocol(format!(
-                        "{method}: nextCursor must be a string"
-                    )));
-                }
-            }
-        }
-        Err(Error::Protocol(format!(
-            "{method}: the server kept paginating past 10000 pages"
-        )))
-    }
-
-    /// `tools/call` with input rounds handled; the CallToolResult (an `isError` result is not an `Err`).
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<Value> {
-        self.call_tool_with(name, arguments, &CallOptions::default())
-            .await
-    }
-
-    /// `tools/call` with options (progress callback, timeout).
-    pub async fn call_tool_with(
-        &self,
-        name: &str,
-        arguments: Value,
-        opts: &CallOptions,
-    ) -> Result<Value> {
-        let params = json!({ "name": name, "arguments": arguments });
-        match self.call("tools/call", params.clone(), opts).await {
-            // The server wants `Mcp-Param-*` headers this client did not know about (a tool list
-            // that is stale or was never fetched): list the tools again, then retry once.
-            Err(Error::Rpc(e))
-                if e.code == crate::error::code::HEADER_MISMATCH && self.era() == Era::Modern =>
-            {
-                self.list_all_tools().await?;
-                self.call("tools/call", params, opts).await
-            }
-            other => other,
-        }
-    }
-
-    /// `resources/read`.
-    pub async fn read_resource(&self, uri: &str) -> Result<Value> {
-        self.call(
-            "resources/read",
-            json!({ "uri": uri }),
-            &CallOptions::default(),
-        )
-        .await
-    }
-
-    /// `prompts/get`.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Value> {
-        self.call(
-            "prompts/get",
-            json!({ "name": name, "arguments": arguments }),
-            &CallOptions::default(),
-        )
-        .await
-    }
-
-    /// `completion/complete` for a `ref/prompt` or `ref/resource` reference.
-    pub async fn complete(
-        &self,
-        reference: Value,
-        argument_name: &str,
-        value: &str,
-        context: Option<Value>,
-    ) -> Result<Value> {
-        let mut params =
-            json!({ "ref": reference, "argument": { "name": argument_name, "value": value } });
-        if let Some(c) = context {
-            params["context"] = json!({ "arguments": c });
-        }
-        self.call("completion/complete", params, &CallOptions::default())
-            .await
-    }
-
     /// `ping` (legacy era only; the modern era removed it).
     pub async fn ping(&self) -> Result<()> {
         if self.era() == Era::Modern {
@@ -391,12 +273,5 @@ impl Client {
     /// Resolves when the server side of the connection has closed.
     pub async fn closed(&self) {
         self.conn.closed().await
-    }
-}
-
-fn cursor_params(cursor: Option<&str>) -> Value {
-    match cursor {
-        Some(c) => json!({ "cursor": c }),
-        None => json!({}),
     }
 }

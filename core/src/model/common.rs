@@ -40,6 +40,19 @@ pub struct EmptyResult {
     pub meta: Option<Meta>,
 }
 
+/// Builder methods of the definition types: `fn field(self, value) -> Self` setting an optional
+/// field, each with its doc line.
+macro_rules! optional_setters {
+    ($($doc:literal $field:ident: $ty:ty),* $(,)?) => {$(
+        #[doc = $doc]
+        pub fn $field(mut self, value: impl Into<$ty>) -> Self {
+            self.$field = Some(value.into());
+            self
+        }
+    )*};
+}
+pub(crate) use optional_setters;
+
 /// Serialises an `f64` the way a JSON author would write it: integral values without a fraction, so
 /// `50` read from the wire is written back as `50`, not `50.0` (JSON does not tell the two apart, but
 /// byte-level and `Value` comparisons do).

@@ -28,6 +28,23 @@ pub enum CompletionReference {
     },
 }
 
+impl CompletionReference {
+    /// `ref/prompt` for the prompt `name`.
+    pub fn prompt(name: impl Into<String>) -> Self {
+        CompletionReference::Prompt {
+            name: name.into(),
+            title: None,
+        }
+    }
+
+    /// `ref/resource` for the resource template `uri_template`.
+    pub fn resource_template(uri_template: impl Into<String>) -> Self {
+        CompletionReference::ResourceTemplate {
+            uri: uri_template.into(),
+        }
+    }
+}
+
 /// The argument being completed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompletionArgument {

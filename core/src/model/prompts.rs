@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::cache::CacheScope;
-use super::common::Meta;
+use super::common::{Meta, optional_setters};
 use super::content::{ContentBlock, Role};
 use super::implementation::Icon;
 use super::mrtr::{InputResponses, ResultType};
@@ -46,6 +46,19 @@ impl Prompt {
             meta: None,
         }
     }
+
+    optional_setters! {
+        "The same prompt with a display name." title: String,
+        "The same prompt with a description." description: String,
+        "The same prompt with icons." icons: Vec<Icon>,
+        "The same prompt with `_meta`." meta: Meta,
+    }
+
+    /// The same prompt with one more argument.
+    pub fn argument(mut self, argument: PromptArgument) -> Self {
+        self.arguments.get_or_insert_with(Vec::new).push(argument);
+        self
+    }
 }
 
 /// An argument a prompt accepts.
@@ -74,6 +87,11 @@ impl PromptArgument {
             description: None,
             required: Some(required),
         }
+    }
+
+    optional_setters! {
+        "The same argument with a display name." title: String,
+        "The same argument with a description." description: String,
     }
 }
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cache::CacheScope;
-use super::common::Meta;
+use super::common::{Meta, optional_setters};
 use super::content::Annotations;
 use super::implementation::Icon;
 use super::mrtr::{InputResponses, ResultType};
@@ -55,6 +55,21 @@ impl Resource {
             meta: None,
         }
     }
+
+    optional_setters! {
+        "The same resource with a display name." title: String,
+        "The same resource with a description." description: String,
+        "The same resource with a MIME type." mime_type: String,
+        "The same resource with icons." icons: Vec<Icon>,
+        "The same resource with annotations." annotations: Annotations,
+        "The same resource with `_meta`." meta: Meta,
+    }
+
+    /// The same resource with its size in bytes.
+    pub fn size(mut self, bytes: u64) -> Self {
+        self.size = Some(bytes);
+        self
+    }
 }
 
 /// A family of resources described by an RFC 6570 URI template.
@@ -98,6 +113,15 @@ impl ResourceTemplate {
             annotations: None,
             meta: None,
         }
+    }
+
+    optional_setters! {
+        "The same template with a display name." title: String,
+        "The same template with a description." description: String,
+        "The same template with a MIME type." mime_type: String,
+        "The same template with icons." icons: Vec<Icon>,
+        "The same template with annotations." annotations: Annotations,
+        "The same template with `_meta`." meta: Meta,
     }
 }
 
@@ -170,6 +194,14 @@ impl ResourceContents {
             blob: blob.into(),
             meta: None,
         })
+    }
+
+    /// The text, if these are text contents.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            ResourceContents::Text(t) => Some(&t.text),
+            ResourceContents::Blob(_) => None,
+        }
     }
 
     /// The URI of the contents.

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cache::CacheScope;
-use super::common::{JsonObject, Meta};
+use super::common::{JsonObject, Meta, optional_setters};
 use super::content::ContentBlock;
 use super::implementation::Icon;
 use super::mrtr::{InputResponses, ResultType};
@@ -42,13 +42,14 @@ pub struct Tool {
 }
 
 impl Tool {
-    /// A tool named `name` taking arguments described by `input_schema`.
-    pub fn new(name: impl Into<String>, input_schema: Value) -> Self {
+    /// A tool named `name` taking any object of arguments (`inputSchema: {"type": "object"}`); set
+    /// the rest with the builder methods.
+    pub fn new(name: impl Into<String>) -> Self {
         Tool {
             name: name.into(),
             title: None,
             description: None,
-            input_schema,
+            input_schema: serde_json::json!({ "type": "object" }),
             output_schema: None,
             annotations: None,
             icons: None,
@@ -57,21 +58,18 @@ impl Tool {
         }
     }
 
-    /// The same tool with a description.
-    pub fn with_description(mut self, description: impl Into<String>) -> Self {
-        self.description = Some(description.into());
-        self
+    optional_setters! {
+        "The same tool with a display name." title: String,
+        "The same tool with a description." description: String,
+        "The same tool with an output schema (of `structuredContent`)." output_schema: Value,
+        "The same tool with annotations." annotations: ToolAnnotations,
+        "The same tool with icons." icons: Vec<Icon>,
+        "The same tool with `_meta`." meta: Meta,
     }
 
-    /// The same tool with an output schema.
-    pub fn with_output_schema(mut self, schema: Value) -> Self {
-        self.output_schema = Some(schema);
-        self
-    }
-
-    /// The same tool with annotations.
-    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
-        self.annotations = Some(annotations);
+    /// The same tool with an input schema (a JSON Schema object with `type: "object"`).
+    pub fn input_schema(mut self, schema: Value) -> Self {
+        self.input_schema = schema;
         self
     }
 
@@ -81,6 +79,18 @@ impl Tool {
             .as_deref()
             .or_else(|| self.annotations.as_ref()?.title.as_deref())
             .unwrap_or(&self.name)
+    }
+}
+
+impl From<&str> for Tool {
+    fn from(name: &str) -> Self {
+        Tool::new(name)
+    }
+}
+
+impl From<String> for Tool {
+    fn from(name: String) -> Self {
+        Tool::new(name)
     }
 }
 
@@ -230,6 +240,11 @@ impl CallToolResult {
             structured_content: Some(value.clone()),
             ..CallToolResult::text(value.to_string())
         }
+    }
+
+    /// The text of the first text block, if there is one.
+    pub fn first_text(&self) -> Option<&str> {
+        self.content.iter().find_map(ContentBlock::as_text)
     }
 
     /// True when `isError` is set.

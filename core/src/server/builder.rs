@@ -1,6 +1,7 @@
-//! Building a server: definitions are JSON objects of the protocol (Tool, Resource, ResourceTemplate,
-//! Prompt) checked at registration; handlers are plain closures, async functions, or raw
-//! [`Handler`]s that complete a [`Responder`] later.
+//! Building a server: definitions are the typed `model` structs (`Tool`, `Resource`,
+//! `ResourceTemplate`, `Prompt`) or the same JSON objects, checked at registration; handlers are typed
+//! functions (schemas derived from their argument and return types), plain closures, async
+//! functions, or raw [`Handler`]s that complete a [`Responder`] later.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -148,24 +149,46 @@ impl ServerBuilder {
         self.tool_handler(definition, sync_handler(move |ctx| f(ctx, ctx.arguments())))
     }
 
-    /// Registers a tool whose input schema is derived from the Rust type `A` (JSON Schema 2020-12, via
-    /// `schemars`) and whose arguments arrive deserialised into `A`.
+    /// Registers a typed tool with a synchronous handler: arguments arrive deserialised into `A`,
+    /// whose JSON Schema (via `schemars`) is the `inputSchema`; a [`Json`](super::Json) return type
+    /// gives the `outputSchema` and is sent as `structuredContent`. `definition` is a
+    /// [`Tool`](crate::model::Tool) or just its name.
     #[cfg(feature = "schemars")]
-    pub fn typed_tool<A, F, R>(self, name: &str, description: &str, f: F) -> Self
+    pub fn typed_tool<A, R, F>(self, definition: impl Into<crate::model::Tool>, f: F) -> Self
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema,
+        R: super::ToolOutput,
         F: Fn(&RequestContext, A) -> R + Send + Sync + 'static,
-        R: Into<Reply>,
     {
-        let schema = serde_json::to_value(schemars::schema_for!(A))
-            .unwrap_or_else(|_| json!({"type": "object"}));
-        let definition = json!({ "name": name, "description": description, "inputSchema": schema });
-        self.tool(definition, move |ctx, args| {
-            match serde_json::from_value::<A>(args.clone()) {
-                Ok(a) => f(ctx, a).into(),
-                Err(e) => Reply::tool_error(format!("Input validation error: {e}")),
+        self.register(super::ToolDef::sync_fn(definition, f))
+    }
+
+    /// Registers a typed tool with an async handler; schemas as in [`ServerBuilder::typed_tool`].
+    #[cfg(feature = "schemars")]
+    pub fn typed_tool_async<A, R, F, Fut>(
+        self,
+        definition: impl Into<crate::model::Tool>,
+        f: F,
+    ) -> Self
+    where
+        A: serde::de::DeserializeOwned + schemars::JsonSchema,
+        R: super::ToolOutput + Send + 'static,
+        F: Fn(RequestContext, A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+    {
+        self.register(super::ToolDef::async_fn(definition, f))
+    }
+
+    /// Registers a tool made by [`ToolDef`](super::ToolDef) or the `#[tool]` attribute.
+    #[cfg(feature = "schemars")]
+    pub fn register(mut self, tool: super::ToolDef) -> Self {
+        match tool.into_parts() {
+            Ok((definition, handler)) => self.tool_handler(definition, handler),
+            Err(e) => {
+                self.errors.push(e);
+                self
             }
-        })
+        }
     }
 
     /// Registers a tool with an async handler.

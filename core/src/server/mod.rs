@@ -24,6 +24,8 @@ mod methods;
 mod mrtr;
 pub mod registry;
 mod session;
+#[cfg(feature = "schemars")]
+mod typed;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -39,6 +41,8 @@ pub use registry::{
     Handler, PromptEntry, ResourceEntry, TemplateEntry, ToolEntry, UriMatcher, Validator,
 };
 pub use session::Session;
+#[cfg(feature = "schemars")]
+pub use typed::{Json, ToolDef, ToolOutput, derive_schema};
 
 use crate::error::DefinitionKind;
 use crate::request_state::StateSealer;
@@ -280,6 +284,15 @@ impl Server {
         self.inner.registry.write().tools.insert(name, entry);
         self.notify(Change::Tools);
         Ok(())
+    }
+
+    /// Registers (or replaces) a typed tool at runtime (see [`ToolDef`]) and announces the change.
+    #[cfg(feature = "schemars")]
+    pub fn register(&self, tool: ToolDef) -> crate::Result<()> {
+        let (definition, handler) = tool
+            .into_parts()
+            .map_err(|e| crate::Error::InvalidDefinitions(vec![e]))?;
+        self.add_tool(definition, handler)
     }
 
     /// Removes a tool at runtime and announces the change; `false` if there was none.

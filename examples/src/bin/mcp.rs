@@ -408,7 +408,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         Command::Info => format::info(&d).trim_end().to_string(),
         Command::Tools => {
             let t = client
-                .list_all_tools()
+                .list_all_raw("tools/list")
                 .await
                 .map_err(|e| failed("tools/list", e))?;
             if opts.json {
@@ -419,7 +419,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         }
         Command::Resources => {
             let r = client
-                .list_all_resources()
+                .list_all_raw("resources/list")
                 .await
                 .map_err(|e| failed("resources/list", e))?;
             if opts.json {
@@ -430,7 +430,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         }
         Command::Templates => {
             let r = client
-                .list_all_resource_templates()
+                .list_all_raw("resources/templates/list")
                 .await
                 .map_err(|e| failed("resources/templates/list", e))?;
             if opts.json {
@@ -441,7 +441,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         }
         Command::Prompts => {
             let p = client
-                .list_all_prompts()
+                .list_all_raw("prompts/list")
                 .await
                 .map_err(|e| failed("prompts/list", e))?;
             if opts.json {
@@ -452,7 +452,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         }
         Command::Call { tool, args } => {
             let r = client
-                .call_tool(tool, args.clone())
+                .call_tool_raw(tool, args.clone())
                 .await
                 .map_err(|e| failed(&format!("calling tool {tool}"), e))?;
             let text = if opts.json {
@@ -470,7 +470,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         }
         Command::Read { uri } => {
             let r = client
-                .read_resource(uri)
+                .read_resource_raw(uri)
                 .await
                 .map_err(|e| failed(&format!("reading {uri}"), e))?;
             if opts.json {
@@ -481,7 +481,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
         }
         Command::Prompt { name, args } => {
             let r = client
-                .get_prompt(name, args.clone())
+                .get_prompt_raw(name, args.clone())
                 .await
                 .map_err(|e| failed(&format!("getting prompt {name}"), e))?;
             if opts.json {
@@ -500,7 +500,7 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
                 Value::Object(context.iter().map(|(k, v)| (k.clone(), json!(v))).collect())
             });
             let r = client
-                .complete(reference.clone(), argument, value, context)
+                .complete_raw(reference.clone(), argument, value, context)
                 .await
                 .map_err(|e| failed("completion/complete", e))?;
             if opts.json {

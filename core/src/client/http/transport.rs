@@ -474,7 +474,7 @@ async fn post(
                     let why = format!(
                         "the server ended the session (HTTP 404 Not Found) and a new session could not be started: {why}"
                     );
-                    report(shared, id.as_ref(), why);
+                    report(shared, id.as_ref(), Error::transport(why));
                     return false;
                 }
                 renewed = true;
@@ -523,7 +523,8 @@ async fn renew_session(shared: &Arc<Shared>, lost: &HeaderValue) -> Result<(), S
     let init: Value = serde_json::from_slice(&body).map_err(|e| e.to_string())?;
     let resp = shared
         .send_post(Some("initialize"), &shared.mcp_headers(&init), body)
-        .await?;
+        .await
+        .map_err(|e| e.to_string())?;
     let status = resp.status();
     let session = resp.headers().get("mcp-session-id").cloned();
     let answer = own_answer(resp).await?;
@@ -546,7 +547,8 @@ async fn renew_session(shared: &Arc<Shared>, lost: &HeaderValue) -> Result<(), S
             &shared.mcp_headers(&note),
             Bytes::from(note.to_string()),
         )
-        .await?;
+        .await
+        .map_err(|e| e.to_string())?;
     if !resp.status().is_success() {
         return Err(format!(
             "notifications/initialized was answered HTTP {}",
