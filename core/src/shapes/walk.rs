@@ -140,17 +140,27 @@ impl<'a> Walker<'a> {
         match candidates.as_slice() {
             [] => {}
             [only] => return self.fit(only, value),
-            // Members that differ only deeper down (titled and untitled multi-select): the first
-            // one the value fits all the way down.
+            // Members that differ only deeper down (titled and untitled multi-select) or only in
+            // optional properties (a legacy titled enum's `enumNames` beside the untitled enum): the
+            // first member the value fits unchanged, else the first it fits all the way down.
             [first, ..] => {
+                let mut fitted = None;
                 for leaf in &candidates {
                     let mut trial = value.clone();
                     if self.fit(leaf, &mut trial).is_ok() {
-                        *value = trial;
-                        return Ok(());
+                        if trial == *value {
+                            return Ok(());
+                        }
+                        fitted.get_or_insert(trial);
                     }
                 }
-                return self.fit(first, value);
+                return match fitted {
+                    Some(trial) => {
+                        *value = trial;
+                        Ok(())
+                    }
+                    None => self.fit(first, value),
+                };
             }
         }
         let Value::Object(map) = value else {
