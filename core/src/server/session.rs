@@ -343,6 +343,9 @@ impl Session {
 
     fn handle_request(&self, req: Request, sink: Sink, auth: Option<Arc<AuthInfo>>) {
         let shared = &self.shared;
+        if let Err(e) = meta::check_shape(req.params.as_ref()) {
+            return shared.send_error(&sink, Some(&req.id), &e);
+        }
         if req.method == "initialize" && !shared.stateless {
             let result = self.initialize(&req);
             match result {
