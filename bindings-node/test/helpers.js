@@ -26,7 +26,7 @@ function mcp (args, server = [process.execPath, SERVER]) {
 }
 
 /** Spawns a Node script; resolves to {code, signal, stdout, stderr, ms} when it exits. */
-function runNode (script, args = [], opts = {}) {
+function runNode (script, args = [], { timeout = 20000, input, ...opts } = {}) {
   return new Promise((resolve) => {
     const started = Date.now()
     const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...opts })
@@ -34,12 +34,12 @@ function runNode (script, args = [], opts = {}) {
     let stderr = ''
     child.stdout.on('data', (d) => { stdout += d })
     child.stderr.on('data', (d) => { stderr += d })
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeout ?? 20000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
     child.on('exit', (code, signal) => {
       clearTimeout(timer)
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started, child })
     })
-    if (opts.input !== undefined) child.stdin.end(opts.input)
+    if (input !== undefined) child.stdin.end(input)
   })
 }
 
