@@ -1,25 +1,24 @@
 'use strict'
-// The libmcp package: an MCP server and client on a native engine (see README.md).
+// The libmcp package: an MCP server and client on a native engine (see README.md). Exports are
+// assigned one by one so that ESM `import { Server } from 'libmcp'` sees them as named exports.
 
-const { Server } = require('./server')
-const { Client } = require('./client')
+const server = require('./server')
+const client = require('./client')
 const errors = require('./errors')
 const context = require('./context')
 
-module.exports = {
-  Server,
-  Client,
-  inputRequired: context.inputRequired,
-  elicit: context.elicit,
-  elicitUrl: context.elicitUrl,
-  createMessage: context.createMessage,
-  listRoots: context.listRoots,
-  InputRequired: context.InputRequired,
-  Context: context.Context,
-  ErrorCode: errors.ErrorCode,
-  McpError: errors.McpError,
-  TransportError: errors.TransportError,
-  TimeoutError: errors.TimeoutError,
-  CancelledError: errors.CancelledError,
-  InvalidArgumentError: errors.InvalidArgumentError,
-}
+exports.Server = server.Server
+exports.Client = client.Client
+exports.Context = context.Context
+exports.InputRequired = context.InputRequired
+exports.inputRequired = context.inputRequired
+exports.elicit = context.elicit
+exports.elicitUrl = context.elicitUrl
+exports.createMessage = context.createMessage
+exports.listRoots = context.listRoots
+exports.ErrorCode = errors.ErrorCode
+exports.McpError = errors.McpError
+exports.TransportError = errors.TransportError
+exports.TimeoutError = errors.TimeoutError
+exports.CancelledError = errors.CancelledError
+exports.InvalidArgumentError = errors.InvalidArgumentError

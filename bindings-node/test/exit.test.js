@@ -24,3 +24,22 @@ test('a stdio client, closed, lets the process exit by itself', async () => {
   assert.equal(r.stdout, 'bye\n')
   assert.ok(r.ms < 10000, `exited after ${r.ms} ms`)
 })
+
+test('a stdio server closed while stdin stays open lets the process exit', async () => {
+  const { spawn } = require('node:child_process')
+  const child = spawn(process.execPath, [path.join(FIXTURES, 'exit_stdio_close.js')], { stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  child.stderr.on('data', (d) => { stderr += d })
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' } }
+  child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bye', _meta: meta } }) + '\n')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10000)
+  const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])))
+  clearTimeout(timer)
+  assert.equal(signal, null, 'exited by itself')
+  assert.equal(code, 0, stderr)
+  assert.equal(JSON.parse(stdout).result.content[0].text, 'bye')
+  assert.equal(stderr, 'served\n')
+  child.stdin.destroy()
+})
