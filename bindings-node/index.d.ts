@@ -112,6 +112,6 @@ export declare class NativeServer {
 /**
  * Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
  * `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`) plus the client settings of
- * `client_options::builder`.
+ * `client_options::builder`. `notification` sees every notification from the server.
  */
-export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
+export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null): Promise<NativeClient>

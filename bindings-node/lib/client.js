@@ -27,6 +27,20 @@ function inputHandler (f, what) {
   }
 }
 
+/** A JS notification callback for the addon: `(method, params)`; its throws are reported, not raised. */
+function notificationHandler (f) {
+  if (f === undefined) return undefined
+  if (typeof f !== 'function') throw new TypeError('onNotification must be a function')
+  return (json) => {
+    const { method, params } = JSON.parse(json)
+    try {
+      f(method, params)
+    } catch (e) {
+      process.emitWarning(`libmcp: onNotification threw: ${e && e.message}`)
+    }
+  }
+}
+
 const CLIENT_KEYS = ['name', 'version', 'protocolVersion', 'timeoutMs', 'probeTimeoutMs', 'logLevel', 'roots',
   'elicitationUrl', 'samplingTools']
 
@@ -71,6 +85,7 @@ class Client {
       inputHandler(opts.onElicitation, 'onElicitation'),
       inputHandler(opts.onSampling, 'onSampling'),
       inputHandler(opts.onRoots, 'onRoots'),
+      notificationHandler(opts.onNotification),
     ]
     const o = { ...nativeOptions(transport, opts), ...extra }
     const c = await translated(() => native.connect(JSON.stringify(o), ...handlers))
@@ -97,6 +112,7 @@ class Client {
   /** `{command, args, env, cwd}` (stdio) or `{url, headers}` (HTTP), plus client options: `name`,
    * `version`, `protocolVersion` (pins the era; default: probe), `timeoutMs`, `logLevel`, `roots`,
    * `onElicitation`, `onSampling`, `onRoots` (async functions of the request params),
+   * `onNotification(method, params)` (every notification: list changes, logs, progress),
    * `elicitationUrl`, `samplingTools`. */
   static connect (opts) {
     objectArg(opts, 'options')

@@ -179,6 +179,8 @@ export interface ClientOptions {
   onElicitation?: (params: JsonObject) => Awaitable<JsonObject>
   onSampling?: (params: JsonObject) => Awaitable<JsonObject>
   onRoots?: (params: JsonObject) => Awaitable<JsonObject>
+  /** Sees every notification from the server (list changes, log messages, progress, ...). */
+  onNotification?: (method: string, params: JsonObject | null) => void
   elicitationUrl?: boolean
   samplingTools?: boolean
 }

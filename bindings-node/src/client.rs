@@ -67,13 +67,26 @@ async fn run_input(f: Arc<InputFn>, params: Value) -> Result<Value, RpcError> {
     Err(err)
 }
 
-/// Adds the JS input handlers given to the builder (each declares its capability).
+/// Adds the JS input handlers given to the builder (each declares its capability) and the
+/// notification callback (called with `{method, params}` as JSON text).
 fn with_handlers(
     mut b: ClientBuilder,
     elicitation: Option<Function<String, Promise<String>>>,
     sampling: Option<Function<String, Promise<String>>>,
     roots: Option<Function<String, Promise<String>>>,
+    notification: Option<Function<String, ()>>,
 ) -> napi::Result<ClientBuilder> {
+    if let Some(f) = notification {
+        let tsfn = f
+            .build_threadsafe_function::<String>()
+            .weak::<true>()
+            .callee_handled::<false>()
+            .build()?;
+        b = b.on_notification(move |method, params| {
+            let n = json!({ "method": method, "params": params });
+            tsfn.call(n.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
+        });
+    }
     if let Some(f) = elicitation {
         let f = input_fn(&f)?;
         b = b.on_elicitation(move |p| run_input(f.clone(), p));
@@ -91,7 +104,7 @@ fn with_handlers(
 
 /// Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
 /// `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`) plus the client settings of
-/// `client_options::builder`.
+/// `client_options::builder`. `notification` sees every notification from the server.
 #[napi]
 pub fn connect<'env>(
     env: &'env Env,
@@ -99,11 +112,18 @@ pub fn connect<'env>(
     elicitation: Option<Function<String, Promise<String>>>,
     sampling: Option<Function<String, Promise<String>>>,
     roots: Option<Function<String, Promise<String>>>,
+    notification: Option<Function<String, ()>>,
 ) -> napi::Result<PromiseRaw<'env, NativeClient>> {
     let Value::Object(o) = parse("client options", &options)? else {
         return Err(invalid("client options must be an object"));
     };
-    let builder = with_handlers(client_options::builder(&o)?, elicitation, sampling, roots)?;
+    let builder = with_handlers(
+        client_options::builder(&o)?,
+        elicitation,
+        sampling,
+        roots,
+        notification,
+    )?;
     let connecting = match o.get("transport").and_then(Value::as_str) {
         Some("stdio") => {
             let spec = client_options::child(&o)?;

@@ -37,7 +37,8 @@ for (const protocolVersion of [MODERN, LEGACY]) {
     const server = new Server({ name: 'runtime', version: '1' })
     const first = server.tool('first', {}, () => 'first')
     const http = await server.serveHttp()
-    const client = await Client.connectHttp(http.url, { protocolVersion })
+    const seen = []
+    const client = await Client.connectHttp(http.url, { protocolVersion, onNotification: (method) => seen.push(method) })
     try {
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['first'])
       server.tool('second', {}, () => 'second')
@@ -48,6 +49,13 @@ for (const protocolVersion of [MODERN, LEGACY]) {
       assert.equal(first.remove(), false)
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['second'])
       server.notifyResourceUpdated('test://late')
+      if (protocolVersion === LEGACY) {
+        // Legacy sessions hear of every change (modern clients ask with subscriptions/listen).
+        for (let i = 0; i < 50 && seen.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+        assert.deepEqual(seen.slice(0, 3), ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/tools/list_changed'])
+      } else {
+        assert.deepEqual(seen, [])
+      }
     } finally {
       await client.close()
       await server.close()
@@ -86,9 +94,16 @@ test('logging reaches a client that asked for it', async () => {
   server.tool('ask', {}, (_a, ctx) => ctx.inputResponse('x') ? 'answered' : inputRequired({ x: elicit('?', { type: 'object' }) }))
   const http = await server.serveHttp()
   try {
-    for (const [protocolVersion, logLevel, expect] of [[MODERN, 'info', 'true'], [MODERN, undefined, 'false'], [LEGACY, 'error', 'false']]) {
-      const client = await Client.connectHttp(http.url, { protocolVersion, logLevel })
+    for (const [protocolVersion, logLevel, expect] of [[MODERN, 'info', 'true'], [MODERN, undefined, 'false'], [LEGACY, 'error', 'false'], [LEGACY, 'debug', 'true']]) {
+      const logs = []
+      const client = await Client.connectHttp(http.url, {
+        protocolVersion,
+        logLevel,
+        onNotification: (method, params) => { if (method === 'notifications/message') logs.push(params) },
+      })
       assert.equal((await client.callTool('log', {})).content[0].text, expect, `${protocolVersion} ${logLevel}`)
+      if (expect === 'true') assert.deepEqual(logs, [{ level: 'warning', logger: 'test', data: { n: 1 } }])
+      else assert.deepEqual(logs, [])
       // Without an elicitation handler the client cannot answer: the call fails, the client carries on.
       await assert.rejects(client.callTool('ask', {}))
       await client.close()
