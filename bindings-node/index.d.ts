@@ -30,6 +30,11 @@ export declare class NativeClient {
   cancel(callId: number): void
   /** Closes the connection (a spawned server is stopped and reaped). */
   close(): Promise<void>
+  /**
+   * Subscribes to the notifications named by `filter` (JSON text: `toolsListChanged`,
+   * `promptsListChanged`, `resourcesListChanged`, `resourceSubscriptions`).
+   */
+  subscribe(filter: string): Promise<NativeSubscription>
 }
 
 /** A running HTTP server. */
@@ -107,6 +112,16 @@ export declare class NativeServer {
   serveStdio(): Promise<void>
   /** Ends a running `serveStdio` (and any started later). */
   stopStdio(): void
+}
+
+/** An open subscription; `close` ends it (the listen stream is closed, or the URIs unsubscribed). */
+export declare class NativeSubscription {
+  /** What the server agreed to deliver, as JSON text. */
+  get acknowledged(): string
+  /** The next notification as `{method, params}` JSON text, or `null` once the subscription ended. */
+  next(): Promise<string | null>
+  /** Ends the subscription; a pending `next` resolves to `null`. */
+  close(): Promise<void>
 }
 
 /**

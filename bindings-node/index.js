@@ -839,4 +839,5 @@ module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeHttpServer = nativeBinding.NativeHttpServer
 module.exports.NativeRequest = nativeBinding.NativeRequest
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.connect = nativeBinding.connect

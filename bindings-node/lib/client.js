@@ -67,6 +67,35 @@ function objectArg (v, what) {
   return v
 }
 
+/** Change notifications from the server: `for await (const {method, params} of sub)`. */
+class Subscription {
+  #native
+  constructor (nativeSub) {
+    this.#native = nativeSub
+    /** What the server agreed to deliver. */
+    this.acknowledged = JSON.parse(nativeSub.acknowledged)
+  }
+
+  /** The next notification, or `undefined` once the subscription has ended. */
+  async next () {
+    const text = await translated(() => this.#native.next())
+    return text == null ? undefined : JSON.parse(text)
+  }
+
+  /** Ends the subscription; a pending `next()` resolves to `undefined`. */
+  close () {
+    return this.#native.close()
+  }
+
+  async * [Symbol.asyncIterator] () {
+    try {
+      for (let n = await this.next(); n !== undefined; n = await this.next()) yield n
+    } finally {
+      await this.close()
+    }
+  }
+}
+
 /** An MCP client connected to one server. */
 class Client {
   #native
@@ -212,10 +241,18 @@ class Client {
     return this.#call('request', { method, params: objectArg(params, 'params') }, opts)
   }
 
+  /** Subscribes to change notifications, in either era (a modern `subscriptions/listen` stream,
+   * or a legacy session's notifications plus `resources/subscribe`). `filter`:
+   * `{toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions: [uri]}`. */
+  async subscribe (filter) {
+    objectArg(filter, 'subscription filter')
+    return new Subscription(await translated(() => this.#native.subscribe(JSON.stringify(filter))))
+  }
+
   /** Closes the connection; a spawned server is stopped and reaped. */
   close () {
     return this.#native.close()
   }
 }
 
-module.exports = { Client }
+module.exports = { Client, Subscription }

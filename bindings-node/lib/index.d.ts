@@ -218,5 +218,22 @@ export declare class Client {
   ping (options?: CallOptions): Promise<void>
   call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
+  subscribe (filter: SubscriptionFilter): Promise<Subscription>
   close (): Promise<void>
+}
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean
+  promptsListChanged?: boolean
+  resourcesListChanged?: boolean
+  resourceSubscriptions?: string[]
+}
+
+/** Change notifications from the server, as an async iterator. */
+export declare class Subscription implements AsyncIterable<{ method: string, params?: JsonObject | null }> {
+  private constructor ()
+  readonly acknowledged: SubscriptionFilter
+  next (): Promise<{ method: string, params?: JsonObject | null } | undefined>
+  close (): Promise<void>
+  [Symbol.asyncIterator] (): AsyncIterator<{ method: string, params?: JsonObject | null }>
 }

@@ -9,6 +9,7 @@ const context = require('./context')
 
 exports.Server = server.Server
 exports.Client = client.Client
+exports.Subscription = client.Subscription
 exports.Context = context.Context
 exports.InputRequired = context.InputRequired
 exports.inputRequired = context.inputRequired

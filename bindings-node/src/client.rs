@@ -208,6 +208,13 @@ async fn run(client: Client, op: String, p: Value, opts: CallOptions) -> libmcp:
     }
 }
 
+impl NativeClient {
+    /// The core client.
+    pub(crate) fn client(&self) -> &Client {
+        &self.client
+    }
+}
+
 #[napi]
 impl NativeClient {
     /// What the client learned about the server: `{era, protocolVersion, supportedVersions,

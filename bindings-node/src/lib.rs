@@ -12,3 +12,4 @@ mod error;
 mod http;
 mod request;
 mod server;
+mod subscription;

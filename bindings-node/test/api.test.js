@@ -112,3 +112,41 @@ test('logging reaches a client that asked for it', async () => {
     await server.close()
   }
 })
+
+for (const protocolVersion of [MODERN, LEGACY]) {
+  test(`subscribe: list changes and resource updates, ${protocolVersion}`, async () => {
+    const server = new Server({ name: 'subs', version: '1' })
+    server.tool('first', {}, () => 'first')
+    server.resource('watched', 'test://watched', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'w' }] }))
+    const http = await server.serveHttp()
+    const client = await Client.connectHttp(http.url, { protocolVersion })
+    try {
+      const sub = await client.subscribe({ toolsListChanged: true, resourceSubscriptions: ['test://watched'] })
+      assert.equal(sub.acknowledged.toolsListChanged, true)
+      server.tool('second', {}, () => 'second')
+      const changed = await sub.next()
+      assert.equal(changed.method, 'notifications/tools/list_changed')
+      // Modern notifications name their listen stream; legacy ones carry no params.
+      if (protocolVersion === MODERN) assert.equal(typeof changed.params._meta['io.modelcontextprotocol/subscriptionId'], 'number')
+      else assert.equal(changed.params, null)
+      server.notifyResourceUpdated('test://other')
+      server.notifyResourceUpdated('test://watched')
+      const updated = await sub.next()
+      assert.equal(updated.method, 'notifications/resources/updated')
+      assert.equal(updated.params.uri, 'test://watched')
+      const pending = sub.next()
+      await sub.close()
+      assert.equal(await pending, undefined)
+      // for await ends when the subscription is closed from elsewhere.
+      const sub2 = await client.subscribe({ toolsListChanged: true })
+      setTimeout(() => server.tool('third', {}, () => 'third'), 20)
+      for await (const n of sub2) {
+        assert.equal(n.method, 'notifications/tools/list_changed')
+        break
+      }
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+}

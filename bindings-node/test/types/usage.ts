@@ -2,7 +2,7 @@
 // lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, ErrorCode,
-  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing,
+  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -59,3 +59,13 @@ async function client (): Promise<void> {
 }
 
 void server; void client
+
+async function subscriptions (c: Client): Promise<void> {
+  const sub: Subscription = await c.subscribe({ toolsListChanged: true, resourceSubscriptions: ['test://r'] })
+  void sub.acknowledged.toolsListChanged
+  for await (const n of sub) {
+    if (n.method === 'notifications/tools/list_changed') break
+  }
+  await sub.close()
+}
+void subscriptions
