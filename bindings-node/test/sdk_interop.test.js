@@ -66,3 +66,27 @@ test('the official SDK client against a Node server over Streamable HTTP', async
     await server.close()
   }
 })
+
+test('the libmcp Node client against an official SDK server over stdio', async () => {
+  const { Client, CancelledError } = require('..')
+  const client = await Client.connectStdio(process.execPath, [require('node:path').join(__dirname, 'fixtures', 'sdk_server.js')], {
+    onElicitation: async (params) => ({ action: 'accept', content: { name: `Ada (${params.message})` } }),
+  })
+  try {
+    // The SDK 1.x server does not know server/discover: the probe falls back to initialize.
+    assert.equal(client.era, 'legacy')
+    assert.deepEqual(client.serverInfo, { name: 'sdk-fixture', version: '9.9.9' })
+    const { tools } = await client.listTools()
+    assert.deepEqual(tools.map((t) => t.name), ['add', 'ask', 'slow'])
+    assert.equal((await client.callTool('add', { a: 2, b: 40 })).content[0].text, '42')
+    assert.equal((await client.callTool('ask', {})).content[0].text, 'accept: Ada (Your name?)')
+    assert.equal((await client.readResource('doc://7')).contents[0].text, 'doc 7')
+    assert.equal((await client.getPrompt('p', { who: 'sdk' })).messages[0].content.text, 'hi sdk')
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    await assert.rejects(client.callTool('slow', {}, { signal: controller.signal }), CancelledError)
+    assert.equal((await client.callTool('add', { a: 1, b: 1 })).content[0].text, '2')
+  } finally {
+    await client.close()
+  }
+})
