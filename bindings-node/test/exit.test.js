@@ -43,3 +43,20 @@ test('a stdio server closed while stdin stays open lets the process exit', async
   assert.equal(stderr, 'served\n')
   child.stdin.destroy()
 })
+
+test('a client never closed neither keeps Node alive nor leaves its server running', async () => {
+  const r = await runNode(path.join(FIXTURES, 'exit_no_close.js'))
+  assert.equal(r.code, 0, r.stderr)
+  const pid = Number(r.stdout)
+  assert.ok(pid > 0)
+  let alive = true
+  for (let i = 0; i < 100 && alive; i++) {
+    try {
+      process.kill(pid, 0)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    } catch {
+      alive = false
+    }
+  }
+  assert.equal(alive, false, `server ${pid} still running`)
+})
