@@ -21,12 +21,12 @@ export declare class NativeClient {
   /**
    * Runs `op` (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `list`,
    * `call`, `request`, `ping`) with `params` (JSON text); resolves to the result as JSON text.
-   * `call_id` names the call for `cancel`; `timeout_ms` bounds it (progress resets the idle
-   * timeout of `tools/call`, `call` and `request`); `on_progress` receives
+   * `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
+   * resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
    * `{progress, total?, message?}` as JSON text.
    */
   call(op: string, params: string, callId: number, timeoutMs?: number | undefined | null, onProgress?: ((arg: string) => void) | undefined | null): Promise<string>
-  /** Cancels the call named `call_id`, if it is still running. */
+  /** Cancels the call named `callId`, if it is still running. */
   cancel(callId: number): void
   /** Closes the connection (a spawned server is stopped and reaped). */
   close(): Promise<void>
@@ -72,6 +72,17 @@ export declare class NativeRequest {
   progress(progress: number, total?: number | undefined | null, message?: string | undefined | null): boolean
   /** Sends `notifications/message` at `level` if the client asked for it; `data` is JSON text. */
   log(level: string, logger: string | undefined | null, data: string): boolean
+  /**
+   * Whether the client declared the capability at `path` (e.g. `["elicitation", "url"]`), by the
+   * core's rules (a bare `elicitation: {}` means form mode).
+   */
+  hasClientCapability(path: Array<string>): boolean
+  /**
+   * Closes the stream this request's messages travel on while it keeps running (resumable
+   * legacy HTTP sessions: the client reconnects with `Last-Event-ID`); `false` where the
+   * transport cannot resume.
+   */
+  closeStream(): boolean
   /** Whether the client cancelled the request. */
   get cancelled(): boolean
   /** Calls `callback` once if the request is cancelled before it is answered. */
@@ -127,6 +138,6 @@ export declare class NativeSubscription {
 /**
  * Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
  * `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`) plus the client settings of
- * `client_options::builder`. `notification` sees every notification from the server.
+ * `bindings-node/src/client_options.rs`. `notification` sees every notification from the server.
  */
 export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null): Promise<NativeClient>

@@ -102,6 +102,19 @@ class Context {
     return this.#signal
   }
 
+  /** Whether the client declared the capability at this path, e.g. `hasClientCapability('elicitation',
+   * 'url')` (the engine's rule: a bare `elicitation: {}` means form mode). */
+  hasClientCapability (...path) {
+    if (!path.every((p) => typeof p === 'string')) throw new TypeError('capability path must be strings')
+    return this.#req.hasClientCapability(path)
+  }
+
+  /** Closes the response stream while the request keeps running (SEP-1699 polling on resumable
+   * legacy HTTP sessions); `false` where the transport cannot resume (stdio, modern requests). */
+  closeStream () {
+    return this.#req.closeStream()
+  }
+
   /** Sends `notifications/progress` if the client asked for progress; `false` if not sent
    * (no progress token, or a value that does not increase). */
   progress (progress, total, message) {

@@ -71,6 +71,8 @@ export declare class Context {
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal
   inputResponse (key: string): any
+  hasClientCapability (...path: string[]): boolean
+  closeStream (): boolean
   progress (progress: number, total?: number, message?: string): boolean
   log (level: LogLevel, data: unknown, logger?: string): boolean
 }

@@ -104,7 +104,7 @@ fn with_handlers(
 
 /// Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
 /// `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`) plus the client settings of
-/// `client_options::builder`. `notification` sees every notification from the server.
+/// `bindings-node/src/client_options.rs`. `notification` sees every notification from the server.
 #[napi]
 pub fn connect<'env>(
     env: &'env Env,
@@ -248,8 +248,8 @@ impl NativeClient {
 
     /// Runs `op` (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `list`,
     /// `call`, `request`, `ping`) with `params` (JSON text); resolves to the result as JSON text.
-    /// `call_id` names the call for `cancel`; `timeout_ms` bounds it (progress resets the idle
-    /// timeout of `tools/call`, `call` and `request`); `on_progress` receives
+    /// `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
+    /// resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
     /// `{progress, total?, message?}` as JSON text.
     #[napi(ts_return_type = "Promise<string>")]
     pub fn call<'env>(
@@ -309,7 +309,7 @@ impl NativeClient {
         })
     }
 
-    /// Cancels the call named `call_id`, if it is still running.
+    /// Cancels the call named `callId`, if it is still running.
     #[napi]
     pub fn cancel(&self, call_id: u32) {
         if let Some(c) = self.calls.lock().remove(&call_id) {

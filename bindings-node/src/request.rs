@@ -149,6 +149,22 @@ impl NativeRequest {
             .log(level, logger.as_deref(), parse("log data", &data)?))
     }
 
+    /// Whether the client declared the capability at `path` (e.g. `["elicitation", "url"]`), by the
+    /// core's rules (a bare `elicitation: {}` means form mode).
+    #[napi]
+    pub fn has_client_capability(&self, path: Vec<String>) -> bool {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        self.ctx.has_client_capability(&path)
+    }
+
+    /// Closes the stream this request's messages travel on while it keeps running (resumable
+    /// legacy HTTP sessions: the client reconnects with `Last-Event-ID`); `false` where the
+    /// transport cannot resume.
+    #[napi]
+    pub fn close_stream(&self) -> bool {
+        self.ctx.close_stream()
+    }
+
     /// Whether the client cancelled the request.
     #[napi(getter)]
     pub fn cancelled(&self) -> bool {

@@ -55,6 +55,9 @@ for (const [era, protocolVersion] of [['modern', MODERN], ['legacy', LEGACY]]) {
       assert.equal(ctx.structuredContent.protocolVersion, protocolVersion)
       assert.equal(ctx.structuredContent.method, 'tools/call')
       assert.equal(ctx.structuredContent.round, 0)
+      // The client declares form elicitation (it has a handler), no URL mode, no sampling.
+      assert.deepEqual(ctx.structuredContent.caps, [true, true, false, false])
+      assert.equal(ctx.structuredContent.closeStream, false, 'stdio cannot resume')
     })
 
     await t.test('errors from handlers', async () => {

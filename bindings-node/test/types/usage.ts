@@ -14,6 +14,7 @@ async function server (): Promise<void> {
   }, async (args: { text: string }, ctx: Context) => {
     ctx.progress(1, 2, 'half')
     ctx.log('info', { step: 1 })
+    if (ctx.hasClientCapability('sampling') && ctx.closeStream()) return 'polled'
     if (ctx.signal.aborted) return 'aborted'
     const who = ctx.inputResponse('who')
     if (!who) return inputRequired({ who: elicit('Who?', { type: 'object' }), roots: listRoots() }, 'state')
