@@ -141,3 +141,9 @@ export declare class NativeSubscription {
  * `bindings-node/src/client_options.rs`. `notification` sees every notification from the server.
  */
 export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null): Promise<NativeClient>
+
+/**
+ * The core's -32021 error (a required client capability is missing) for `required` (JSON text), as
+ * `{code, message, data}` JSON text: handlers throw it as an `McpError`.
+ */
+export declare function missingCapabilityError(required: string): string

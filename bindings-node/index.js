@@ -841,3 +841,4 @@ module.exports.NativeRequest = nativeBinding.NativeRequest
 module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.connect = nativeBinding.connect
+module.exports.missingCapabilityError = nativeBinding.missingCapabilityError

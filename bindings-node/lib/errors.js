@@ -61,6 +61,13 @@ class InvalidArgumentError extends McpError {
   }
 }
 
+/** The -32021 error for a request that lacks the client capabilities `required` (e.g.
+ * `{sampling: {}}`), as the engine shapes it. */
+McpError.missingCapability = function missingCapability (required) {
+  const e = JSON.parse(require('../index.js').missingCapabilityError(JSON.stringify(required)))
+  return new McpError(e.message, { code: e.code, data: e.data })
+}
+
 const byKind = {
   transport: TransportError,
   closed: TransportError,

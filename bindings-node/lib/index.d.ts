@@ -26,6 +26,8 @@ export declare class McpError extends Error {
   kind: ErrorKind
   code?: number
   data?: unknown
+  /** The -32021 error for a request lacking the client capabilities `required`. */
+  static missingCapability (required: JsonObject): McpError
 }
 /** Moving bytes failed, or the connection closed. */
 export declare class TransportError extends McpError {}

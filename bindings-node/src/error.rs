@@ -44,3 +44,11 @@ pub(crate) fn invalid(message: impl Into<String>) -> napi::Error {
 pub(crate) fn parse(what: &str, text: &str) -> napi::Result<Value> {
     serde_json::from_str(text).map_err(|e| invalid(format!("{what} is not valid JSON: {e}")))
 }
+
+/// The core's -32021 error (a required client capability is missing) for `required` (JSON text), as
+/// `{code, message, data}` JSON text: handlers throw it as an `McpError`.
+#[napi_derive::napi]
+pub fn missing_capability_error(required: String) -> napi::Result<String> {
+    let e = libmcp::RpcError::missing_capability(parse("required capabilities", &required)?);
+    Ok(json!({ "code": e.code, "message": e.message, "data": e.data }).to_string())
+}

@@ -66,3 +66,10 @@ test('a throwing handler never ends the server process', async () => {
   const r = await runNode(SERVER, [], { input: '' })
   assert.equal(r.code, 0, r.stderr)
 })
+
+test('McpError.missingCapability is the core-shaped -32021 error', () => {
+  const e = McpError.missingCapability({ sampling: {} })
+  assert.equal(e.code, -32021)
+  assert.deepEqual(e.data, { requiredCapabilities: { sampling: {} } })
+  assert.equal(e.message, 'Missing required client capability')
+})
