@@ -465,7 +465,10 @@ fn check_meta_keys(meta: Option<&Value>, kind: DefinitionKind, name: &str) -> Ch
     Ok(())
 }
 
-fn template_entry(definition: Value, handler: Handler) -> Checked<(String, TemplateEntry)> {
+pub(crate) fn template_entry(
+    definition: Value,
+    handler: Handler,
+) -> Checked<(String, TemplateEntry)> {
     let kind = DefinitionKind::ResourceTemplate;
     let template = required_str(&definition, "uriTemplate", kind)?;
     required_str(&definition, "name", kind)?;

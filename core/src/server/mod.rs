@@ -359,6 +359,35 @@ impl Server {
         removed
     }
 
+    /// Registers (or replaces) a resource template at runtime and announces the change.
+    pub fn add_template(
+        &self,
+        definition: impl serde::Serialize,
+        handler: Handler,
+    ) -> crate::Result<()> {
+        let definition = builder::to_definition(DefinitionKind::ResourceTemplate, definition)?;
+        let (key, entry) = builder::template_entry(definition, handler)?;
+        self.inner.registry.write().templates.insert(key, entry);
+        self.notify(Change::Resources);
+        Ok(())
+    }
+
+    /// Removes a resource template (by its `uriTemplate`) at runtime and announces the change;
+    /// `false` if there was none.
+    pub fn remove_template(&self, uri_template: &str) -> bool {
+        let removed = self.inner.registry.write().templates.remove(uri_template);
+        if removed {
+            self.notify(Change::Resources);
+        }
+        removed
+    }
+
+    /// Sets (or with `None` removes) the `completion/complete` handler at runtime; the completions
+    /// capability follows it.
+    pub fn set_completion(&self, handler: Option<Handler>) {
+        self.inner.registry.write().completion = handler;
+    }
+
     /// Ends every open listen stream with a graceful final result.
     pub fn close_subscriptions(&self) {
         self.inner.listeners.close_all();
