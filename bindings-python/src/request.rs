@@ -33,6 +33,9 @@ impl Request {
     /// Answers with an internal error unless the request was answered already.
     pub fn fail_if_unanswered(&self, message: String) {
         if let Some(r) = self.responder.lock().take() {
+            // Answering may start engine work (legacy input rounds), from any thread.
+            let rt = crate::runtime::handle().ok();
+            let _entered = rt.as_ref().map(|h| h.enter());
             r.error(RpcError::internal(message));
             self.answered.cancel();
         }
@@ -41,6 +44,10 @@ impl Request {
     fn finish(&self, reply: Reply) -> PyResult<()> {
         match self.responder.lock().take() {
             Some(r) => {
+                // Answering may start engine work (legacy input rounds): the caller may be an
+                // event loop thread, outside the engine's runtime.
+                let rt = crate::runtime::handle()?;
+                let _entered = rt.enter();
                 r.reply(reply);
                 self.answered.cancel();
                 Ok(())

@@ -133,9 +133,10 @@ def json_schema(tp: Any, defs: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def _with_doc(tp: type, schema: dict[str, Any]) -> dict[str, Any]:
-    doc = inspect.getdoc(tp)
-    # Dataclasses get a generated docstring (their signature); only a written one describes them.
-    if doc and not doc.startswith(tp.__name__ + "("):
+    # The class's own docstring only (getdoc would inherit dict's); dataclasses get a generated one
+    # (their signature), which describes nothing.
+    doc = tp.__dict__.get("__doc__")
+    if isinstance(doc, str) and not doc.startswith(tp.__name__ + "("):
         schema["description"] = parse_docstring(doc)[0]
     return schema
 

@@ -75,8 +75,9 @@ _UNSTRUCTURED = (str, bytes, type(None))
 
 def _output_schema(fn: Function, explicit: dict[str, Any] | None, structured: bool | None) -> tuple[dict[str, Any] | None, bool]:
     """The output schema and whether results are wrapped as ``{"result": value}`` (for non-object
-    return types): objects (dict, TypedDict, dataclass, pydantic) are structured as they are; str,
-    content and untyped returns are not structured unless ``structured_output=True``."""
+    return types): objects (dict, TypedDict, dataclass, pydantic) are structured as they are, other
+    JSON types (int, float, bool, ``list[T]``, unions) wrapped; str, bytes, content types, a bare
+    list and untyped returns are not structured unless ``structured_output=True``."""
     if explicit is not None:
         return explicit, False
     if structured is False:
@@ -88,6 +89,9 @@ def _output_schema(fn: Function, explicit: dict[str, Any] | None, structured: bo
         return None, False
     base = typing.get_args(ret)[0] if typing.get_origin(ret) is typing.Annotated else ret
     if isinstance(base, type) and (base is ToolResult or issubclass(base, (_native.InputRequired,))):
+        return None, False
+    # A bare list or tuple says nothing about its items: usually content blocks.
+    if base in (list, tuple) and not structured:
         return None, False
     try:
         schema = _schema.json_schema(ret, defs := {})
