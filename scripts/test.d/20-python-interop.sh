@@ -12,21 +12,7 @@ cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
 
 venv=.venv
-requirements=tests/interop/requirements.txt
-stamp="$venv/.interop-requirements.sha256"
-
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv" || {
-    echo "error: could not create $venv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
-    exit 1
-  }
-fi
-# Reinstall only when the pinned requirements changed since the last successful install.
-want=$(sha256sum "$requirements" | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-  echo "$want" > "$stamp"
-fi
+ensure_venv "$venv" tests/interop/requirements.txt
 
 cargo build -p libmcp-examples --locked --quiet
 bin_dir="$(target_dir)/debug"

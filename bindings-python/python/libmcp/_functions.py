@@ -49,7 +49,7 @@ class Function:
         doc, param_docs = _schema.parse_docstring(inspect.getdoc(fn))
         f = cls(
             fn=fn,
-            name=name or getattr(fn, "__name__", type(fn).__name__),
+            name=name or str(getattr(fn, "__name__", type(fn).__name__)),
             description=description if description is not None else doc,
             hints=hints,
             param_docs=param_docs,

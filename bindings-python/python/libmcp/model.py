@@ -64,9 +64,9 @@ class McpObject:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, McpObject):
-            return self._data == other._data
+            return bool(self._data == other._data)
         if isinstance(other, dict):
-            return self._data == other
+            return bool(self._data == other)
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -56,6 +56,7 @@ def json_schema(tp: Any, defs: dict[str, Any] | None = None) -> dict[str, Any]:
         return dict(_PRIMITIVES[tp])
     origin = get_origin(tp)
     args = get_args(tp)
+    schema: dict[str, Any]
     if origin is typing.Annotated:
         schema = json_schema(args[0], defs)
         desc = _description(args[1:])
@@ -67,7 +68,7 @@ def json_schema(tp: Any, defs: dict[str, Any] | None = None) -> dict[str, Any]:
         return {"anyOf": members}
     if origin is Literal:
         values = list(args)
-        schema: dict[str, Any] = {"enum": values}
+        schema = {"enum": values}
         kinds = {type(v) for v in values}
         if len(kinds) == 1 and (k := kinds.pop()) in _PRIMITIVES:
             schema = {**_PRIMITIVES[k], "enum": values}
@@ -121,7 +122,7 @@ def json_schema(tp: Any, defs: dict[str, Any] | None = None) -> dict[str, Any]:
             schema["required"] = required
         return _named(tp, _with_doc(tp, schema), defs)
     if _pydantic_model(tp):
-        schema = tp.model_json_schema()
+        schema = dict(tp.model_json_schema())
         inner = schema.pop("$defs", {})
         if defs is None:
             if inner:

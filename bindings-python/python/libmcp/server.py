@@ -93,8 +93,9 @@ def _output_schema(fn: Function, explicit: dict[str, Any] | None, structured: bo
     # A bare list or tuple says nothing about its items: usually content blocks.
     if base in (list, tuple) and not structured:
         return None, False
+    defs: dict[str, Any] = {}
     try:
-        schema = _schema.json_schema(ret, defs := {})
+        schema = _schema.json_schema(ret, defs)
     except TypeError:
         return None, False
     if "$ref" in schema and defs:
@@ -549,7 +550,7 @@ def _resource_contents(uri: str, mime_type: str | None, value: Any) -> list[dict
     return [item]
 
 
-_SCALARS = {int: int, float: float}
+_SCALARS: dict[Any, Callable[[str], Any]] = {int: int, float: float}
 
 
 class _Resource:
@@ -560,7 +561,7 @@ class _Resource:
         variables = request.template_vars or {}
         out = {}
         for k, v in variables.items():
-            conv = _SCALARS.get(self.f.hints.get(k))  # type: ignore[call-overload]
+            conv = _SCALARS.get(self.f.hints.get(k, str))
             out[k] = conv(v) if conv and isinstance(v, str) else v
         return self.f.call_args(out, ctx)
 
