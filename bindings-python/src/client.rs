@@ -381,6 +381,17 @@ impl Client {
         )
     }
 
+    /// Opens a subscription with a SubscriptionFilter dict; `done(ok, Subscription)`.
+    fn subscribe(&self, done: Py<PyAny>, filter: &Bound<'_, PyAny>) -> PyResult<Task> {
+        let filter = crate::subscription::filter(filter)?;
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move { c.subscribe(filter).await },
+            crate::subscription::wrap,
+        )
+    }
+
     /// `ping` (legacy era).
     fn ping(&self, done: Py<PyAny>) -> PyResult<Task> {
         let c = self.inner.clone();

@@ -7,6 +7,7 @@ mod errors;
 mod request;
 mod runtime;
 mod server;
+mod subscription;
 mod task;
 
 use pyo3::prelude::*;
@@ -21,6 +22,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<client::Client>()?;
     m.add_class::<client::InputReply>()?;
     m.add_class::<task::Task>()?;
+    m.add_class::<subscription::Subscription>()?;
     m.add_function(wrap_pyfunction!(client::connect_stdio, m)?)?;
     m.add_function(wrap_pyfunction!(client::connect_http, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;

@@ -12,6 +12,7 @@ __all__ = [
     "Request",
     "Server",
     "Stopper",
+    "Subscription",
     "Task",
     "connect_http",
     "connect_stdio",
@@ -210,5 +211,15 @@ class Client:
     def complete(
         self, done: _Done, reference: dict[str, Any], argument: str, value: str, context: dict[str, Any] | None = None
     ) -> Task: ...
+    def subscribe(self, done: _Done, filter: dict[str, Any]) -> Task: ...
     def ping(self, done: _Done) -> Task: ...
+    def close(self, done: _Done) -> Task: ...
+
+@final
+class Subscription:
+    """An open subscription."""
+
+    @property
+    def acknowledged(self) -> dict[str, Any]: ...
+    def next(self, done: _Done) -> Task: ...
     def close(self, done: _Done) -> Task: ...

@@ -18,7 +18,7 @@ from ._bridge import call_native
 from .errors import ProtocolError
 from .model import McpObject, wrap
 
-__all__ = ["Client", "InputHandler"]
+__all__ = ["Client", "InputHandler", "Subscription"]
 
 log = logging.getLogger("libmcp.client")
 
@@ -271,6 +271,60 @@ class Client:
         """Any request (input rounds answered by the handlers); the result as sent."""
         return McpObject(await call_native(self._conn.call, method, params, timeout, self._progress(progress)))
 
+    async def subscribe(
+        self,
+        *,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: list[str] | None = None,
+    ) -> Subscription:
+        """Subscribes to change notifications, in either era (a ``subscriptions/listen`` stream, or
+        the legacy session's notifications plus ``resources/subscribe``)."""
+        f: dict[str, Any] = {}
+        if tools_list_changed:
+            f["toolsListChanged"] = True
+        if prompts_list_changed:
+            f["promptsListChanged"] = True
+        if resources_list_changed:
+            f["resourcesListChanged"] = True
+        if resource_subscriptions:
+            f["resourceSubscriptions"] = list(resource_subscriptions)
+        return Subscription(await call_native(self._conn.subscribe, f))
+
     async def ping(self) -> None:
         """``ping`` (legacy era; the modern era has none)."""
         await call_native(self._conn.ping)
+
+
+class Subscription:
+    """Change notifications from the server: ``async for note in sub`` yields McpObjects with
+    ``method`` and ``params``; use it as an async context manager (or call :meth:`close`)."""
+
+    def __init__(self, native: _native.Subscription) -> None:
+        self._native = native
+
+    @property
+    def acknowledged(self) -> McpObject:
+        """What the server agreed to deliver."""
+        return McpObject(self._native.acknowledged)
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> McpObject:
+        note = await call_native(self._native.next)
+        if note is None:
+            raise StopAsyncIteration
+        return McpObject(note)
+
+    async def close(self) -> None:
+        """Ends the subscription."""
+        await call_native(self._native.close)
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()

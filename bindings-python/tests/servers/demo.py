@@ -205,6 +205,13 @@ def add_tool(name: str) -> str:
 
 
 @server.tool()
+def touch(uri: str) -> str:
+    """Tells subscribers that `uri` changed."""
+    server.notify_resource_updated(uri)
+    return "touched"
+
+
+@server.tool()
 def remove_tool(name: str) -> bool:
     """Removes a tool at runtime."""
     return server.remove_tool(name)
