@@ -44,3 +44,27 @@ def test_ctrl_c_stops_the_http_server() -> None:
 
     assert run(ping()) == "up"
     assert p.stop() == 0
+
+
+def test_ctrl_c_stops_the_stdio_server() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from support import DEMO
+
+    proc = subprocess.Popen([sys.executable, DEMO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        # One exchange first, so the server is surely serving.
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+        proc.stdin.flush()
+        assert b'"id":1' in proc.stdout.readline()
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(10) == 0
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
