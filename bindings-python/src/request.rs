@@ -198,6 +198,12 @@ impl Request {
         Ok(self.ctx.log(level, logger, from_py(data)?))
     }
 
+    /// Closes the response stream while the request keeps running (resumable HTTP sessions only;
+    /// the client reconnects for the rest); False, doing nothing, elsewhere.
+    fn close_stream(&self) -> bool {
+        self.ctx.close_stream()
+    }
+
     /// Answers with a complete result object.
     fn reply_result(&self, result: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(result)?;

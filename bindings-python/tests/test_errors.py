@@ -106,6 +106,9 @@ def test_bad_definitions_raise_definition_error() -> None:
         server.tool(once)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"\*args"):
         server.add_tool(lambda *a: "x", name="varargs")
+    with pytest.raises(TypeError, match="give input_schema"):
+        server.add_tool(lambda **kw: "x", name="kwargs")
+    server.add_tool(lambda **kw: "x", name="kwargs", input_schema={"type": "object"})
     assert isinstance(DefinitionError("x"), (InvalidArgument, ValueError))
 
 

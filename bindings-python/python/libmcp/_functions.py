@@ -38,6 +38,8 @@ class Function:
     param_docs: dict[str, str] = field(default_factory=dict)
     context_param: str | None = None
     is_async: bool = False
+    #: A ``**kwargs`` parameter: every argument is passed (only with an explicit input schema).
+    takes_any: bool = False
 
     @classmethod
     def inspect(cls, fn: Callable[..., Any], name: str | None, description: str | None) -> Function:
@@ -57,8 +59,11 @@ class Function:
             or inspect.iscoroutinefunction(getattr(fn, "__call__", None)),
         )
         for p in sig.parameters.values():
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-                raise TypeError(f"{f.name}: *args and **kwargs cannot be described as a schema")
+            if p.kind == p.VAR_KEYWORD:
+                f.takes_any = True
+                continue
+            if p.kind == p.VAR_POSITIONAL:
+                raise TypeError(f"{f.name}: *args cannot be described as a schema")
             if _is_context(hints.get(p.name)):
                 f.context_param = p.name
                 continue
@@ -67,6 +72,8 @@ class Function:
 
     def input_schema(self) -> dict[str, Any]:
         """The object schema of the parameters, described from the docstring's ``Args:``."""
+        if self.takes_any:
+            raise TypeError(f"{self.name}: **kwargs cannot be described as a schema; give input_schema=")
         defs: dict[str, Any] = {}
         props: dict[str, Any] = {}
         required: list[str] = []
@@ -94,7 +101,7 @@ class Function:
         kwargs = {
             k: _schema.coerce(self.hints.get(k, inspect.Parameter.empty), v)
             for k, v in arguments.items()
-            if k in self.params
+            if k in self.params or self.takes_any
         }
         if self.context_param is not None:
             kwargs[self.context_param] = ctx

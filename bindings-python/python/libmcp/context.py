@@ -115,6 +115,12 @@ class Context:
         """Whether the client cancelled the request (async handlers are also cancelled as tasks)."""
         return self._request.cancelled
 
+    def close_stream(self) -> bool:
+        """Closes the response stream while the handler keeps running: on a resumable Streamable HTTP
+        session the client reconnects and gets the rest (the result included). False, doing nothing,
+        on transports that cannot resume (stdio, modern stateless requests)."""
+        return self._request.close_stream()
+
     def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> Sent:
         """Sends ``notifications/progress`` if the client asked for progress (values must increase)."""
         return Sent(self._request.progress(float(progress), None if total is None else float(total), message))
