@@ -209,6 +209,19 @@ fn rows() -> Vec<Row> {
             titled_multi_select_form(),
             Ok(titled_multi_select_form()),
         ),
+        // A legacy titled enum keeps its enumNames where the revision defines them (2025-11-25's
+        // LegacyTitledEnumSchema), though the untitled member also fits without them.
+        row(
+            "2025-11-25",
+            Request,
+            "elicitation/create",
+            json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}}}}),
+            Ok(
+                json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]}}}}),
+            ),
+        ),
         // Titled options become enum + enumNames; mode and default (2025-11-25) are dropped.
         row(
             "2025-06-18",

@@ -140,15 +140,23 @@ impl<'a> Walker<'a> {
         match candidates.as_slice() {
             [] => {}
             [only] => return self.fit(only, value),
-            // Members that differ only deeper down (titled and untitled multi-select): the first
-            // one the value fits all the way down.
+            // Members that differ only deeper down (titled and untitled multi-select) or in
+            // optional properties (a legacy titled enum's `enumNames`): a member the value fits
+            // unchanged, else the first one it fits all the way down by dropping properties.
             [first, ..] => {
+                let mut fallback = None;
                 for leaf in &candidates {
                     let mut trial = value.clone();
                     if self.fit(leaf, &mut trial).is_ok() {
-                        *value = trial;
-                        return Ok(());
+                        if trial == *value {
+                            return Ok(());
+                        }
+                        fallback.get_or_insert(trial);
                     }
+                }
+                if let Some(trial) = fallback {
+                    *value = trial;
+                    return Ok(());
                 }
                 return self.fit(first, value);
             }
