@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, Optional, TypedDict, Union
 
 import pytest
 
-from libmcp import Context, Server
+from libmcp import Audio, Context, Image, InputRequired, Server, ToolResult
 from libmcp._functions import Function
 from libmcp.schema import coerce, json_schema, jsonable, parse_docstring
 
@@ -207,6 +207,12 @@ OUTPUTS: list[tuple[Any, Any]] = [
         "description": "A required pair.",
     }),
     (dict[str, int], {"type": "object", "additionalProperties": {"type": "integer"}}),
+    (Image, None),
+    (list[str | Image], None),
+    (Image | Audio, None),
+    (ToolResult, None),
+    (InputRequired, None),
+    (str | InputRequired, None),
 ]
 
 

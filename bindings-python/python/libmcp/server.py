@@ -10,6 +10,7 @@ import asyncio
 import inspect
 import json
 import logging
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -124,7 +125,7 @@ def _is_content_type(tp: Any) -> bool:
     kinds = (Image, Audio, ResourceLink, EmbeddedResource)
     if isinstance(tp, type) and issubclass(tp, kinds):
         return True
-    if typing.get_origin(tp) in (list, typing.Union) or str(typing.get_origin(tp)) == "<class 'types.UnionType'>":
+    if typing.get_origin(tp) in (list, typing.Union, types.UnionType):
         return all(a is str or _is_content_type(a) for a in typing.get_args(tp))
     return False
 
