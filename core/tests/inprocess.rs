@@ -141,6 +141,58 @@ async fn runtime_registration_is_checked_and_served() {
     client.close().await;
 }
 
+#[tokio::test]
+async fn runtime_templates_and_completion_are_served_and_removed() {
+    use libmcp::server::sync_handler;
+    let s = server();
+    assert!(
+        s.add_resource_template(
+            json!({"uriTemplate": "mem://{", "name": "bad"}),
+            sync_handler(|_| Reply::text("x"))
+        )
+        .is_err()
+    );
+    s.add_resource_template(
+        json!({"uriTemplate": "mem://item/{id}", "name": "item"}),
+        sync_handler(|ctx| {
+            let id = ctx.template_vars().unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            Reply::Result(json!({"contents": [{"uri": ctx.uri().unwrap(), "text": id}]}))
+        }),
+    )
+    .unwrap();
+    s.set_completion_handler(Some(sync_handler(|_| {
+        Reply::Result(json!({"completion": {"values": ["a", "b"]}}))
+    })));
+    assert!(s.capabilities().get("completions").is_some());
+    let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    let (sr, sw) = tokio::io::split(server_io);
+    let served = s.clone();
+    tokio::spawn(async move { libmcp::transport::stdio::serve(served, sr, sw).await });
+    let (cr, cw) = tokio::io::split(client_io);
+    let client = Client::builder("c", "1").connect_io(cr, cw).await.unwrap();
+    let read = client.read_resource_raw("mem://item/42").await.unwrap();
+    assert_eq!(read["contents"][0]["text"], "42");
+    let done = client
+        .complete_raw(
+            json!({"type": "ref/resource", "uri": "mem://item/{id}"}),
+            "id",
+            "",
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(done["completion"]["values"], json!(["a", "b"]));
+    assert!(s.remove_resource_template("mem://item/{id}"));
+    assert!(!s.remove_resource_template("mem://item/{id}"));
+    s.set_completion_handler(None);
+    assert!(s.capabilities().get("completions").is_none());
+    assert!(client.read_resource_raw("mem://item/42").await.is_err());
+    client.close().await;
+}
+
 #[test]
 fn build_reports_every_bad_definition_and_each_duplicate_name() {
     use libmcp::error::{DefinitionError, DefinitionKind};

@@ -5,6 +5,8 @@
 #                                      and SERVER_PORT (returns non-zero, with the log on stderr, if the
 #                                      server exits first or says nothing within 30 s)
 #   stop_server PID                    SIGTERM, then waits for it (silent if it is gone already)
+#   ensure_venv VENV REQUIREMENTS      creates the venv VENV if missing and installs REQUIREMENTS into
+#                                      it, again only when that file changed since its last install
 
 target_dir() {
   cargo metadata --format-version 1 --no-deps | python3 -c \
@@ -38,4 +40,21 @@ stop_server() {
   [ -n "${1:-}" ] || return 0
   kill "$1" 2>/dev/null || true
   wait "$1" 2>/dev/null || true
+}
+
+ensure_venv() {
+  local venv="$1" requirements="$2"
+  local stamp="$venv/.$(echo "$requirements" | tr '/' '_').sha256"
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv" || {
+      echo "error: could not create $venv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
+      return 1
+    }
+  fi
+  local want
+  want=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    echo "$want" > "$stamp"
+  fi
 }

@@ -12,24 +12,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
 
-# ensure_venv DIR REQUIREMENTS: creates or reuses a venv and installs the pinned requirements into it,
-# again only when they changed since the last successful install.
-ensure_venv() {
-  local venv=$1 requirements=$2
-  local stamp="$venv/.interop-requirements.sha256" want
-  if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" || {
-      echo "error: could not create $venv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
-      exit 1
-    }
-  fi
-  want=$(sha256sum "$requirements" | cut -d' ' -f1)
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
-    echo "$want" > "$stamp"
-  fi
-}
-
 venv=.venv
 ensure_venv "$venv" tests/interop/requirements.txt
 # The Python SDK 1.x (most deployed servers) cannot share a venv with 2.x: tests/interop/test_sdk1.py

@@ -1,0 +1,81 @@
+"""libmcp: the Model Context Protocol for Python on a native engine (both protocol eras).
+
+A server::
+
+    from libmcp import Server
+
+    server = Server("demo")
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        "Adds two numbers."
+        return a + b
+
+    server.run()
+
+A client::
+
+    async with Client.stdio("python", ["server.py"]) as client:
+        result = await client.call_tool("add", {"a": 1, "b": 2})
+"""
+
+from __future__ import annotations
+
+import atexit as _atexit
+
+from . import _native
+from ._native import InputRequired
+from .client import Client
+from .content import Audio, EmbeddedResource, Image, ResourceLink
+from .context import Context
+from .errors import (
+    AuthError,
+    Cancelled,
+    ConnectionClosed,
+    DefinitionError,
+    InvalidArgument,
+    McpError,
+    ProtocolError,
+    ProtocolViolation,
+    RequestTimeout,
+    ToolError,
+    TransportError,
+)
+from .model import McpObject
+from .server import Message, Server, ToolResult
+
+# The engine's threads stop before the interpreter finalizes (see the native module's runtime.rs).
+_atexit.register(_native.shutdown)
+
+__version__ = _native.ENGINE_VERSION
+
+#: The name the official SDK uses for the same class, for migration by import.
+MCPServer = Server
+FastMCP = Server
+
+__all__ = [
+    "Audio",
+    "AuthError",
+    "Cancelled",
+    "Client",
+    "ConnectionClosed",
+    "Context",
+    "DefinitionError",
+    "EmbeddedResource",
+    "FastMCP",
+    "Image",
+    "InputRequired",
+    "InvalidArgument",
+    "MCPServer",
+    "McpError",
+    "McpObject",
+    "Message",
+    "ProtocolError",
+    "ProtocolViolation",
+    "RequestTimeout",
+    "ResourceLink",
+    "Server",
+    "ToolError",
+    "ToolResult",
+    "TransportError",
+]

@@ -1,0 +1,226 @@
+"""Type stubs of the native module (``bindings-python/src``). Asynchronous operations take a
+``done(ok, value)`` callable, called from an engine thread, and return a :class:`Task`."""
+
+from typing import Any, Callable, final
+
+__all__ = [
+    "ENGINE_VERSION",
+    "Client",
+    "HttpServer",
+    "InputReply",
+    "InputRequired",
+    "Request",
+    "Server",
+    "Stopper",
+    "Subscription",
+    "Task",
+    "connect_http",
+    "connect_stdio",
+    "shutdown",
+]
+
+ENGINE_VERSION: str
+
+_Done = Callable[[bool, Any], None]
+
+def shutdown() -> None:
+    """Stops the engine runtime (registered with atexit)."""
+
+def connect_stdio(
+    done: _Done,
+    options: dict[str, Any],
+    command: str,
+    args: list[str],
+    env: list[tuple[str, str]] | None = None,
+    cwd: str | None = None,
+    on_stderr: Callable[[str], None] | None = None,
+) -> Task:
+    """Spawns a server and connects over its stdio; ``done(True, Client)``."""
+
+def connect_http(
+    done: _Done, options: dict[str, Any], url: str, headers: list[tuple[str, str]] | None = None
+) -> Task:
+    """Connects to a Streamable HTTP endpoint; ``done(True, Client)``."""
+
+@final
+class Task:
+    """A running engine operation."""
+
+    def abort(self) -> None:
+        """Stops the operation if it is still running."""
+
+@final
+class InputRequired:
+    """Input a handler needs before it can finish (MRTR); return it from the handler."""
+
+    def __new__(cls, state: str | None = None) -> InputRequired: ...
+    def elicit(self, key: str, message: str, requested_schema: dict[str, Any]) -> InputRequired:
+        """Adds a form-mode elicitation request."""
+    def elicit_url(self, key: str, message: str, url: str) -> InputRequired:
+        """Adds a URL-mode elicitation request."""
+    def sample(self, key: str, params: dict[str, Any]) -> InputRequired:
+        """Adds a sampling request with these ``sampling/createMessage`` params."""
+    def list_roots(self, key: str) -> InputRequired:
+        """Adds a roots request."""
+    @property
+    def requests(self) -> dict[str, Any]:
+        """The requests so far."""
+    @property
+    def state(self) -> str | None:
+        """The state to get back on the retry."""
+
+@final
+class Request:
+    """A request being served (wrapped by :class:`libmcp.Context`)."""
+
+    @property
+    def method(self) -> str: ...
+    @property
+    def params(self) -> dict[str, Any]: ...
+    @property
+    def arguments(self) -> dict[str, Any]: ...
+    @property
+    def template_vars(self) -> dict[str, Any] | None: ...
+    @property
+    def meta(self) -> dict[str, Any] | None: ...
+    @property
+    def request_id(self) -> str | int: ...
+    @property
+    def protocol_version(self) -> str: ...
+    @property
+    def era(self) -> str: ...
+    @property
+    def client_capabilities(self) -> dict[str, Any]: ...
+    @property
+    def client_info(self) -> dict[str, Any] | None: ...
+    def has_client_capability(self, path: list[str]) -> bool: ...
+    @property
+    def input_responses(self) -> dict[str, Any] | None: ...
+    @property
+    def request_state(self) -> str | None: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def cancelled(self) -> bool: ...
+    def on_cancel(self, callback: Callable[[], Any]) -> None: ...
+    def close_stream(self) -> bool: ...
+    def progress(self, progress: float, total: float | None = None, message: str | None = None) -> bool: ...
+    def log(self, level: str, data: Any, logger: str | None = None) -> bool: ...
+    def reply_result(self, result: dict[str, Any]) -> None: ...
+    def reply_error(self, code: int, message: str, data: Any = None) -> None: ...
+    def reply_input_required(self, input: InputRequired) -> None: ...
+    @property
+    def answered(self) -> bool: ...
+
+_Invoke = Callable[[Request], None]
+
+@final
+class Stopper:
+    """Stops a stdio server."""
+
+    def stop(self) -> None: ...
+
+@final
+class HttpServer:
+    """A listening Streamable HTTP server."""
+
+    @property
+    def port(self) -> int: ...
+    @property
+    def host(self) -> str: ...
+    def shutdown(self, done: _Done) -> Task: ...
+
+@final
+class Server:
+    """The engine's server."""
+
+    def __new__(
+        cls,
+        name: str,
+        version: str,
+        instructions: str | None = None,
+        info: dict[str, Any] | None = None,
+        versions: list[str] | None = None,
+        page_size: int | None = None,
+        state_key: bytes | None = None,
+    ) -> Server: ...
+    def add_tool(self, definition: dict[str, Any], invoke: _Invoke) -> None: ...
+    def add_resource(self, definition: dict[str, Any], invoke: _Invoke) -> None: ...
+    def add_template(self, definition: dict[str, Any], invoke: _Invoke) -> None: ...
+    def add_prompt(self, definition: dict[str, Any], invoke: _Invoke) -> None: ...
+    def set_completion(self, invoke: _Invoke | None) -> None: ...
+    def remove_tool(self, name: str) -> bool: ...
+    def remove_resource(self, uri: str) -> bool: ...
+    def remove_template(self, uri_template: str) -> bool: ...
+    def remove_prompt(self, name: str) -> bool: ...
+    def tool_definition(self, name: str) -> dict[str, Any] | None: ...
+    def capabilities(self) -> dict[str, Any]: ...
+    def notify_resource_updated(self, uri: str) -> None: ...
+    def serve_stdio(self, done: _Done) -> Stopper: ...
+    def serve_http(
+        self,
+        done: _Done,
+        host: str,
+        port: int,
+        path: str | None = None,
+        legacy_sessions: bool | None = None,
+        assume_2025_03_26: bool | None = None,
+        http_sse: bool | None = None,
+        dns_rebinding_protection: bool | None = None,
+        allowed_hosts: list[str] | None = None,
+        allowed_origins: list[str] | None = None,
+        max_body_bytes: int | None = None,
+        max_sessions: int | None = None,
+        session_idle_timeout: float | None = None,
+        sse_keepalive: float | None = None,
+    ) -> Task: ...
+
+@final
+class InputReply:
+    """The answer slot of one input request."""
+
+    def send(self, result: dict[str, Any]) -> None: ...
+    def fail(self, code: int, message: str, data: Any = None) -> None: ...
+
+@final
+class Client:
+    """The engine's client."""
+
+    @property
+    def server(self) -> dict[str, Any]: ...
+    @property
+    def server_pid(self) -> int | None: ...
+    def call(
+        self,
+        done: _Done,
+        method: str,
+        params: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        progress: Callable[..., None] | None = None,
+    ) -> Task: ...
+    def call_tool(
+        self,
+        done: _Done,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        timeout: float | None = None,
+        progress: Callable[..., None] | None = None,
+    ) -> Task: ...
+    def list_all(self, done: _Done, method: str) -> Task: ...
+    def read_resource(self, done: _Done, uri: str) -> Task: ...
+    def get_prompt(self, done: _Done, name: str, arguments: dict[str, Any] | None = None) -> Task: ...
+    def complete(
+        self, done: _Done, reference: dict[str, Any], argument: str, value: str, context: dict[str, Any] | None = None
+    ) -> Task: ...
+    def subscribe(self, done: _Done, filter: dict[str, Any]) -> Task: ...
+    def ping(self, done: _Done) -> Task: ...
+    def close(self, done: _Done) -> Task: ...
+
+@final
+class Subscription:
+    """An open subscription."""
+
+    @property
+    def acknowledged(self) -> dict[str, Any]: ...
+    def next(self, done: _Done) -> Task: ...
+    def close(self, done: _Done) -> Task: ...

@@ -1,0 +1,330 @@
+"""The client: ``async with Client.stdio(command, args) as client`` or ``Client.http(url)``.
+
+Every result is an :class:`~libmcp.model.McpObject` (attribute access, ``model_dump()`` for the JSON
+as sent); lists of tools, resources, templates and prompts are Python lists of them. Errors are the
+exceptions of :mod:`libmcp.errors`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from types import TracebackType
+from typing import Any, Awaitable, Callable, Union
+
+from . import _native
+from ._bridge import call_native
+from .errors import ProtocolError
+from .model import McpObject, wrap
+
+__all__ = ["Client", "InputHandler", "Subscription"]
+
+log = logging.getLogger("libmcp.client")
+
+#: Answers an input request: receives its params (an McpObject) and returns the result dict (or an
+#: awaitable of it). Raising :class:`ProtocolError` answers with that error.
+InputHandler = Callable[[McpObject], Union[dict[str, Any], Awaitable[dict[str, Any]]]]
+ProgressHandler = Callable[[float, Union[float, None], Union[str, None]], Any]
+NotificationHandler = Callable[[str, McpObject], Any]
+
+INTERNAL_ERROR = -32603
+
+
+def _input_invoker(loop: asyncio.AbstractEventLoop, handler: InputHandler) -> Callable[[Any, Any], None]:
+    async def run(params: Any, reply: _native.InputReply) -> None:
+        try:
+            result = handler(wrap(params))
+            if inspect.isawaitable(result):
+                result = await result
+            if isinstance(result, McpObject):
+                result = result.model_dump()
+            reply.send(result)
+        except ProtocolError as e:
+            reply.fail(e.code, e.message, e.data)
+        except Exception as e:  # noqa: BLE001 - the server gets an error, not a hung request
+            log.error("input handler failed", exc_info=e)
+            reply.fail(INTERNAL_ERROR, f"the client's handler failed: {e}")
+
+    def invoke(params: Any, reply: _native.InputReply) -> None:
+        loop.call_soon_threadsafe(lambda: loop.create_task(run(params, reply)))
+
+    return invoke
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], wrap_args: bool = False) -> Callable[..., None]:
+    def call(*args: Any) -> None:
+        def run() -> None:
+            try:
+                result = fn(*(wrap(a) for a in args) if wrap_args else args)
+                if inspect.isawaitable(result):
+                    loop.create_task(_swallow(result))
+            except Exception as e:  # noqa: BLE001
+                log.error("callback failed", exc_info=e)
+
+        loop.call_soon_threadsafe(run)
+
+    return call
+
+
+async def _swallow(aw: Awaitable[Any]) -> None:
+    try:
+        await aw
+    except Exception as e:  # noqa: BLE001
+        log.error("callback failed", exc_info=e)
+
+
+class Client:
+    """A connection to one MCP server. Create it with :meth:`stdio` or :meth:`http` and use it as an
+    async context manager; calls may run concurrently."""
+
+    def __init__(self, connect: Callable[[dict[str, Any]], Awaitable[Any]], options: dict[str, Any]) -> None:
+        self._connect = connect
+        self._options = options
+        self._native: _native.Client | None = None
+
+    @staticmethod
+    def _make_options(
+        name: str,
+        version: str,
+        protocol_version: str | None,
+        elicitation: InputHandler | None,
+        elicitation_url: bool,
+        sampling: InputHandler | None,
+        roots: InputHandler | list[dict[str, Any]] | None,
+        on_notification: NotificationHandler | None,
+        on_wire: Callable[[str, bytes], None] | None,
+        request_timeout: float | None,
+        log_level: str | None,
+    ) -> dict[str, Any]:
+        return {
+            "name": name, "version": version, "protocol_version": protocol_version,
+            "elicitation": elicitation, "elicitation_url": elicitation_url, "sampling": sampling,
+            "roots": roots, "on_notification": on_notification, "on_wire": on_wire,
+            "request_timeout": request_timeout, "log_level": log_level,
+        }
+
+    @classmethod
+    def stdio(
+        cls,
+        command: str,
+        args: list[str] | None = None,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        on_stderr: Callable[[str], None] | None = None,
+        name: str = "libmcp-python",
+        version: str = "0.1.0",
+        protocol_version: str | None = None,
+        elicitation: InputHandler | None = None,
+        elicitation_url: bool = False,
+        sampling: InputHandler | None = None,
+        roots: InputHandler | list[dict[str, Any]] | None = None,
+        on_notification: NotificationHandler | None = None,
+        on_wire: Callable[[str, bytes], None] | None = None,
+        request_timeout: float | None = None,
+        log_level: str | None = None,
+    ) -> Client:
+        """A client of the server started as ``command args...`` (stdin/stdout). ``protocol_version``
+        pins a revision (``"2025-11-25"`` forces the legacy handshake); by default the client probes
+        and uses the modern era when the server has it. ``elicitation``, ``sampling`` and ``roots``
+        answer the server's input requests (``roots`` may be a fixed list of ``{uri, name}``)."""
+        options = cls._make_options(name, version, protocol_version, elicitation, elicitation_url, sampling,
+                                    roots, on_notification, on_wire, request_timeout, log_level)
+        env_list = list(env.items()) if env else None
+
+        async def connect(opts: dict[str, Any]) -> Any:
+            stderr = _on_loop(asyncio.get_running_loop(), on_stderr) if on_stderr else None
+            return await call_native(_native.connect_stdio, opts, command, list(args or []), env_list, cwd, stderr)
+
+        return cls(connect, options)
+
+    @classmethod
+    def http(
+        cls,
+        url: str,
+        *,
+        headers: dict[str, str] | None = None,
+        name: str = "libmcp-python",
+        version: str = "0.1.0",
+        protocol_version: str | None = None,
+        elicitation: InputHandler | None = None,
+        elicitation_url: bool = False,
+        sampling: InputHandler | None = None,
+        roots: InputHandler | list[dict[str, Any]] | None = None,
+        on_notification: NotificationHandler | None = None,
+        on_wire: Callable[[str, bytes], None] | None = None,
+        request_timeout: float | None = None,
+        log_level: str | None = None,
+    ) -> Client:
+        """A client of the Streamable HTTP endpoint at ``url`` (options as in :meth:`stdio`)."""
+        options = cls._make_options(name, version, protocol_version, elicitation, elicitation_url, sampling,
+                                    roots, on_notification, on_wire, request_timeout, log_level)
+        header_list = list(headers.items()) if headers else None
+
+        async def connect(opts: dict[str, Any]) -> Any:
+            return await call_native(_native.connect_http, opts, url, header_list)
+
+        return cls(connect, options)
+
+    async def connect(self) -> Client:
+        """Connects (``async with`` does this)."""
+        if self._native is not None:
+            return self
+        loop = asyncio.get_running_loop()
+        opts = dict(self._options)
+        for key in ("elicitation", "sampling"):
+            if opts[key] is not None:
+                opts[key] = _input_invoker(loop, opts[key])
+        roots = opts["roots"]
+        if isinstance(roots, list):
+            fixed = {"roots": list(roots)}
+            opts["roots"] = _input_invoker(loop, lambda _params: fixed)
+        elif roots is not None:
+            opts["roots"] = _input_invoker(loop, roots)
+        if opts["on_notification"] is not None:
+            opts["on_notification"] = _on_loop(loop, opts["on_notification"], wrap_args=True)
+        self._native = await self._connect(opts)
+        return self
+
+    async def close(self) -> None:
+        """Closes the connection (a spawned server is stopped)."""
+        if self._native is not None:
+            native, self._native = self._native, None
+            await call_native(native.close)
+
+    async def __aenter__(self) -> Client:
+        return await self.connect()
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    @property
+    def _conn(self) -> _native.Client:
+        if self._native is None:
+            from .errors import ConnectionClosed
+
+            raise ConnectionClosed("the client is not connected (use `async with`)")
+        return self._native
+
+    @property
+    def server(self) -> McpObject:
+        """What the client learned at connect: ``era``, ``protocol_version``, ``supported_versions``,
+        ``capabilities``, ``server_info``, ``instructions``."""
+        return McpObject(self._conn.server)
+
+    @property
+    def era(self) -> str:
+        """``"modern"`` or ``"legacy"``."""
+        era: str = self._conn.server["era"]
+        return era
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol revision in use."""
+        v: str = self._conn.server["protocolVersion"]
+        return v
+
+    def _progress(self, progress: ProgressHandler | None) -> Callable[..., None] | None:
+        return _on_loop(asyncio.get_running_loop(), progress) if progress else None
+
+    async def list_tools(self) -> list[McpObject]:
+        """Every tool (all pages)."""
+        return [McpObject(t) for t in await call_native(self._conn.list_all, "tools/list")]
+
+    async def list_resources(self) -> list[McpObject]:
+        """Every resource (all pages)."""
+        return [McpObject(t) for t in await call_native(self._conn.list_all, "resources/list")]
+
+    async def list_resource_templates(self) -> list[McpObject]:
+        """Every resource template (all pages)."""
+        return [McpObject(t) for t in await call_native(self._conn.list_all, "resources/templates/list")]
+
+    async def list_prompts(self) -> list[McpObject]:
+        """Every prompt (all pages)."""
+        return [McpObject(t) for t in await call_native(self._conn.list_all, "prompts/list")]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
+                        timeout: float | None = None, progress: ProgressHandler | None = None) -> McpObject:
+        """Calls a tool; input requests are answered by the handlers. A tool error comes back as a
+        result with ``is_error`` true; protocol errors raise :class:`ProtocolError`."""
+        result = await call_native(self._conn.call_tool, name, arguments, timeout, self._progress(progress))
+        return McpObject(result)
+
+    async def read_resource(self, uri: str) -> McpObject:
+        """Reads a resource: ``result.contents``."""
+        return McpObject(await call_native(self._conn.read_resource, uri))
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> McpObject:
+        """Gets a prompt: ``result.messages``."""
+        return McpObject(await call_native(self._conn.get_prompt, name, arguments))
+
+    async def complete(self, ref: dict[str, Any], argument: str, value: str,
+                       context: dict[str, str] | None = None) -> McpObject:
+        """``completion/complete`` for a ``{"type": "ref/prompt", "name": ...}`` or
+        ``{"type": "ref/resource", "uri": ...}`` reference: ``result.completion.values``."""
+        return McpObject(await call_native(self._conn.complete, ref, argument, value, context))
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, *,
+                      timeout: float | None = None, progress: ProgressHandler | None = None) -> McpObject:
+        """Any request (input rounds answered by the handlers); the result as sent."""
+        return McpObject(await call_native(self._conn.call, method, params, timeout, self._progress(progress)))
+
+    async def subscribe(
+        self,
+        *,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: list[str] | None = None,
+    ) -> Subscription:
+        """Subscribes to change notifications, in either era (a ``subscriptions/listen`` stream, or
+        the legacy session's notifications plus ``resources/subscribe``)."""
+        f: dict[str, Any] = {}
+        if tools_list_changed:
+            f["toolsListChanged"] = True
+        if prompts_list_changed:
+            f["promptsListChanged"] = True
+        if resources_list_changed:
+            f["resourcesListChanged"] = True
+        if resource_subscriptions:
+            f["resourceSubscriptions"] = list(resource_subscriptions)
+        return Subscription(await call_native(self._conn.subscribe, f))
+
+    async def ping(self) -> None:
+        """``ping`` (legacy era; the modern era has none)."""
+        await call_native(self._conn.ping)
+
+
+class Subscription:
+    """Change notifications from the server: ``async for note in sub`` yields McpObjects with
+    ``method`` and ``params``; use it as an async context manager (or call :meth:`close`)."""
+
+    def __init__(self, native: _native.Subscription) -> None:
+        self._native = native
+
+    @property
+    def acknowledged(self) -> McpObject:
+        """What the server agreed to deliver."""
+        return McpObject(self._native.acknowledged)
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> McpObject:
+        note = await call_native(self._native.next)
+        if note is None:
+            raise StopAsyncIteration
+        return McpObject(note)
+
+    async def close(self) -> None:
+        """Ends the subscription."""
+        await call_native(self._native.close)
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()

@@ -1,0 +1,146 @@
+"""What a handler can ask about its request and do while serving it: :class:`Context`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generator
+
+from .model import McpObject, wrap
+
+if TYPE_CHECKING:
+    from ._native import Request
+
+__all__ = ["Context"]
+
+
+class Sent:
+    """Whether a notification was sent. Truthy when sent; also awaitable (``await ctx.info(...)``
+    works, as with the official SDK, and returns at once: sending never waits)."""
+
+    __slots__ = ("sent",)
+
+    def __init__(self, sent: bool) -> None:
+        self.sent = sent
+
+    def __bool__(self) -> bool:
+        return self.sent
+
+    def __await__(self) -> Generator[Any, None, bool]:
+        return self.sent
+        yield  # pragma: no cover - makes this a generator
+
+    def __repr__(self) -> str:
+        return f"Sent({self.sent})"
+
+
+class Context:
+    """The request being served. A handler gets one by declaring a parameter annotated ``Context``."""
+
+    __slots__ = ("_request",)
+
+    def __init__(self, request: Request) -> None:
+        self._request = request
+
+    @property
+    def request_id(self) -> str | int:
+        """The JSON-RPC id of the request."""
+        return self._request.request_id
+
+    @property
+    def method(self) -> str:
+        """The method served (``tools/call``, ``resources/read``, ...)."""
+        return self._request.method
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol revision the request is served under, e.g. ``"2026-07-28"``."""
+        return self._request.protocol_version
+
+    @property
+    def era(self) -> str:
+        """``"modern"`` (per-request ``_meta``, 2026-07-28) or ``"legacy"`` (the initialize handshake)."""
+        return self._request.era
+
+    @property
+    def client_capabilities(self) -> dict[str, Any]:
+        """The client capabilities in force (declared on this request, or at initialize)."""
+        caps: dict[str, Any] = self._request.client_capabilities
+        return caps
+
+    @property
+    def client_info(self) -> dict[str, Any] | None:
+        """The client's implementation object (name, version), if known."""
+        return self._request.client_info
+
+    @property
+    def meta(self) -> dict[str, Any] | None:
+        """The request's ``_meta`` object."""
+        return self._request.meta
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The request's full params."""
+        params: dict[str, Any] = self._request.params
+        return params
+
+    def has_client_capability(self, *path: str) -> bool:
+        """Whether the client declared the capability at ``path``, e.g. ``("elicitation", "url")``."""
+        return self._request.has_client_capability(list(path))
+
+    @property
+    def input_responses(self) -> dict[str, Any] | None:
+        """The answers to earlier input requests, keyed as the handler asked."""
+        return self._request.input_responses
+
+    def input_response(self, key: str) -> McpObject | None:
+        """The answer to the input request ``key`` (an ElicitResult, CreateMessageResult or
+        ListRootsResult with attribute access), or None on the first round."""
+        responses = self._request.input_responses
+        if not responses or key not in responses:
+            return None
+        answer = wrap(responses[key])
+        return answer if isinstance(answer, McpObject) else None
+
+    @property
+    def request_state(self) -> str | None:
+        """The state attached to the last :class:`InputRequired`, verified by the engine."""
+        return self._request.request_state
+
+    @property
+    def round(self) -> int:
+        """How many input rounds came before this invocation (0 on the first)."""
+        return self._request.round
+
+    @property
+    def is_cancelled(self) -> bool:
+        """Whether the client cancelled the request (async handlers are also cancelled as tasks)."""
+        return self._request.cancelled
+
+    def close_stream(self) -> bool:
+        """Closes the response stream while the handler keeps running: on a resumable Streamable HTTP
+        session the client reconnects and gets the rest (the result included). False, doing nothing,
+        on transports that cannot resume (stdio, modern stateless requests)."""
+        return self._request.close_stream()
+
+    def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> Sent:
+        """Sends ``notifications/progress`` if the client asked for progress (values must increase)."""
+        return Sent(self._request.progress(float(progress), None if total is None else float(total), message))
+
+    def log(self, level: str, data: Any, logger: str | None = None) -> Sent:
+        """Sends ``notifications/message`` at ``level`` if the client asked for that level."""
+        return Sent(self._request.log(level, data, logger))
+
+    def debug(self, data: Any, logger: str | None = None) -> Sent:
+        """Logs at ``debug``."""
+        return self.log("debug", data, logger)
+
+    def info(self, data: Any, logger: str | None = None) -> Sent:
+        """Logs at ``info``."""
+        return self.log("info", data, logger)
+
+    def warning(self, data: Any, logger: str | None = None) -> Sent:
+        """Logs at ``warning``."""
+        return self.log("warning", data, logger)
+
+    def error(self, data: Any, logger: str | None = None) -> Sent:
+        """Logs at ``error``."""
+        return self.log("error", data, logger)

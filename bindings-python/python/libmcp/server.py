@@ -1,0 +1,647 @@
+"""The server: decorators that register Python functions with the engine, and the transports.
+
+Shaped like the official SDK's ``MCPServer``/``FastMCP``: ``@server.tool()``, ``@server.resource(uri)``,
+``@server.prompt()``, ``@server.completion()``, ``server.run()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from . import _native
+from . import schema as _schema
+from ._bridge import call_native
+from ._functions import Function
+from .content import is_content, to_content
+from .context import Context
+from .errors import ProtocolError, ToolError
+from .model import wrap
+
+__all__ = ["Server", "ToolResult", "Message"]
+
+log = logging.getLogger("libmcp.server")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+INTERNAL_ERROR = -32603
+
+
+@dataclass
+class ToolResult:
+    """A tool result given in full: content blocks (or values :func:`to_content` accepts), optional
+    structured content, and whether it is a tool error."""
+
+    content: Any = field(default_factory=list)
+    structured_content: Any = None
+    is_error: bool = False
+    meta: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CallToolResult object."""
+        out: dict[str, Any] = {"content": to_content(self.content)}
+        if self.structured_content is not None:
+            out["structuredContent"] = _schema.jsonable(self.structured_content)
+        if self.is_error:
+            out["isError"] = True
+        if self.meta:
+            out["_meta"] = self.meta
+        return out
+
+
+@dataclass
+class Message:
+    """A prompt message: ``role`` is ``"user"`` or ``"assistant"``; ``content`` is one content value."""
+
+    role: str
+    content: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """The PromptMessage object."""
+        blocks = to_content(self.content)
+        if len(blocks) != 1:
+            raise ValueError("a prompt message holds exactly one content block")
+        return {"role": self.role, "content": blocks[0]}
+
+
+_UNSTRUCTURED = (str, bytes, type(None))
+
+
+def _output_schema(fn: Function, explicit: dict[str, Any] | None, structured: bool | None) -> tuple[dict[str, Any] | None, bool]:
+    """The output schema and whether results are wrapped as ``{"result": value}`` (for non-object
+    return types): objects (dict, TypedDict, dataclass, pydantic) are structured as they are, other
+    JSON types (int, float, bool, ``list[T]``, unions) wrapped; str, bytes, content types, a bare
+    list and untyped returns are not structured unless ``structured_output=True``."""
+    if explicit is not None:
+        return explicit, False
+    if structured is False:
+        return None, False
+    ret = fn.hints.get("return", inspect.Parameter.empty)
+    if ret is inspect.Parameter.empty or ret is Any:
+        return None, False
+    if ret in _UNSTRUCTURED and not structured:
+        return None, False
+    base = typing.get_args(ret)[0] if typing.get_origin(ret) is typing.Annotated else ret
+    if isinstance(base, type) and (base is ToolResult or issubclass(base, (_native.InputRequired,))):
+        return None, False
+    # A bare list or tuple says nothing about its items: usually content blocks.
+    if base in (list, tuple) and not structured:
+        return None, False
+    defs: dict[str, Any] = {}
+    try:
+        schema = _schema.json_schema(ret, defs)
+    except TypeError:
+        return None, False
+    if "$ref" in schema and defs:
+        target = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
+        if target.get("type") == "object":
+            out = dict(target)
+            rest = {k: v for k, v in defs.items() if v is not target}
+            if rest:
+                out["$defs"] = rest
+            return out, False
+    if schema.get("type") == "object":
+        if defs:
+            schema["$defs"] = defs
+        return schema, False
+    if not structured and (_is_content_type(base)):
+        return None, False
+    wrapped: dict[str, Any] = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+    if defs:
+        wrapped["$defs"] = defs
+    return wrapped, True
+
+
+def _is_content_type(tp: Any) -> bool:
+    from .content import Audio, EmbeddedResource, Image, ResourceLink
+
+    kinds = (Image, Audio, ResourceLink, EmbeddedResource)
+    if isinstance(tp, type) and issubclass(tp, kinds):
+        return True
+    if typing.get_origin(tp) in (list, typing.Union, types.UnionType):
+        return all(a is str or _is_content_type(a) for a in typing.get_args(tp))
+    return False
+
+
+class Server:
+    """An MCP server for both protocol eras. Register handlers with the decorators, then ``run()``."""
+
+    def __init__(
+        self,
+        name: str,
+        version: str = "0.1.0",
+        instructions: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        website_url: str | None = None,
+        versions: list[str] | None = None,
+        page_size: int | None = None,
+        state_key: bytes | None = None,
+    ) -> None:
+        info: dict[str, Any] = {}
+        if title is not None:
+            info["title"] = title
+        if description is not None:
+            info["description"] = description
+        if website_url is not None:
+            info["websiteUrl"] = website_url
+        self.name = name
+        self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
+
+    # -- registration ---------------------------------------------------------------------------
+
+    def _claim(self, kind: str, key: str) -> None:
+        if key in self._names[kind]:
+            from .errors import DefinitionError
+
+            raise DefinitionError(f"{kind} {key!r} is registered already (remove it first)")
+
+    def tool(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+        annotations: dict[str, Any] | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
+        """Registers the decorated function as a tool. Its parameters (type hints, defaults, the
+        docstring's ``Args:``) give the input schema unless ``input_schema`` is given; the return
+        annotation gives the output schema (see :func:`_output_schema`)."""
+
+        def register(fn: F) -> F:
+            self.add_tool(
+                fn,
+                name=name,
+                title=title,
+                description=description,
+                input_schema=input_schema,
+                output_schema=output_schema,
+                structured_output=structured_output,
+                annotations=annotations,
+                icons=icons,
+                meta=meta,
+            )
+            return fn
+
+        if callable(name):
+            raise TypeError("use @server.tool() with parentheses")
+        return register
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        input_schema: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+        annotations: dict[str, Any] | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Registers ``fn`` as a tool (at any time; connected clients are told the list changed)."""
+        f = Function.inspect(fn, name, description)
+        out_schema, wrapped = _output_schema(f, output_schema, structured_output)
+        definition: dict[str, Any] = {"name": f.name, "inputSchema": input_schema or f.input_schema()}
+        if title is not None:
+            definition["title"] = title
+        if f.description:
+            definition["description"] = f.description
+        if out_schema is not None:
+            definition["outputSchema"] = out_schema
+        if annotations:
+            definition["annotations"] = annotations
+        if icons:
+            definition["icons"] = icons
+        if meta:
+            definition["_meta"] = meta
+        self._claim("tool", f.name)
+        tool = _Tool(self, f, out_schema is not None, wrapped)
+        self._native.add_tool(definition, tool.invoke)
+        self._names["tool"].add(f.name)
+
+    def remove_tool(self, name: str) -> bool:
+        """Removes a tool; False if there was none."""
+        self._names["tool"].discard(name)
+        return self._native.remove_tool(name)
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        size: int | None = None,
+        annotations: dict[str, Any] | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
+        """Registers the decorated function as the resource at ``uri``, or as a resource template
+        when ``uri`` has ``{variables}`` (RFC 6570), whose values are passed as keyword arguments.
+        The function returns ``str`` (text), ``bytes`` (a blob), a list of these, or a full
+        ReadResourceResult ``dict``."""
+
+        def register(fn: F) -> F:
+            self.add_resource(
+                fn, uri, name=name, title=title, description=description, mime_type=mime_type,
+                size=size, annotations=annotations, icons=icons, meta=meta,
+            )
+            return fn
+
+        return register
+
+    def add_resource(
+        self,
+        fn: Callable[..., Any],
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        size: int | None = None,
+        annotations: dict[str, Any] | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Registers ``fn`` as a resource or a resource template (see :meth:`resource`)."""
+        f = Function.inspect(fn, name, description)
+        templated = "{" in uri
+        definition: dict[str, Any] = {"uriTemplate" if templated else "uri": uri, "name": f.name}
+        for key, value in (("title", title), ("description", f.description), ("mimeType", mime_type),
+                           ("annotations", annotations), ("icons", icons), ("_meta", meta)):
+            if value:
+                definition[key] = value
+        if size is not None and not templated:
+            definition["size"] = size
+        resource = _Resource(self, f, mime_type)
+        if templated:
+            self._claim("template", uri)
+            self._native.add_template(definition, resource.invoke)
+            self._names["template"].add(uri)
+        else:
+            self._claim("resource", uri)
+            self._native.add_resource(definition, resource.invoke)
+            self._names["resource"].add(uri)
+
+    def remove_resource(self, uri: str) -> bool:
+        """Removes a resource or resource template by its URI (template); False if there was none."""
+        self._names["resource"].discard(uri)
+        self._names["template"].discard(uri)
+        return self._native.remove_resource(uri) or self._native.remove_template(uri)
+
+    def notify_resource_updated(self, uri: str) -> None:
+        """Tells clients subscribed to ``uri`` that it changed."""
+        self._native.notify_resource_updated(uri)
+
+    def prompt(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
+        """Registers the decorated function as a prompt; its parameters are the prompt's arguments
+        (strings; required unless they have a default). It returns a ``str`` (one user message), a
+        :class:`Message`, a list of messages or strings, or a full GetPromptResult ``dict``."""
+
+        def register(fn: F) -> F:
+            self.add_prompt(fn, name, title=title, description=description, icons=icons, meta=meta)
+            return fn
+
+        if callable(name):
+            raise TypeError("use @server.prompt() with parentheses")
+        return register
+
+    def add_prompt(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        icons: list[dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Registers ``fn`` as a prompt (see :meth:`prompt`)."""
+        f = Function.inspect(fn, name, description)
+        arguments = []
+        for pname, p in f.params.items():
+            arg: dict[str, Any] = {"name": pname}
+            if pname in f.param_docs:
+                arg["description"] = f.param_docs[pname]
+            arg["required"] = p.default is p.empty
+            arguments.append(arg)
+        definition: dict[str, Any] = {"name": f.name}
+        if arguments:
+            definition["arguments"] = arguments
+        for key, value in (("title", title), ("description", f.description), ("icons", icons), ("_meta", meta)):
+            if value:
+                definition[key] = value
+        self._claim("prompt", f.name)
+        self._native.add_prompt(definition, _Prompt(self, f).invoke)
+        self._names["prompt"].add(f.name)
+
+    def remove_prompt(self, name: str) -> bool:
+        """Removes a prompt; False if there was none."""
+        self._names["prompt"].discard(name)
+        return self._native.remove_prompt(name)
+
+    def completion(self) -> Callable[[F], F]:
+        """Registers the decorated function as the ``completion/complete`` handler. It is called
+        with ``(ref, argument, context)`` (objects with attribute access: ``ref.type``, ``ref.uri`` or
+        ``ref.name``, ``argument.name``, ``argument.value``, ``context.arguments`` or None) and returns
+        a list of values, a Completion ``dict`` (``values``, ``total``, ``hasMore``) or None."""
+
+        def register(fn: F) -> F:
+            self._native.set_completion(_Completion(self, Function.inspect(fn, None, None)).invoke)
+            return fn
+
+        return register
+
+    # -- serving --------------------------------------------------------------------------------
+
+    def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, **http: Any) -> None:
+        """Serves until stdin closes (``"stdio"``) or until interrupted (``"http"``,
+        ``"streamable-http"``). Ctrl-C stops it cleanly."""
+        try:
+            asyncio.run(self.serve_async(transport, host, port, **http))
+        except KeyboardInterrupt:
+            pass
+
+    async def serve_async(
+        self,
+        transport: str = "stdio",
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        *,
+        ready: Callable[[str], Any] | None = None,
+        **http: Any,
+    ) -> None:
+        """Serves on the running event loop (``async def`` handlers run on it). For HTTP, ``ready``
+        is called with the endpoint URL once the server listens; the keyword options are those of
+        the engine's HTTP server (``path``, ``legacy_sessions``, ``http_sse``,
+        ``dns_rebinding_protection``, ``allowed_hosts``, ``allowed_origins``, ``max_body_bytes``,
+        ``max_sessions``, ``session_idle_timeout``, ``sse_keepalive``)."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        if transport == "stdio":
+            fut: asyncio.Future[Any] = loop.create_future()
+            stopper = self._native.serve_stdio(_done_for(loop, fut))
+            try:
+                await asyncio.shield(fut)
+            except asyncio.CancelledError:
+                stopper.stop()
+                await fut
+                raise
+            return
+        if transport not in ("http", "streamable-http"):
+            raise ValueError(f"unknown transport {transport!r} (stdio, http)")
+        handle = await call_native(self._native.serve_http, host, port, **http)
+        url = f"http://{host}:{handle.port}{http.get('path', '/mcp')}"
+        log.info("listening on %s", url)
+        if ready is not None:
+            ready(url)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await call_native(handle.shutdown)
+
+    # -- dispatch helpers -------------------------------------------------------------------------
+
+    def _start(self, request: _native.Request, run: Callable[[], Any], answer: Callable[[Any], None],
+               fail: Callable[[BaseException], None], is_async: bool) -> None:
+        """Runs a handler: sync ones here (an engine thread, GIL held), async ones on the serving loop."""
+        if not is_async:
+            try:
+                result = run()
+            except BaseException as e:  # noqa: BLE001 - every failure becomes an answer
+                fail(e)
+                return
+            _answer_safely(request, answer, result, fail)
+            return
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            request.reply_error(INTERNAL_ERROR, "async handlers need the server to be served with serve_async/run")
+            return
+
+        async def main() -> None:
+            try:
+                result = await run()
+            except asyncio.CancelledError:
+                request.reply_error(INTERNAL_ERROR, "cancelled")
+                return
+            except BaseException as e:  # noqa: BLE001
+                fail(e)
+                return
+            _answer_safely(request, answer, result, fail)
+
+        future = asyncio.run_coroutine_threadsafe(main(), loop)
+        request.on_cancel(future.cancel)
+
+
+def _answer_safely(request: _native.Request, answer: Callable[[Any], None], result: Any,
+                   fail: Callable[[BaseException], None]) -> None:
+    try:
+        answer(result)
+    except BaseException as e:  # noqa: BLE001 - a result that does not convert
+        if not request.answered:
+            fail(e)
+
+
+def _done_for(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> Callable[[bool, Any], None]:
+    from ._bridge import settle
+
+    def done(ok: bool, value: Any) -> None:
+        loop.call_soon_threadsafe(settle, fut, ok, value)
+
+    return done
+
+
+def _protocol_error(request: _native.Request, e: BaseException, what: str) -> None:
+    if isinstance(e, ProtocolError):
+        request.reply_error(e.code, e.message, e.data)
+    else:
+        log.error("%s failed", what, exc_info=e)
+        request.reply_error(INTERNAL_ERROR, f"{what} failed: {e}")
+
+
+class _Tool:
+    def __init__(self, server: Server, f: Function, structured: bool, wrapped: bool) -> None:
+        self.server, self.f, self.structured, self.wrapped = server, f, structured, wrapped
+
+    def invoke(self, request: _native.Request) -> None:
+        ctx = Context(request)
+        self.server._start(
+            request,
+            lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),
+            lambda result: self.answer(request, result),
+            lambda e: self.fail(request, e),
+            self.f.is_async,
+        )
+
+    def answer(self, request: _native.Request, result: Any) -> None:
+        if isinstance(result, _native.InputRequired):
+            request.reply_input_required(result)
+            return
+        if isinstance(result, ToolResult):
+            request.reply_result(result.to_json())
+            return
+        if self.structured:
+            data = _schema.jsonable(result)
+            if self.wrapped:
+                data = {"result": data}
+            text = json.dumps(data, ensure_ascii=False)
+            request.reply_result({"content": [{"type": "text", "text": text}], "structuredContent": data})
+            return
+        if result is None:
+            request.reply_result({"content": []})
+        elif is_content(result):
+            request.reply_result({"content": to_content(result)})
+        else:
+            text = json.dumps(_schema.jsonable(result), ensure_ascii=False)
+            request.reply_result({"content": [{"type": "text", "text": text}]})
+
+    def fail(self, request: _native.Request, e: BaseException) -> None:
+        if isinstance(e, ProtocolError):
+            request.reply_error(e.code, e.message, e.data)
+            return
+        if isinstance(e, ToolError):
+            text = str(e)
+        else:
+            log.error("tool %s failed", self.f.name, exc_info=e)
+            text = f"Error executing tool {self.f.name}: {e}"
+        request.reply_result({"content": [{"type": "text", "text": text}], "isError": True})
+
+
+def _resource_contents(uri: str, mime_type: str | None, value: Any) -> list[dict[str, Any]]:
+    import base64
+
+    if isinstance(value, (list, tuple)):
+        return [c for v in value for c in _resource_contents(uri, mime_type, v)]
+    item: dict[str, Any] = {"uri": uri}
+    if isinstance(value, bytes):
+        item["mimeType"] = mime_type or "application/octet-stream"
+        item["blob"] = base64.b64encode(value).decode("ascii")
+        return [item]
+    if mime_type:
+        item["mimeType"] = mime_type
+    item["text"] = value if isinstance(value, str) else json.dumps(_schema.jsonable(value), ensure_ascii=False)
+    return [item]
+
+
+_SCALARS: dict[Any, Callable[[str], Any]] = {int: int, float: float}
+
+
+class _Resource:
+    def __init__(self, server: Server, f: Function, mime_type: str | None) -> None:
+        self.server, self.f, self.mime_type = server, f, mime_type
+
+    def args(self, request: _native.Request, ctx: Context) -> dict[str, Any]:
+        variables = request.template_vars or {}
+        out = {}
+        for k, v in variables.items():
+            conv = _SCALARS.get(self.f.hints.get(k, str))
+            out[k] = conv(v) if conv and isinstance(v, str) else v
+        return self.f.call_args(out, ctx)
+
+    def invoke(self, request: _native.Request) -> None:
+        ctx = Context(request)
+        uri = request.params.get("uri", "")
+        self.server._start(
+            request,
+            lambda: self.f.fn(**self.args(request, ctx)),
+            lambda result: self.answer(request, uri, result),
+            lambda e: _protocol_error(request, e, f"reading {uri}"),
+            self.f.is_async,
+        )
+
+    def answer(self, request: _native.Request, uri: str, result: Any) -> None:
+        if isinstance(result, _native.InputRequired):
+            request.reply_input_required(result)
+        elif isinstance(result, dict) and "contents" in result:
+            request.reply_result(_schema.jsonable(result))
+        else:
+            request.reply_result({"contents": _resource_contents(uri, self.mime_type, result)})
+
+
+class _Prompt:
+    def __init__(self, server: Server, f: Function) -> None:
+        self.server, self.f = server, f
+
+    def invoke(self, request: _native.Request) -> None:
+        ctx = Context(request)
+        self.server._start(
+            request,
+            lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),
+            lambda result: self.answer(request, result),
+            lambda e: _protocol_error(request, e, f"prompt {self.f.name}"),
+            self.f.is_async,
+        )
+
+    def answer(self, request: _native.Request, result: Any) -> None:
+        if isinstance(result, _native.InputRequired):
+            request.reply_input_required(result)
+            return
+        if isinstance(result, dict) and "messages" in result:
+            request.reply_result(_schema.jsonable(result))
+            return
+        items = result if isinstance(result, (list, tuple)) else [result]
+        messages = []
+        for item in items:
+            if isinstance(item, Message):
+                messages.append(item.to_json())
+            elif isinstance(item, dict) and "role" in item:
+                messages.append(item)
+            else:
+                messages.append(Message("user", item).to_json())
+        out: dict[str, Any] = {"messages": messages}
+        if self.f.description:
+            out["description"] = self.f.description
+        request.reply_result(out)
+
+
+class _Completion:
+    def __init__(self, server: Server, f: Function) -> None:
+        self.server, self.f = server, f
+
+    def invoke(self, request: _native.Request) -> None:
+        params = request.params
+        args = (wrap(params.get("ref")), wrap(params.get("argument")), wrap(params.get("context")))
+        self.server._start(
+            request,
+            lambda: self.f.fn(*args),
+            lambda result: self.answer(request, result),
+            lambda e: _protocol_error(request, e, "completion"),
+            self.f.is_async,
+        )
+
+    def answer(self, request: _native.Request, result: Any) -> None:
+        if result is None:
+            completion: dict[str, Any] = {"values": []}
+        elif isinstance(result, dict):
+            completion = result
+        else:
+            completion = {"values": [str(v) for v in result]}
+        request.reply_result({"completion": completion})

@@ -1,0 +1,119 @@
+"""A blocking facade over :class:`libmcp.Client`, for scripts and notebooks::
+
+    from libmcp.sync import Client
+
+    with Client.stdio("python", ["server.py"]) as client:
+        print(client.call_tool("add", {"a": 1, "b": 2}).structured_content)
+
+Each client runs its own event loop on a background thread; its methods block the calling thread
+(any thread) until the answer arrives. Input handlers given to it run on that background loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from types import TracebackType
+from typing import Any, Coroutine, TypeVar
+
+from . import client as _async
+from .model import McpObject
+
+__all__ = ["Client"]
+
+T = TypeVar("T")
+
+
+class Client:
+    """A connection to one MCP server with blocking methods; see :class:`libmcp.Client`."""
+
+    def __init__(self, inner: _async.Client) -> None:
+        self._inner = inner
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="libmcp-sync-client", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def stdio(cls, command: str, args: list[str] | None = None, **options: Any) -> Client:
+        """A client of ``command args...`` (options as for :meth:`libmcp.Client.stdio`)."""
+        return cls(_async.Client.stdio(command, args, **options))
+
+    @classmethod
+    def http(cls, url: str, **options: Any) -> Client:
+        """A client of a Streamable HTTP endpoint (options as for :meth:`libmcp.Client.http`)."""
+        return cls(_async.Client.http(url, **options))
+
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        if threading.current_thread() is self._thread:
+            coro.close()
+            raise RuntimeError("a blocking call from the client's own loop would never return")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    def connect(self) -> Client:
+        """Connects (``with`` does this)."""
+        self._run(self._inner.connect())
+        return self
+
+    def close(self) -> None:
+        """Closes the connection and stops the background loop."""
+        if self._loop.is_closed():
+            return
+        try:
+            self._run(self._inner.close())
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
+            self._loop.close()
+
+    def __enter__(self) -> Client:
+        return self.connect()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def server(self) -> McpObject:
+        """What the client learned at connect."""
+        return self._inner.server
+
+    @property
+    def protocol_version(self) -> str:
+        """The protocol revision in use."""
+        return self._inner.protocol_version
+
+    def list_tools(self) -> list[McpObject]:
+        """Every tool."""
+        return self._run(self._inner.list_tools())
+
+    def list_resources(self) -> list[McpObject]:
+        """Every resource."""
+        return self._run(self._inner.list_resources())
+
+    def list_resource_templates(self) -> list[McpObject]:
+        """Every resource template."""
+        return self._run(self._inner.list_resource_templates())
+
+    def list_prompts(self) -> list[McpObject]:
+        """Every prompt."""
+        return self._run(self._inner.list_prompts())
+
+    def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, timeout: float | None = None) -> McpObject:
+        """Calls a tool."""
+        return self._run(self._inner.call_tool(name, arguments, timeout=timeout))
+
+    def read_resource(self, uri: str) -> McpObject:
+        """Reads a resource."""
+        return self._run(self._inner.read_resource(uri))
+
+    def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> McpObject:
+        """Gets a prompt."""
+        return self._run(self._inner.get_prompt(name, arguments))
+
+    def complete(self, ref: dict[str, Any], argument: str, value: str, context: dict[str, str] | None = None) -> McpObject:
+        """``completion/complete``."""
+        return self._run(self._inner.complete(ref, argument, value, context))
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> McpObject:
+        """Any request."""
+        return self._run(self._inner.request(method, params))

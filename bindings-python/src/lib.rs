@@ -1,0 +1,31 @@
+//! `libmcp._native`: the engine as a Python extension module. Conversion and delegation only; the
+//! protocol lives in the `libmcp` crate. The Python package (`python/libmcp`) builds its API on it.
+
+mod client;
+mod convert;
+mod errors;
+mod request;
+mod runtime;
+mod server;
+mod subscription;
+mod task;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<server::Server>()?;
+    m.add_class::<server::Stopper>()?;
+    m.add_class::<server::HttpServer>()?;
+    m.add_class::<request::Request>()?;
+    m.add_class::<request::Input>()?;
+    m.add_class::<client::Client>()?;
+    m.add_class::<client::InputReply>()?;
+    m.add_class::<task::Task>()?;
+    m.add_class::<subscription::Subscription>()?;
+    m.add_function(wrap_pyfunction!(client::connect_stdio, m)?)?;
+    m.add_function(wrap_pyfunction!(client::connect_http, m)?)?;
+    m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
+    m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,350 @@
+//! `Server`: the engine's server behind a handle Python registers into, and its transports.
+//!
+//! Every handler is the engine's raw [`Handler`]: it wraps the invocation in a [`Request`] and calls
+//! the Python `invoke(request)` callable on a blocking engine thread (the GIL is taken there, never on
+//! an engine worker); the Python layer answers through the request, now or later.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use libmcp::ProtocolVersion;
+use libmcp::server::{Change, Handler, RequestContext, Responder, ServerConfig};
+use libmcp::transport::http::{HttpServerConfig, HttpServerHandle, serve_http};
+use parking_lot::Mutex;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use tokio::sync::oneshot;
+
+use crate::convert::{from_py, to_py};
+use crate::errors::to_pyerr;
+use crate::request::Request;
+use crate::task::{Task, spawn_py};
+
+/// A server: register tools, resources, templates, prompts and completion, then serve.
+#[pyclass(module = "libmcp._native", frozen)]
+pub struct Server {
+    inner: libmcp::server::Server,
+}
+
+fn invoke(callable: &Py<PyAny>, ctx: RequestContext, responder: Responder) {
+    Python::attach(|py| {
+        let request = match Py::new(py, Request::new(ctx, responder)) {
+            Ok(r) => r,
+            // Dropping the request drops its responder, which answers with an internal error.
+            Err(_) => return,
+        };
+        if let Err(e) = callable.call1(py, (request.clone_ref(py),)) {
+            request
+                .get()
+                .fail_if_unanswered(format!("the handler failed: {e}"));
+        }
+    });
+}
+
+fn handler(callable: Py<PyAny>) -> Handler {
+    let callable = Arc::new(callable);
+    Arc::new(move |ctx: RequestContext, responder: Responder| {
+        let callable = callable.clone();
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => {
+                rt.spawn_blocking(move || invoke(&callable, ctx, responder));
+            }
+            Err(_) => invoke(&callable, ctx, responder),
+        }
+    })
+}
+
+fn definition(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
+    from_py(obj)
+}
+
+#[pymethods]
+impl Server {
+    /// A server named `name` at `version`.
+    #[new]
+    #[pyo3(signature = (name, version, instructions=None, info=None, versions=None, page_size=None, state_key=None))]
+    fn new(
+        name: String,
+        version: String,
+        instructions: Option<String>,
+        info: Option<&Bound<'_, PyAny>>,
+        versions: Option<Vec<String>>,
+        page_size: Option<usize>,
+        state_key: Option<Vec<u8>>,
+    ) -> PyResult<Self> {
+        let mut b = libmcp::server::Server::builder(name, version);
+        if let Some(text) = instructions {
+            b = b.instructions(text);
+        }
+        if let Some(info) = info {
+            let serde_json::Value::Object(fields) = from_py(info)? else {
+                return Err(PyValueError::new_err("info must be a dict"));
+            };
+            for (k, v) in fields {
+                b = b.info_field(&k, v);
+            }
+        }
+        if let Some(v) = versions {
+            b = b.versions(v.into_iter().map(ProtocolVersion::new).collect());
+        }
+        let mut config = ServerConfig::default();
+        if let Some(n) = page_size {
+            if n == 0 {
+                return Err(PyValueError::new_err("page_size must be at least 1"));
+            }
+            config.page_size = n;
+        }
+        b = b.config(config);
+        if let Some(key) = state_key {
+            let key: [u8; 32] = key
+                .try_into()
+                .map_err(|_| PyValueError::new_err("state_key must be 32 bytes"))?;
+            b = b.state_key(key);
+        }
+        let inner = b
+            .build()
+            .map_err(|e| Python::attach(|py| to_pyerr(py, e)))?;
+        Ok(Server { inner })
+    }
+
+    /// Registers (or replaces) a tool: `definition` is the Tool object, `invoke(request)` serves it.
+    fn add_tool(
+        &self,
+        py: Python<'_>,
+        definition: &Bound<'_, PyAny>,
+        invoke: Py<PyAny>,
+    ) -> PyResult<()> {
+        let def = self::definition(definition)?;
+        self.inner
+            .add_tool(def, handler(invoke))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Registers (or replaces) a static resource.
+    fn add_resource(
+        &self,
+        py: Python<'_>,
+        definition: &Bound<'_, PyAny>,
+        invoke: Py<PyAny>,
+    ) -> PyResult<()> {
+        let def = self::definition(definition)?;
+        self.inner
+            .add_resource(def, handler(invoke))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Registers (or replaces) a resource template.
+    fn add_resource_template(
+        &self,
+        py: Python<'_>,
+        definition: &Bound<'_, PyAny>,
+        invoke: Py<PyAny>,
+    ) -> PyResult<()> {
+        let def = self::definition(definition)?;
+        self.inner
+            .add_resource_template(def, handler(invoke))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Registers (or replaces) a prompt.
+    fn add_prompt(
+        &self,
+        py: Python<'_>,
+        definition: &Bound<'_, PyAny>,
+        invoke: Py<PyAny>,
+    ) -> PyResult<()> {
+        let def = self::definition(definition)?;
+        self.inner
+            .add_prompt(def, handler(invoke))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Sets (or with None removes) the completion handler.
+    #[pyo3(signature = (invoke))]
+    fn set_completion(&self, invoke: Option<Py<PyAny>>) {
+        self.inner.set_completion_handler(invoke.map(handler));
+    }
+
+    /// Removes a tool; False if there was none.
+    fn remove_tool(&self, name: &str) -> bool {
+        self.inner.remove_tool(name)
+    }
+
+    /// Removes a static resource; False if there was none.
+    fn remove_resource(&self, uri: &str) -> bool {
+        self.inner.remove_resource(uri)
+    }
+
+    /// Removes a resource template; False if there was none.
+    fn remove_resource_template(&self, uri_template: &str) -> bool {
+        self.inner.remove_resource_template(uri_template)
+    }
+
+    /// Removes a prompt; False if there was none.
+    fn remove_prompt(&self, name: &str) -> bool {
+        self.inner.remove_prompt(name)
+    }
+
+    /// The Tool object of a registered tool, or None.
+    fn tool_definition(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+        match self.inner.tool_definition(name) {
+            Some(d) => Ok(to_py(py, &d)?.unbind()),
+            None => Ok(py.None()),
+        }
+    }
+
+    /// The capabilities currently declared.
+    fn capabilities(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(to_py(py, &self.inner.capabilities())?.unbind())
+    }
+
+    /// Tells subscribed clients that the resource at `uri` changed.
+    fn notify_resource_updated(&self, uri: String) {
+        self.inner.notify(Change::ResourceUpdated(uri));
+    }
+
+    /// Serves this process's stdin and stdout until stdin closes or `stop()` is called on the
+    /// returned handle; `done(ok, value)` is called at the end.
+    fn serve_stdio(&self, done: Py<PyAny>) -> PyResult<Stopper> {
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = self.inner.clone();
+        let task = spawn_py(
+            done,
+            async move {
+                server
+                    .serve_stdio_until(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+            },
+            |py, ()| Ok(py.None()),
+        )?;
+        Ok(Stopper {
+            stop: Mutex::new(Some(stop)),
+            _task: task,
+        })
+    }
+
+    /// Starts the Streamable HTTP server; `done(ok, HttpServer)` once it listens.
+    #[pyo3(signature = (done, host, port, path=None, legacy_sessions=None, assume_2025_03_26=None,
+        http_sse=None, dns_rebinding_protection=None, allowed_hosts=None, allowed_origins=None,
+        max_body_bytes=None, max_sessions=None, session_idle_timeout=None, sse_keepalive=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn serve_http(
+        &self,
+        done: Py<PyAny>,
+        host: &str,
+        port: u16,
+        path: Option<String>,
+        legacy_sessions: Option<bool>,
+        assume_2025_03_26: Option<bool>,
+        http_sse: Option<bool>,
+        dns_rebinding_protection: Option<bool>,
+        allowed_hosts: Option<Vec<String>>,
+        allowed_origins: Option<Vec<String>>,
+        max_body_bytes: Option<usize>,
+        max_sessions: Option<usize>,
+        session_idle_timeout: Option<f64>,
+        sse_keepalive: Option<f64>,
+    ) -> PyResult<Task> {
+        let ip: IpAddr = host.parse().map_err(|_| {
+            PyValueError::new_err(format!("host must be an IP address, got {host:?}"))
+        })?;
+        let mut config = HttpServerConfig::with_bind(SocketAddr::new(ip, port));
+        if let Some(p) = path {
+            config.path = p;
+        }
+        macro_rules! set {
+            ($($field:ident),*) => {$( if let Some(v) = $field { config.$field = v; } )*};
+        }
+        set!(
+            legacy_sessions,
+            assume_2025_03_26,
+            http_sse,
+            dns_rebinding_protection,
+            allowed_hosts,
+            allowed_origins,
+            max_body_bytes,
+            max_sessions
+        );
+        if let Some(s) = session_idle_timeout {
+            config.session_idle_timeout = seconds(s, "session_idle_timeout")?;
+        }
+        if let Some(s) = sse_keepalive {
+            config.sse_keepalive = seconds(s, "sse_keepalive")?;
+        }
+        let server = self.inner.clone();
+        spawn_py(done, serve_http(server, config), |py, handle| {
+            let addr = handle.local_addr();
+            Ok(Py::new(
+                py,
+                HttpServer {
+                    addr,
+                    handle: Arc::new(Mutex::new(Some(handle))),
+                },
+            )?
+            .into_any())
+        })
+    }
+}
+
+fn seconds(s: f64, name: &str) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(s).map_err(|_| {
+        PyValueError::new_err(format!("{name} must be a non-negative number of seconds"))
+    })
+}
+
+/// Stops a stdio server.
+#[pyclass(module = "libmcp._native", frozen)]
+pub struct Stopper {
+    stop: Mutex<Option<oneshot::Sender<()>>>,
+    _task: Task,
+}
+
+#[pymethods]
+impl Stopper {
+    /// Asks the server to stop: in-flight requests are answered first (within the grace period).
+    fn stop(&self) {
+        if let Some(s) = self.stop.lock().take() {
+            let _ = s.send(());
+        }
+    }
+}
+
+/// A listening Streamable HTTP server.
+#[pyclass(module = "libmcp._native", frozen)]
+pub struct HttpServer {
+    addr: SocketAddr,
+    handle: Arc<Mutex<Option<HttpServerHandle>>>,
+}
+
+#[pymethods]
+impl HttpServer {
+    /// The bound port.
+    #[getter]
+    fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// The bound address.
+    #[getter]
+    fn host(&self) -> String {
+        self.addr.ip().to_string()
+    }
+
+    /// Stops accepting and ends every session; `done(ok, None)` when finished.
+    fn shutdown(&self, done: Py<PyAny>) -> PyResult<Task> {
+        let handle = self.handle.lock().take();
+        spawn_py(
+            done,
+            async move {
+                if let Some(h) = handle {
+                    h.shutdown().await;
+                }
+                Ok::<(), libmcp::Error>(())
+            },
+            |py, ()| Ok(py.None()),
+        )
+    }
+}

@@ -1,0 +1,63 @@
+"""Helpers of the tests: the demo server's command line, a loop runner, an HTTP server process."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Coroutine, TypeVar
+
+HERE = Path(__file__).resolve().parent
+DEMO = str(HERE / "servers" / "demo.py")
+ROOT = HERE.parent.parent
+INTEROP = ROOT / "tests" / "interop"
+
+T = TypeVar("T")
+
+MODERN = "2026-07-28"
+LEGACY = "2025-11-25"
+
+
+def run(coro: Coroutine[Any, Any, T], timeout: float = 30) -> T:
+    """Runs ``coro`` on a fresh event loop, bounded by ``timeout``."""
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+def demo_client(**options: Any) -> Any:
+    from libmcp import Client
+
+    return Client.stdio(sys.executable, [DEMO], **options)
+
+
+class HttpProcess:
+    """A demo server serving Streamable HTTP in its own process."""
+
+    def __init__(self, script: str = DEMO) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, script, "http"], stderr=subprocess.PIPE, text=True
+        )
+        assert self.proc.stderr is not None
+        deadline = time.monotonic() + 30
+        self.url = ""
+        while time.monotonic() < deadline:
+            line = self.proc.stderr.readline()
+            if not line:
+                break
+            m = re.search(r"listening on (http://\S+)", line)
+            if m:
+                self.url = m.group(1)
+                break
+        if not self.url:
+            self.proc.kill()
+            raise RuntimeError("the HTTP demo server did not start")
+
+    def stop(self) -> int:
+        self.proc.send_signal(2)  # SIGINT: Ctrl-C
+        try:
+            return self.proc.wait(10)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
