@@ -135,7 +135,7 @@ impl Server {
     }
 
     /// Registers (or replaces) a resource template.
-    fn add_resource_template(
+    fn add_template(
         &self,
         py: Python<'_>,
         definition: &Bound<'_, PyAny>,
@@ -177,7 +177,7 @@ impl Server {
     }
 
     /// Removes a resource template; False if there was none.
-    fn remove_resource_template(&self, uri_template: &str) -> bool {
+    fn remove_template(&self, uri_template: &str) -> bool {
         self.inner.remove_resource_template(uri_template)
     }
 
