@@ -25,13 +25,15 @@ pub struct mcp_client_builder {
     pub(crate) inner: Option<ClientBuilder>,
     pub(crate) config: ClientConfig,
     pub(crate) http: crate::client_tls::HttpSettings,
+    /// Where a child server's stderr goes (`mcp_client_builder_set_child_stderr`).
+    pub(crate) child_stderr: crate::child_stderr::mcp_child_stderr,
 }
 
 /// A connected client. Calls may be made from any thread, also concurrently, except from the
 /// library's own callbacks (blocking calls there would stall the runtime).
 pub struct mcp_client {
     pub(crate) client: Client,
-    pub(crate) rt: Arc<tokio::runtime::Runtime>,
+    pub(crate) rt: Arc<crate::runtime::Runtime>,
 }
 
 /// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
@@ -51,6 +53,7 @@ pub extern "C" fn mcp_client_builder_new(
             inner: Some(Client::builder(name, version)),
             config: ClientConfig::default(),
             http: Default::default(),
+            child_stderr: crate::child_stderr::mcp_child_stderr::MCP_CHILD_STDERR_LOG,
         });
         unsafe { *builder_out = Box::into_raw(b) };
         mcp_status::MCP_STATUS_OK
@@ -228,7 +231,9 @@ pub extern "C" fn mcp_client_builder_on_notification(
 /// until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
 /// failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
 /// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
-/// from a callback. Free the client with `mcp_client_free`.
+/// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
+/// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
+/// callback, never to this process's stderr).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_builder_connect_stdio(
     builder: *mut mcp_client_builder,
@@ -260,16 +265,15 @@ pub extern "C" fn mcp_client_builder_connect_stdio(
             return mcp_status::MCP_STATUS_ALREADY_USED;
         };
         let inner = inner.config(b.config.clone());
-        let spec = ChildSpec::new(program, argv);
-        match block_on(&rt, inner.connect_stdio(spec)) {
-            Some(Ok(client)) => {
+        let mut spec = ChildSpec::new(program, argv);
+        spec.stderr = crate::child_stderr::sink(b.child_stderr, &spec.program);
+        match block_on(&rt, "mcp_client_connect_stdio", inner.connect_stdio(spec)) {
+            Ok(Ok(client)) => {
                 unsafe { *client_out = Box::into_raw(Box::new(mcp_client { client, rt })) };
                 mcp_status::MCP_STATUS_OK
             }
-            Some(Err(e)) => mcp_error::from_engine(&e).store(error_out),
-            None => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
-            }
+            Ok(Err(e)) => mcp_error::from_engine(&e).store(error_out),
+            Err(e) => e.store(error_out),
         }
     })
 }
@@ -335,13 +339,13 @@ where
     F: FnOnce(Client) -> Fut,
     Fut: Future<Output = libmcp::Result<Value>> + Send + 'static,
 {
-    match block_on(&c.rt, op(c.client.clone())) {
-        Some(Ok(v)) => {
+    match block_on(&c.rt, "a client call", op(c.client.clone())) {
+        Ok(Ok(v)) => {
             unsafe { *out = mcp_string::new_raw(v.to_string()) };
             mcp_status::MCP_STATUS_OK
         }
-        Some(Err(e)) => mcp_error::from_engine(&e).store(error_out),
-        None => mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out),
+        Ok(Err(e)) => mcp_error::from_engine(&e).store(error_out),
+        Err(e) => e.store(error_out),
     }
 }
 
@@ -743,8 +747,10 @@ pub extern "C" fn mcp_client_close(client: *const mcp_client) -> mcp_status {
     ffi_boundary!({
         let c = try_ref!(client);
         let cl = c.client.clone();
-        block_on(&c.rt, async move { cl.close().await });
-        mcp_status::MCP_STATUS_OK
+        match block_on(&c.rt, "mcp_client_close", async move { cl.close().await }) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => e.status(),
+        }
     })
 }
 
@@ -757,9 +763,15 @@ pub extern "C" fn mcp_client_free(client: *mut mcp_client) {
         }
         let c = unsafe { Box::from_raw(client) };
         let cl = c.client;
-        block_on(&c.rt, async move {
+        let close = async move {
             cl.close().await;
             drop(cl);
-        });
+        };
+        if crate::runtime::wrong_thread("mcp_client_free").is_some() {
+            // From a callback: closing cannot be waited for here, so it finishes on its own.
+            c.rt.spawn(close);
+            return;
+        }
+        let _ = block_on(&c.rt, "mcp_client_free", close);
     })
 }

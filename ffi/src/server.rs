@@ -319,7 +319,7 @@ pub extern "C" fn mcp_server_remove_tool(
 /// A running serve (one connection over this process's stdin and stdout).
 pub struct mcp_serve {
     /// Keeps the runtime running while the serve lives.
-    _runtime: Arc<tokio::runtime::Runtime>,
+    _runtime: Arc<crate::runtime::Runtime>,
     stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
     done: Arc<(Mutex<Option<libmcp::Result<()>>>, Condvar)>,
     waited: Mutex<bool>,
@@ -377,7 +377,8 @@ pub extern "C" fn mcp_serve_stop(serve: *const mcp_serve) -> mcp_status {
 }
 
 /// Blocks until the serve ends. `MCP_STATUS_IO` (with the reason in `*error_out`, which may be NULL)
-/// when reading or writing failed; `MCP_STATUS_ALREADY_USED` on a second call. Not from a callback.
+/// when reading or writing failed; `MCP_STATUS_ALREADY_USED` on a second call. Not from a callback:
+/// there it fails at once with `MCP_STATUS_WRONG_THREAD` (the reason in `*error_out`).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_serve_wait(
     serve: *const mcp_serve,
@@ -385,6 +386,9 @@ pub extern "C" fn mcp_serve_wait(
 ) -> mcp_status {
     ffi_boundary!({
         let s = try_ref!(serve);
+        if let Some(e) = crate::runtime::wrong_thread("mcp_serve_wait") {
+            return e.store(error_out);
+        }
         {
             let mut waited = s.waited.lock();
             if *waited {
