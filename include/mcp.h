@@ -265,10 +265,12 @@ typedef void (*mcp_progress_cb)(void *userdata,
                                 double total,
                                 struct mcp_str message);
 
-// Receives the outcome of `mcp_client_call_async`: exactly once, on a runtime thread. On success
+// Receives the outcome of `mcp_client_call_async` or `mcp_client_call_tool_async`: exactly once, on a
+// runtime thread. On success
 // `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
 // NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
-// It must not block on other client calls of the same runtime, nor unwind.
+// It must not unwind; blocking client calls from it fail with `MCP_STATUS_WRONG_THREAD` (start
+// another call with `mcp_client_call_tool_async`, or hand the work to a thread of your own).
 typedef void (*mcp_call_cb)(void *userdata,
                             enum mcp_status status,
                             struct mcp_string *result,
@@ -556,6 +558,27 @@ enum mcp_status mcp_client_close(const struct mcp_client *client);
 // Closes (see `mcp_client_close`) and frees the client. NULL is ignored. Not from a callback.
 void mcp_client_free(struct mcp_client *client);
 
+// Calls tool `name` with `arguments` (a JSON object, NULL with length 0 for `{}`; copied) and
+// returns at once; input rounds are handled as in `mcp_client_call_tool`. The outcome goes to
+// `cb(userdata, ...)` exactly once, on a runtime thread (see `mcp_call_cb`); `progress` (may be
+// NULL) sees the call's progress notifications first. `timeout_ms` is the idle timeout (0: the
+// client's). When `call_out` is not NULL a handle to cancel the call is written there (free it
+// with `mcp_call_free`). The library owns `userdata` from this call on and calls
+// `userdata_free(userdata)` (may be NULL) exactly once: after `cb` has returned, or at once when
+// this returns an error status (then no callback runs and nothing is written). Any thread, also
+// from a callback.
+enum mcp_status mcp_client_call_tool_async(const struct mcp_client *client,
+                                           const char *name,
+                                           size_t name_len,
+                                           const char *arguments,
+                                           size_t arguments_len,
+                                           uint64_t timeout_ms,
+                                           mcp_progress_cb progress,
+                                           mcp_call_cb cb,
+                                           void *userdata,
+                                           mcp_userdata_free_cb userdata_free,
+                                           struct mcp_call **call_out);
+
 // Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
 enum mcp_status mcp_client_config_new(struct mcp_client_config **config_out);
 
@@ -819,6 +842,31 @@ enum mcp_status mcp_json_get_string(const char *json,
                                     size_t pointer_len,
                                     struct mcp_string **value_out);
 
+// Like `mcp_json_get`, for a JSON number: writes it to `*value_out` as a double (integers beyond
+// 2^53 lose precision). A value of another type is `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_json_get_double(const char *json,
+                                    size_t json_len,
+                                    const char *pointer,
+                                    size_t pointer_len,
+                                    double *value_out);
+
+// Like `mcp_json_get`, for a JSON integer that fits an `int64_t` (written to `*value_out`). A number
+// with a fraction or an exponent (`3.0`, `1e3`), one out of range, or a value of another type is
+// `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_json_get_int64(const char *json,
+                                   size_t json_len,
+                                   const char *pointer,
+                                   size_t pointer_len,
+                                   int64_t *value_out);
+
+// Like `mcp_json_get`, for `true` or `false` (written to `*value_out`). A value of another type is
+// `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_json_get_bool(const char *json,
+                                  size_t json_len,
+                                  const char *pointer,
+                                  size_t pointer_len,
+                                  bool *value_out);
+
 // Writes `text` (UTF-8) as a JSON string literal, quotes included, to `*json_out` (free with
 // `mcp_string_free`): the safe way to splice user text into JSON built with `snprintf`. Any thread.
 enum mcp_status mcp_json_quote(const char *text, size_t text_len, struct mcp_string **json_out);
@@ -975,6 +1023,25 @@ struct mcp_str mcp_request_template_vars(const struct mcp_request *request);
 bool mcp_request_has_client_capability(const struct mcp_request *request,
                                        const char *path,
                                        size_t path_len);
+
+// The JSON-RPC id of the request as JSON: a number (`7`) or a string (`"a1"`). On a legacy
+// connection each input round is a new request with its own id.
+struct mcp_str mcp_request_id(const struct mcp_request *request);
+
+// The client's self-description (`{"name", "version", ...}`: `clientInfo` of `initialize` on a
+// legacy connection, the `_meta` client info of a modern request) as JSON, or empty when unknown.
+struct mcp_str mcp_request_client_info(const struct mcp_request *request);
+
+// Who the request's verified access token stands for, as JSON `{"subject", "clientId", "scopes",
+// "expiresAt", "audience", "claims"}` (`subject`, `clientId` and `expiresAt` may be null), or empty
+// when the transport does not authenticate (stdio, HTTP without OAuth).
+struct mcp_str mcp_request_auth(const struct mcp_request *request);
+
+// How many input rounds preceded this invocation of the handler on a legacy connection, where the
+// engine itself asks the client (elicitation, sampling, roots) and calls the handler again: 0 on
+// the first call. A modern client retries with a new request, so there it is always 0 (the answers
+// are in `mcp_request_input_responses`). 0 for NULL.
+uint32_t mcp_request_round(const struct mcp_request *request);
 
 // The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
 const struct mcp_request *mcp_responder_request(const struct mcp_responder *responder);

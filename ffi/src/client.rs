@@ -349,7 +349,7 @@ where
     }
 }
 
-fn options(timeout_ms: u64) -> CallOptions {
+pub(crate) fn options(timeout_ms: u64) -> CallOptions {
     CallOptions {
         timeout: (timeout_ms > 0).then(|| Duration::from_millis(timeout_ms)),
         on_progress: None,
@@ -456,11 +456,7 @@ pub extern "C" fn mcp_client_call_tool(
     ffi_boundary!({
         let c = try_ref!(client);
         let name = try_str!(name, name_len).to_string();
-        let args = if arguments.is_null() && arguments_len == 0 {
-            json!({})
-        } else {
-            try_json!(arguments, arguments_len)
-        };
+        let args = try_json_or_empty!(arguments, arguments_len);
         try_out!(json_out);
         run(
             c,
@@ -508,11 +504,7 @@ pub extern "C" fn mcp_client_get_prompt(
     ffi_boundary!({
         let c = try_ref!(client);
         let name = try_str!(name, name_len).to_string();
-        let args = if arguments.is_null() && arguments_len == 0 {
-            json!({})
-        } else {
-            try_json!(arguments, arguments_len)
-        };
+        let args = try_json_or_empty!(arguments, arguments_len);
         try_out!(json_out);
         run(
             c,
@@ -570,11 +562,7 @@ pub extern "C" fn mcp_client_call(
     ffi_boundary!({
         let c = try_ref!(client);
         let method = try_str!(method, method_len).to_string();
-        let params = if params.is_null() && params_len == 0 {
-            json!({})
-        } else {
-            try_json!(params, params_len)
-        };
+        let params = try_json_or_empty!(params, params_len);
         try_out!(json_out);
         run(
             c,
@@ -585,10 +573,12 @@ pub extern "C" fn mcp_client_call(
     })
 }
 
-/// Receives the outcome of `mcp_client_call_async`: exactly once, on a runtime thread. On success
+/// Receives the outcome of `mcp_client_call_async` or `mcp_client_call_tool_async`: exactly once, on a
+/// runtime thread. On success
 /// `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
 /// NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
-/// It must not block on other client calls of the same runtime, nor unwind.
+/// It must not unwind; blocking client calls from it fail with `MCP_STATUS_WRONG_THREAD` (start
+/// another call with `mcp_client_call_tool_async`, or hand the work to a thread of your own).
 pub type mcp_call_cb = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -597,18 +587,6 @@ pub type mcp_call_cb = Option<
         error: *mut mcp_error,
     ),
 >;
-
-struct SendPtr(*mut c_void);
-// C's contract for `mcp_call_cb` userdata: usable on a runtime thread.
-unsafe impl Send for SendPtr {}
-unsafe impl Sync for SendPtr {}
-
-impl SendPtr {
-    /// The pointer (a method, so closures capture the whole `SendPtr`).
-    fn get(&self) -> *mut c_void {
-        self.0
-    }
-}
 
 /// Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
 /// `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
@@ -627,7 +605,7 @@ pub type mcp_progress_cb = Option<
 /// One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 /// Free it with `mcp_call_free` (which does not cancel). Any thread.
 pub struct mcp_call {
-    cancel: parking_lot::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    pub(crate) cancel: parking_lot::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
 }
 
 /// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
@@ -676,65 +654,20 @@ pub extern "C" fn mcp_client_call_async(
     ffi_boundary!({
         let c = try_ref!(client);
         let method = try_str!(method, method_len).to_string();
-        let params = if params.is_null() && params_len == 0 {
-            json!({})
-        } else {
-            try_json!(params, params_len)
-        };
+        let params = try_json_or_empty!(params, params_len);
         let Some(cb) = cb else {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;
         };
-        let mut opts = options(timeout_ms);
-        if let Some(progress) = progress {
-            let ud = Arc::new(SendPtr(userdata));
-            opts.on_progress = Some(Arc::new(
-                move |p: f64, total: Option<f64>, message: Option<&str>| {
-                    let message = nul_terminated(message.unwrap_or_default());
-                    unsafe {
-                        progress(
-                            ud.get(),
-                            p,
-                            total.is_some(),
-                            total.unwrap_or(0.0),
-                            mcp_str::of_nul_terminated(&message),
-                        )
-                    }
-                },
-            ));
-        }
-        let userdata = SendPtr(userdata);
-        let cl = c.client.clone();
-        let (cancel_tx, cancel_rx) = tokio::sync::oneshot::channel::<()>();
-        if !call_out.is_null() {
-            let call = Box::new(mcp_call {
-                cancel: parking_lot::Mutex::new(Some(cancel_tx)),
-            });
-            unsafe { *call_out = Box::into_raw(call) };
-        }
-        c.rt.spawn(async move {
-            let userdata = userdata;
-            // A freed handle drops the sender: that is not a cancellation, hence the `Ok` pattern.
-            let outcome = tokio::select! {
-                r = cl.call(&method, params, &opts) => r,
-                Ok(()) = cancel_rx => Err(libmcp::Error::Cancelled),
-            };
-            let (status, result, error) = match outcome {
-                Ok(v) => (
-                    mcp_status::MCP_STATUS_OK,
-                    mcp_string::new_raw(v.to_string()),
-                    std::ptr::null_mut(),
-                ),
-                Err(e) => {
-                    let err = mcp_error::from_engine(&e);
-                    (
-                        err.status(),
-                        std::ptr::null_mut(),
-                        Box::into_raw(Box::new(err)),
-                    )
-                }
-            };
-            unsafe { cb(userdata.get(), status, result, error) };
-        });
+        // No finalizer: `userdata` stays the caller's (see above).
+        crate::client_async::start_call(
+            c,
+            timeout_ms,
+            progress,
+            cb,
+            Userdata::new(userdata, None),
+            call_out,
+            |cl, opts| async move { cl.call(&method, params, &opts).await },
+        );
         mcp_status::MCP_STATUS_OK
     })
 }

@@ -7,6 +7,7 @@
  * - a handler's malformed result (content not an array, structuredContent against the
  *   outputSchema) makes the responder call return MCP_STATUS_INVALID_RESULT with the reason the
  *   client receives as -32603.
+ * And the async tool call: progress, then the outcome, then its userdata finalized exactly once.
  * Server and client share one runtime, over HTTP on 127.0.0.1. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdatomic.h>
@@ -109,6 +110,64 @@ static void on_done(void *ud, mcp_status status, mcp_string *result, mcp_error *
   atomic_store(&call_done, 1);
 }
 
+/* ---- mcp_client_call_tool_async ---- */
+
+struct async_call {
+  atomic_int progress_seen;
+  atomic_int outcome;   /* 1 + status once cb ran */
+  atomic_int freed;     /* how often userdata_free ran */
+  atomic_int freed_before_cb;
+  char text[256];
+};
+
+static void async_progress(void *ud, double progress, bool has_total, double total, mcp_str message) {
+  struct async_call *a = ud;
+  CHECK(progress == 1 && has_total && total == 2 && strcmp(message.data, "half") == 0);
+  atomic_fetch_add(&a->progress_seen, 1);
+}
+
+static void async_done(void *ud, mcp_status status, mcp_string *result, mcp_error *error) {
+  struct async_call *a = ud;
+  if (atomic_load(&a->freed)) atomic_store(&a->freed_before_cb, 1);
+  if (result) snprintf(a->text, sizeof a->text, "%s", mcp_string_data(result));
+  if (error) snprintf(a->text, sizeof a->text, "%s", mcp_error_message(error).data);
+  mcp_string_free(result);
+  mcp_error_free(error);
+  atomic_store(&a->outcome, 1 + (int)status);
+}
+
+static void async_free(void *ud) {
+  struct async_call *a = ud;
+  atomic_fetch_add(&a->freed, 1);
+}
+
+static void call_tool_async(void) {
+  static struct async_call ok_call, bad_call, unknown;
+  mcp_call *call = NULL;
+  OK(mcp_client_call_tool_async(g_client, S("progress"), NULL, 0, 0, async_progress, async_done,
+                                &ok_call, async_free, &call));
+  CHECK(call != NULL);
+  for (int i = 0; i < 1000 && atomic_load(&ok_call.freed) == 0; i++) sleep_ms(10);
+  mcp_call_free(call);
+  CHECK(atomic_load(&ok_call.outcome) == 1 + MCP_STATUS_OK && atomic_load(&ok_call.progress_seen) == 1);
+  CHECK(strstr(ok_call.text, "\"content\"") != NULL);
+  CHECK(atomic_load(&ok_call.freed) == 1 && !atomic_load(&ok_call.freed_before_cb));
+
+  /* A tool error on the server is a result; an unknown tool is an RPC error; both finalize once. */
+  OK(mcp_client_call_tool_async(g_client, S("no_such_tool"), S("{}"), 0, NULL, async_done, &unknown,
+                                async_free, NULL));
+  for (int i = 0; i < 1000 && atomic_load(&unknown.freed) == 0; i++) sleep_ms(10);
+  CHECK(atomic_load(&unknown.outcome) == 1 + MCP_STATUS_RPC_ERROR && atomic_load(&unknown.freed) == 1);
+
+  /* Rejected at once: no callback, userdata finalized before return, nothing written. */
+  call = NULL;
+  EXPECT(MCP_STATUS_INVALID_JSON, mcp_client_call_tool_async(g_client, S("good"), S("[1]"), 0, NULL,
+                                                             async_done, &bad_call, async_free, &call));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_client_call_tool_async(g_client, S("good"), NULL, 0, 0, NULL,
+                                                               NULL, &bad_call, async_free, &call));
+  CHECK(call == NULL && atomic_load(&bad_call.freed) == 2 && atomic_load(&bad_call.outcome) == 0);
+}
+
 static void expect_wrong_thread(const char *what, struct seen *s) {
   if (atomic_load(&s->status) != MCP_STATUS_WRONG_THREAD || s->took_ms > 1000 ||
       !strstr(s->message, "callback")) {
@@ -205,6 +264,8 @@ int main(void) {
   OK(mcp_client_call_tool(g_client, S("good"), NULL, 0, &out, &err));
   CHECK(has(out, "fine"));
   mcp_string_free(out);
+
+  call_tool_async();
 
   /* Malformed results: the handler learns why, the client gets -32603 with the same reason. */
   struct {
