@@ -209,6 +209,21 @@ fn rows() -> Vec<Row> {
             titled_multi_select_form(),
             Ok(titled_multi_select_form()),
         ),
+        // Untitled and legacy titled single-select tie on what they require; the legacy one keeps
+        // `enumNames` (SEP-1330), so it is the one the value is fitted to.
+        row(
+            "2025-11-25",
+            Request,
+            "elicitation/create",
+            json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]},
+                "plain": {"type": "string", "enum": ["a", "b"]}}}}),
+            Ok(
+                json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]},
+                "plain": {"type": "string", "enum": ["a", "b"]}}}}),
+            ),
+        ),
         // Titled options become enum + enumNames; mode and default (2025-11-25) are dropped.
         row(
             "2025-06-18",

@@ -140,15 +140,24 @@ impl<'a> Walker<'a> {
         match candidates.as_slice() {
             [] => {}
             [only] => return self.fit(only, value),
-            // Members that differ only deeper down (titled and untitled multi-select): the first
-            // one the value fits all the way down.
+            // Members that differ only deeper down (titled and untitled multi-select) or tie on
+            // their required properties (untitled and legacy titled single-select, where only the
+            // latter has `enumNames`): of those the value fits all the way down, the one that keeps
+            // most of it, the first on a tie.
             [first, ..] => {
+                let mut best: Option<(usize, Value)> = None;
                 for leaf in &candidates {
                     let mut trial = value.clone();
                     if self.fit(leaf, &mut trial).is_ok() {
-                        *value = trial;
-                        return Ok(());
+                        let kept = nodes(&trial);
+                        if best.as_ref().is_none_or(|(most, _)| kept > *most) {
+                            best = Some((kept, trial));
+                        }
                     }
+                }
+                if let Some((_, fitted)) = best {
+                    *value = fitted;
+                    return Ok(());
                 }
                 return self.fit(first, value);
             }
@@ -202,6 +211,15 @@ impl<'a> Walker<'a> {
             }
             None => out.push((name, node)),
         }
+    }
+}
+
+/// How many values `v` holds, itself included: what a fit that drops properties loses.
+fn nodes(v: &Value) -> usize {
+    1 + match v {
+        Value::Object(m) => m.values().map(nodes).sum(),
+        Value::Array(a) => a.iter().map(nodes).sum(),
+        _ => 0,
     }
 }
 
