@@ -184,8 +184,12 @@ grep -q "ERROR SUMMARY: 0 errors" "$work/valgrind-release-server.log" || {
 }
 
 step "static link"
-gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cflags mcp) \
-  "$prefix/lib/libmcp.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+# shellcheck disable=SC2046
+gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cflags --static --libs mcp-static)
+if readelf -d "$work/bin/unit-static" | grep -q 'NEEDED.*libmcp'; then
+  echo "error: pkg-config --static --libs mcp-static linked the shared library" >&2
+  exit 1
+fi
 "$work/bin/unit-static"
 
 step "examples/c: everything-client against everything-server (stdio, then HTTP in both eras)"
