@@ -30,6 +30,13 @@
 #define MCP_STRINGIFY(x) MCP_STRINGIFY_(x)
 #define MCP_VERSION_STRING MCP_STRINGIFY(MCP_VERSION_MAJOR) "." MCP_STRINGIFY(MCP_VERSION_MINOR) "." MCP_STRINGIFY(MCP_VERSION_PATCH)
 
+/* A string literal as the (const char *ptr, size_t len) pair functions take, e.g.
+ * mcp_server_builder_new(MCP_LIT("demo"), MCP_LIT("1.0"), &builder). Only a literal compiles
+ * (the pasted "" reject a pointer, whose sizeof would be wrong). */
+#define MCP_LIT(lit) ("" lit ""), (sizeof(lit) - 1)
+/* A string literal as an mcp_str initializer, e.g. mcp_str args[] = {MCP_STR_LIT("--stdio")}. */
+#define MCP_STR_LIT(lit) { ("" lit ""), (sizeof(lit) - 1) }
+
 
 // Major version of the header (matches Cargo.toml; checked by a test).
 #define MCP_VERSION_MAJOR 0
@@ -367,6 +374,24 @@ enum mcp_status mcp_responder_on_cancel(const struct mcp_responder *responder,
 enum mcp_status mcp_client_builder_set_child_stderr(struct mcp_client_builder *builder,
                                                     uint32_t mode);
 
+// Adds `name=value` (UTF-8, copied) to the environment the child server starts with, on top of
+// this process's (a later call with the same name wins). An empty name, or one holding `=` or NUL,
+// is `MCP_STATUS_INVALID_ARGUMENT`. `MCP_STATUS_ALREADY_USED` after connecting. Use the builder from
+// one thread at a time.
+enum mcp_status mcp_client_builder_add_child_env(struct mcp_client_builder *builder,
+                                                 const char *name,
+                                                 size_t name_len,
+                                                 const char *value,
+                                                 size_t value_len);
+
+// Sets the working directory the child server starts in (UTF-8, copied; `(NULL, 0)` restores this
+// process's). A relative program path given to `mcp_client_builder_connect_stdio` may then be
+// looked up from either directory: pass an absolute one. A directory that does not exist makes the
+// connect fail with `MCP_STATUS_TRANSPORT`. `MCP_STATUS_ALREADY_USED` after connecting.
+enum mcp_status mcp_client_builder_set_child_cwd(struct mcp_client_builder *builder,
+                                                 const char *dir,
+                                                 size_t dir_len);
+
 // Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
 enum mcp_status mcp_client_builder_new(const char *name,
                                        size_t name_len,
@@ -426,7 +451,8 @@ enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *bu
 // `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
 // from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
 // child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
-// callback, never to this process's stderr).
+// callback, never to this process's stderr); its environment and working directory are this
+// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
 enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *builder,
                                                  const struct mcp_runtime *runtime,
                                                  const char *program,

@@ -26,7 +26,11 @@ pub struct mcp_client_builder {
     pub(crate) config: ClientConfig,
     pub(crate) http: crate::client_tls::HttpSettings,
     /// Where a child server's stderr goes (`mcp_client_builder_set_child_stderr`).
-    pub(crate) child_stderr: crate::child_stderr::mcp_child_stderr,
+    pub(crate) child_stderr: crate::child::mcp_child_stderr,
+    /// Variables added to the child's environment (`mcp_client_builder_add_child_env`).
+    pub(crate) child_env: Vec<(String, String)>,
+    /// The child's working directory (`mcp_client_builder_set_child_cwd`).
+    pub(crate) child_cwd: Option<std::path::PathBuf>,
 }
 
 /// A connected client. Calls may be made from any thread, also concurrently, except from the
@@ -53,7 +57,9 @@ pub extern "C" fn mcp_client_builder_new(
             inner: Some(Client::builder(name, version)),
             config: ClientConfig::default(),
             http: Default::default(),
-            child_stderr: crate::child_stderr::mcp_child_stderr::MCP_CHILD_STDERR_LOG,
+            child_stderr: crate::child::mcp_child_stderr::MCP_CHILD_STDERR_LOG,
+            child_env: Vec::new(),
+            child_cwd: None,
         });
         unsafe { *builder_out = Box::into_raw(b) };
         mcp_status::MCP_STATUS_OK
@@ -233,7 +239,8 @@ pub extern "C" fn mcp_client_builder_on_notification(
 /// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
 /// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
 /// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
-/// callback, never to this process's stderr).
+/// callback, never to this process's stderr); its environment and working directory are this
+/// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_builder_connect_stdio(
     builder: *mut mcp_client_builder,
@@ -266,7 +273,9 @@ pub extern "C" fn mcp_client_builder_connect_stdio(
         };
         let inner = inner.config(b.config.clone());
         let mut spec = ChildSpec::new(program, argv);
-        spec.stderr = crate::child_stderr::sink(b.child_stderr, &spec.program);
+        spec.stderr = crate::child::sink(b.child_stderr, &spec.program);
+        spec.env = b.child_env.clone();
+        spec.cwd = b.child_cwd.clone();
         match block_on(&rt, "mcp_client_connect_stdio", inner.connect_stdio(spec)) {
             Ok(Ok(client)) => {
                 unsafe { *client_out = Box::into_raw(Box::new(mcp_client { client, rt })) };

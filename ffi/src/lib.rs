@@ -25,7 +25,7 @@
 mod macros;
 
 pub mod cancel;
-pub mod child_stderr;
+pub mod child;
 pub mod client;
 pub mod client_async;
 pub mod client_config;
@@ -51,7 +51,7 @@ pub mod subscription;
 pub mod version;
 
 pub use cancel::*;
-pub use child_stderr::*;
+pub use child::*;
 pub use client::*;
 pub use client_async::*;
 pub use client_config::*;
