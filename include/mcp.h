@@ -197,7 +197,8 @@ typedef struct mcp_responder mcp_responder;
 // they live is allowed; its threads stop when the last of them is freed.
 typedef struct mcp_runtime mcp_runtime;
 
-// A running serve (one connection over this process's stdin and stdout).
+// A running serve (one connection over this process's stdin and stdout, or over descriptors given
+// to `mcp_server_serve_fds`).
 typedef struct mcp_serve mcp_serve;
 
 // A built server: cheap to serve several times, usable from any thread.
@@ -1174,6 +1175,20 @@ enum mcp_status mcp_runtime_new(uint32_t worker_threads, struct mcp_runtime **ru
 // tasks' own shutdown: a thread stuck in a read that cannot be interrupted is abandoned rather than
 // waited for (stdin is read without blocking when it is a pipe, so `mcp_serve_stop` is enough).
 void mcp_runtime_free(struct mcp_runtime *runtime);
+
+// Serves `server` over `read_fd` (requests in) and `write_fd` (answers out) on `runtime`, as
+// `mcp_server_serve_stdio` does over stdin and stdout, and writes the running serve to
+// `*serve_out` (`mcp_serve_stop`, `_wait`, `_free` as for stdio). Both may be the same descriptor
+// (a connected socket). The library owns the descriptors from this call on, also when it fails:
+// it sets `O_NONBLOCK` on them (shared with duplicates of the same open file) and closes them when
+// the serve ends. Descriptors the reactor cannot watch (regular files) are `MCP_STATUS_IO`; a
+// negative one is `MCP_STATUS_INVALID_ARGUMENT`. The serve ends when `read_fd` reaches end of file
+// (after in-flight requests are answered) or on `mcp_serve_stop`. Any thread but a callback's.
+enum mcp_status mcp_server_serve_fds(const struct mcp_server *server,
+                                     const struct mcp_runtime *runtime,
+                                     int32_t read_fd,
+                                     int32_t write_fd,
+                                     struct mcp_serve **serve_out);
 
 // Creates a builder for a server called `name` at `version` (UTF-8, copied). Free with
 // `mcp_server_builder_free`.
