@@ -3,6 +3,7 @@
 #   PREFIX/lib/libmcp.so.VERSION (SONAME libmcp.so.VERSION), libmcp.so -> it, libmcp.a
 #   PREFIX/include/mcp.h
 #   PREFIX/lib/pkgconfig/mcp.pc               (pkg-config --cflags --libs mcp)
+#   PREFIX/lib/pkgconfig/mcp-static.pc        (pkg-config --static --libs mcp-static: libmcp.a)
 #   PREFIX/lib/cmake/mcp/mcpConfig*.cmake     (find_package(mcp CONFIG) -> mcp::mcp, mcp::mcp_static)
 # Usage: ffi/install.sh PREFIX [debug|release]   (default release; builds with cargo first)
 set -euo pipefail
@@ -32,6 +33,7 @@ subst() {
   sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" -e "s|@NATIVE_LIBS@|$native_libs|g" "$1" > "$2"
 }
 subst ffi/pkg/mcp.pc.in "$prefix/lib/pkgconfig/mcp.pc"
+subst ffi/pkg/mcp-static.pc.in "$prefix/lib/pkgconfig/mcp-static.pc"
 subst ffi/pkg/mcpConfig.cmake.in "$prefix/lib/cmake/mcp/mcpConfig.cmake"
 subst ffi/pkg/mcpConfigVersion.cmake.in "$prefix/lib/cmake/mcp/mcpConfigVersion.cmake"
 echo "installed libmcp $version ($profile) into $prefix"

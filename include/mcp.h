@@ -6,6 +6,17 @@
  * only on success; strings go in as (const char *ptr, size_t len) UTF-8 and are copied; owned
  * strings come back as mcp_string (free with mcp_string_free); errors as mcp_error
  * (mcp_error_free). Callbacks take (cb, userdata, userdata_free); userdata_free runs exactly once.
+ *
+ * Signals: the library installs no signal handler. Every thread a runtime starts blocks SIGPIPE, so
+ * a peer that closes its pipe makes the write fail (MCP_STATUS_IO) instead of killing the process.
+ * No function here is async-signal-safe: a signal handler sets a flag and a thread then calls
+ * mcp_serve_stop / mcp_http_server_stop. Block the signals you sigwait for before mcp_runtime_new;
+ * its threads inherit the mask.
+ * Threads: callbacks run on the runtime's threads; there, blocking functions (mcp_client_call,
+ * mcp_client_call_tool, mcp_client_builder_connect_*, mcp_serve_wait, ...) fail at once with
+ * MCP_STATUS_WRONG_THREAD, and mcp_runtime_free and the waiting _free functions must not be called.
+ * Diagnostics: nothing is written to stderr; mcp_set_log_callback receives them.
+ * valgrind: the release library is clean under valgrind --leak-check=full, no suppressions needed.
  */
 
 #ifndef MCP_H
@@ -18,6 +29,13 @@
 #define MCP_STRINGIFY_(x) #x
 #define MCP_STRINGIFY(x) MCP_STRINGIFY_(x)
 #define MCP_VERSION_STRING MCP_STRINGIFY(MCP_VERSION_MAJOR) "." MCP_STRINGIFY(MCP_VERSION_MINOR) "." MCP_STRINGIFY(MCP_VERSION_PATCH)
+
+/* A string literal as the (const char *ptr, size_t len) pair functions take, e.g.
+ * mcp_server_builder_new(MCP_LIT("demo"), MCP_LIT("1.0"), &builder). Only a literal compiles
+ * (the pasted "" reject a pointer, whose sizeof would be wrong). */
+#define MCP_LIT(lit) ("" lit ""), (sizeof(lit) - 1)
+/* A string literal as an mcp_str initializer, e.g. mcp_str args[] = {MCP_STR_LIT("--stdio")}. */
+#define MCP_STR_LIT(lit) { ("" lit ""), (sizeof(lit) - 1) }
 
 
 // Major version of the header (matches Cargo.toml; checked by a test).
@@ -62,6 +80,13 @@ typedef enum mcp_status {
   MCP_STATUS_IO = 13,
   // What was looked up does not exist (a JSON pointer that names nothing).
   MCP_STATUS_NOT_FOUND = 14,
+  // A blocking function was called on one of the library's own threads, from a callback, where
+  // it could only deadlock; nothing was done. Call it from a thread of your own.
+  MCP_STATUS_WRONG_THREAD = 15,
+  // A handler's result breaks the protocol's rules for it (a tool's `content` that is not an
+  // array, `structuredContent` that violates the tool's `outputSchema`); the client was answered
+  // with an internal error (-32603) carrying the same reason.
+  MCP_STATUS_INVALID_RESULT = 16,
 } mcp_status;
 
 // The protocol era of a request.
@@ -71,16 +96,6 @@ typedef enum mcp_era {
   // Per-request `_meta` era (no handshake).
   MCP_ERA_MODERN = 1,
 } mcp_era;
-
-// What an `mcp_credential_store` entry holds.
-typedef enum mcp_credential_kind {
-  // A client registration at an authorization server (`resource` is empty), as JSON
-  // `{"client_id": "...", "client_secret": "..."|null, "token_endpoint_auth_method": "..."|null}`.
-  MCP_CREDENTIAL_CLIENT = 0,
-  // Tokens an authorization server issued for a resource, as JSON `{"access_token": "...",
-  // "refresh_token": "..."|null, "expires_at": UNIX-SECONDS|null, "scope": "..."|null}`.
-  MCP_CREDENTIAL_TOKENS = 1,
-} mcp_credential_kind;
 
 // Log severities, least to most severe (RFC 5424).
 typedef enum mcp_log_level {
@@ -101,6 +116,27 @@ typedef enum mcp_log_level {
   // The system is unusable.
   MCP_LOG_EMERGENCY = 7,
 } mcp_log_level;
+
+// What an `mcp_credential_store` entry holds.
+typedef enum mcp_credential_kind {
+  // A client registration at an authorization server (`resource` is empty), as JSON
+  // `{"client_id": "...", "client_secret": "..."|null, "token_endpoint_auth_method": "..."|null}`.
+  MCP_CREDENTIAL_CLIENT = 0,
+  // Tokens an authorization server issued for a resource, as JSON `{"access_token": "...",
+  // "refresh_token": "..."|null, "expires_at": UNIX-SECONDS|null, "scope": "..."|null}`.
+  MCP_CREDENTIAL_TOKENS = 1,
+} mcp_credential_kind;
+
+// What happens to the lines a child server writes to its stderr.
+typedef enum mcp_child_stderr {
+  // The default: each line is a diagnostic (`MCP_LOG_INFO`, target `libmcp::child_stderr`) for the
+  // callback of `mcp_set_log_callback`, and dropped when none is installed.
+  MCP_CHILD_STDERR_LOG = 0,
+  // Each line is written to this process's stderr as `[program] line`.
+  MCP_CHILD_STDERR_FORWARD = 1,
+  // Lines are read and dropped.
+  MCP_CHILD_STDERR_DISCARD = 2,
+} mcp_child_stderr;
 
 // One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 // Free it with `mcp_call_free` (which does not cancel). Any thread.
@@ -161,7 +197,8 @@ typedef struct mcp_responder mcp_responder;
 // they live is allowed; its threads stop when the last of them is freed.
 typedef struct mcp_runtime mcp_runtime;
 
-// A running serve (one connection over this process's stdin and stdout).
+// A running serve (one connection over this process's stdin and stdout, or over descriptors given
+// to `mcp_server_serve_fds`).
 typedef struct mcp_serve mcp_serve;
 
 // A built server: cheap to serve several times, usable from any thread.
@@ -236,10 +273,12 @@ typedef void (*mcp_progress_cb)(void *userdata,
                                 double total,
                                 struct mcp_str message);
 
-// Receives the outcome of `mcp_client_call_async`: exactly once, on a runtime thread. On success
+// Receives the outcome of `mcp_client_call_async` or `mcp_client_call_tool_async`: exactly once, on a
+// runtime thread. On success
 // `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
 // NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
-// It must not block on other client calls of the same runtime, nor unwind.
+// It must not unwind; blocking client calls from it fail with `MCP_STATUS_WRONG_THREAD` (start
+// another call with `mcp_client_call_tool_async`, or hand the work to a thread of your own).
 typedef void (*mcp_call_cb)(void *userdata,
                             enum mcp_status status,
                             struct mcp_string *result,
@@ -252,6 +291,18 @@ typedef struct mcp_header {
   // The header value.
   struct mcp_str value;
 } mcp_header;
+
+// Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
+// path such as `libmcp::server::complete`, or `libmcp::child_stderr` for a line a child server
+// wrote to its stderr) and the message, with any extra fields appended as ` key=value`. Both views
+// are valid only during the call. Called on the thread that emitted the event (a runtime thread,
+// or the caller's own thread inside a library call such as `mcp_responder_result`), possibly on
+// several threads at once. It must return quickly, must not call blocking library functions
+// (`MCP_STATUS_WRONG_THREAD` on runtime threads) and must not unwind.
+typedef void (*mcp_log_cb)(void *userdata,
+                           enum mcp_log_level level,
+                           struct mcp_str target,
+                           struct mcp_str message);
 
 // The user-interaction step of an authorization: show `authorization_url` (`url_len` bytes of
 // UTF-8, NUL-terminated, valid during the call only) to the user and return the URL the
@@ -317,6 +368,31 @@ enum mcp_status mcp_responder_on_cancel(const struct mcp_responder *responder,
                                         void *userdata,
                                         mcp_userdata_free_cb userdata_free);
 
+// Chooses where the child's stderr lines go (`mode`: an `mcp_child_stderr` value; others are
+// `MCP_STATUS_INVALID_ARGUMENT`). Applies to `mcp_client_builder_connect_stdio`; nothing is
+// written to this process's stderr unless `MCP_CHILD_STDERR_FORWARD` is chosen.
+// `MCP_STATUS_ALREADY_USED` after connecting. Use the builder from one thread at a time.
+enum mcp_status mcp_client_builder_set_child_stderr(struct mcp_client_builder *builder,
+                                                    uint32_t mode);
+
+// Adds `name=value` (UTF-8, copied) to the environment the child server starts with, on top of
+// this process's (a later call with the same name wins). An empty name, or one holding `=` or NUL,
+// is `MCP_STATUS_INVALID_ARGUMENT`. `MCP_STATUS_ALREADY_USED` after connecting. Use the builder from
+// one thread at a time.
+enum mcp_status mcp_client_builder_add_child_env(struct mcp_client_builder *builder,
+                                                 const char *name,
+                                                 size_t name_len,
+                                                 const char *value,
+                                                 size_t value_len);
+
+// Sets the working directory the child server starts in (UTF-8, copied; `(NULL, 0)` restores this
+// process's). A relative program path given to `mcp_client_builder_connect_stdio` may then be
+// looked up from either directory: pass an absolute one. A directory that does not exist makes the
+// connect fail with `MCP_STATUS_TRANSPORT`. `MCP_STATUS_ALREADY_USED` after connecting.
+enum mcp_status mcp_client_builder_set_child_cwd(struct mcp_client_builder *builder,
+                                                 const char *dir,
+                                                 size_t dir_len);
+
 // Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
 enum mcp_status mcp_client_builder_new(const char *name,
                                        size_t name_len,
@@ -374,7 +450,10 @@ enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *bu
 // until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
 // failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
 // `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
-// from a callback. Free the client with `mcp_client_free`.
+// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
+// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
+// callback, never to this process's stderr); its environment and working directory are this
+// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
 enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *builder,
                                                  const struct mcp_runtime *runtime,
                                                  const char *program,
@@ -505,6 +584,27 @@ enum mcp_status mcp_client_close(const struct mcp_client *client);
 
 // Closes (see `mcp_client_close`) and frees the client. NULL is ignored. Not from a callback.
 void mcp_client_free(struct mcp_client *client);
+
+// Calls tool `name` with `arguments` (a JSON object, NULL with length 0 for `{}`; copied) and
+// returns at once; input rounds are handled as in `mcp_client_call_tool`. The outcome goes to
+// `cb(userdata, ...)` exactly once, on a runtime thread (see `mcp_call_cb`); `progress` (may be
+// NULL) sees the call's progress notifications first. `timeout_ms` is the idle timeout (0: the
+// client's). When `call_out` is not NULL a handle to cancel the call is written there (free it
+// with `mcp_call_free`). The library owns `userdata` from this call on and calls
+// `userdata_free(userdata)` (may be NULL) exactly once: after `cb` has returned, or at once when
+// this returns an error status (then no callback runs and nothing is written). Any thread, also
+// from a callback.
+enum mcp_status mcp_client_call_tool_async(const struct mcp_client *client,
+                                           const char *name,
+                                           size_t name_len,
+                                           const char *arguments,
+                                           size_t arguments_len,
+                                           uint64_t timeout_ms,
+                                           mcp_progress_cb progress,
+                                           mcp_call_cb cb,
+                                           void *userdata,
+                                           mcp_userdata_free_cb userdata_free,
+                                           struct mcp_call **call_out);
 
 // Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
 enum mcp_status mcp_client_config_new(struct mcp_client_config **config_out);
@@ -726,7 +826,7 @@ uint16_t mcp_http_server_port(const struct mcp_http_server *http);
 enum mcp_status mcp_http_server_stop(const struct mcp_http_server *http);
 
 // Blocks until the server has stopped (after `mcp_http_server_stop` from another thread). May be
-// called from several threads. Not from a callback.
+// called from several threads. Not from a callback (there: `MCP_STATUS_WRONG_THREAD` at once).
 enum mcp_status mcp_http_server_wait(const struct mcp_http_server *http);
 
 // Stops the server if it still runs, waits until it has stopped, and frees the handle (and the
@@ -769,6 +869,31 @@ enum mcp_status mcp_json_get_string(const char *json,
                                     size_t pointer_len,
                                     struct mcp_string **value_out);
 
+// Like `mcp_json_get`, for a JSON number: writes it to `*value_out` as a double (integers beyond
+// 2^53 lose precision). A value of another type is `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_json_get_double(const char *json,
+                                    size_t json_len,
+                                    const char *pointer,
+                                    size_t pointer_len,
+                                    double *value_out);
+
+// Like `mcp_json_get`, for a JSON integer that fits an `int64_t` (written to `*value_out`). A number
+// with a fraction or an exponent (`3.0`, `1e3`), one out of range, or a value of another type is
+// `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_json_get_int64(const char *json,
+                                   size_t json_len,
+                                   const char *pointer,
+                                   size_t pointer_len,
+                                   int64_t *value_out);
+
+// Like `mcp_json_get`, for `true` or `false` (written to `*value_out`). A value of another type is
+// `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+enum mcp_status mcp_json_get_bool(const char *json,
+                                  size_t json_len,
+                                  const char *pointer,
+                                  size_t pointer_len,
+                                  bool *value_out);
+
 // Writes `text` (UTF-8) as a JSON string literal, quotes included, to `*json_out` (free with
 // `mcp_string_free`): the safe way to splice user text into JSON built with `snprintf`. Any thread.
 enum mcp_status mcp_json_quote(const char *text, size_t text_len, struct mcp_string **json_out);
@@ -782,6 +907,21 @@ enum mcp_status mcp_json_keys(const char *json,
                               const char *pointer,
                               size_t pointer_len,
                               struct mcp_string **keys_out);
+
+// Sends the library's diagnostics to `cb(userdata, level, target, message)` (see `mcp_log_cb`):
+// every event at `min_level` (an `mcp_log_level` value) or more severe. Without a callback the
+// library reports nothing and writes nothing to stderr; a child server's stderr lines
+// (`mcp_client_builder_connect_stdio`) arrive here as `MCP_LOG_INFO` events with target
+// `libmcp::child_stderr`. Process-wide: a later call replaces the callback (and level), a NULL `cb`
+// removes it. `userdata_free(userdata)` (may be NULL) runs exactly once, when the callback is
+// replaced or removed and no call of it is still running, on the thread that lets go of it last;
+// also at once when this call fails. A callback still installed at exit is never finalized. Fails
+// with `MCP_STATUS_INVALID_ARGUMENT` for an unknown level and `MCP_STATUS_ALREADY_USED` when the
+// process already has another `tracing` subscriber (a Rust host's). Any thread.
+enum mcp_status mcp_set_log_callback(uint32_t min_level,
+                                     mcp_log_cb cb,
+                                     void *userdata,
+                                     mcp_userdata_free_cb userdata_free);
 
 // Creates a configuration for a client called `client_name` (its `client_name` in dynamic
 // registration; UTF-8, not empty) whose authorization server sends the user back to `redirect_uri`
@@ -911,15 +1051,48 @@ bool mcp_request_has_client_capability(const struct mcp_request *request,
                                        const char *path,
                                        size_t path_len);
 
+// The JSON-RPC id of the request as JSON: a number (`7`) or a string (`"a1"`). On a legacy
+// connection each input round is a new request with its own id.
+struct mcp_str mcp_request_id(const struct mcp_request *request);
+
+// The client's self-description (`{"name", "version", ...}`: `clientInfo` of `initialize` on a
+// legacy connection, the `_meta` client info of a modern request) as JSON, or empty when unknown.
+struct mcp_str mcp_request_client_info(const struct mcp_request *request);
+
+// Who the request's verified access token stands for, as JSON `{"subject", "clientId", "scopes",
+// "expiresAt", "audience", "claims"}` (`subject`, `clientId` and `expiresAt` may be null), or empty
+// when the transport does not authenticate (stdio, HTTP without OAuth).
+struct mcp_str mcp_request_auth(const struct mcp_request *request);
+
+// How many input rounds preceded this invocation of the handler on a legacy connection, where the
+// engine itself asks the client (elicitation, sampling, roots) and calls the handler again: 0 on
+// the first call. A modern client retries with a new request, so there it is always 0 (the answers
+// are in `mcp_request_input_responses`). 0 for NULL.
+uint32_t mcp_request_round(const struct mcp_request *request);
+
 // The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
 const struct mcp_request *mcp_responder_request(const struct mcp_responder *responder);
 
 // Answers with a result object (`json`, `len`: a JSON object such as a CallToolResult). Fails with
 // `MCP_STATUS_INVALID_JSON` (nothing sent, the responder can still answer) or
-// `MCP_STATUS_ALREADY_USED`. The text is copied.
+// `MCP_STATUS_ALREADY_USED`. The text is copied. When the engine rejects the result (a tool's
+// `content` that is not an array, `structuredContent` missing or against the tool's
+// `outputSchema`, a shape the legacy revision does not allow) the client is answered with an
+// internal error (-32603) carrying the reason, the engine logs it (see `mcp_set_log_callback`),
+// and this returns `MCP_STATUS_INVALID_RESULT`; the responder is used up either way.
+// `mcp_responder_result_checked` also gives the reason.
 enum mcp_status mcp_responder_result(const struct mcp_responder *responder,
                                      const char *json,
                                      size_t len);
+
+// Like `mcp_responder_result`, and when it returns `MCP_STATUS_INVALID_RESULT` or
+// `MCP_STATUS_ALREADY_USED` it writes an `mcp_error` holding the reason to `*error_out` (may be
+// NULL; written only on those failures; the caller frees it with `mcp_error_free`). The message is
+// the one the client received. Any thread, like every responder function.
+enum mcp_status mcp_responder_result_checked(const struct mcp_responder *responder,
+                                             const char *json,
+                                             size_t len,
+                                             struct mcp_error **error_out);
 
 // Answers a tool call with a tool error (`isError: true` with one text block). The text is copied.
 enum mcp_status mcp_responder_tool_error(const struct mcp_responder *responder,
@@ -988,12 +1161,34 @@ void mcp_responder_free(struct mcp_responder *responder);
 // Creates a runtime with `worker_threads` threads (0 picks the number of CPUs) and writes it to
 // `*runtime_out`. Fails with `MCP_STATUS_IO` when threads cannot be started. Free it with
 // `mcp_runtime_free`. Any thread.
+//
+// Every thread the runtime starts blocks SIGPIPE, so a peer that closes its end of a pipe makes the
+// write fail (the transport reports it) instead of terminating the process; the host's own threads
+// and signal dispositions are left as they are. Blocking functions (`mcp_client_call_tool`,
+// `mcp_serve_wait`, ...) called on these threads, that is from a callback, fail at once with
+// `MCP_STATUS_WRONG_THREAD`.
 enum mcp_status mcp_runtime_new(uint32_t worker_threads, struct mcp_runtime **runtime_out);
 
 // Releases the caller's reference to the runtime. NULL is ignored. Must not be called from a
 // callback the library runs (those run on the runtime's threads). When this is the last reference,
-// the call blocks until the runtime's threads have stopped.
+// the call blocks until the runtime's threads have stopped, at most about a second beyond the
+// tasks' own shutdown: a thread stuck in a read that cannot be interrupted is abandoned rather than
+// waited for (stdin is read without blocking when it is a pipe, so `mcp_serve_stop` is enough).
 void mcp_runtime_free(struct mcp_runtime *runtime);
+
+// Serves `server` over `read_fd` (requests in) and `write_fd` (answers out) on `runtime`, as
+// `mcp_server_serve_stdio` does over stdin and stdout, and writes the running serve to
+// `*serve_out` (`mcp_serve_stop`, `_wait`, `_free` as for stdio). Both may be the same descriptor
+// (a connected socket). The library owns the descriptors from this call on, also when it fails:
+// it sets `O_NONBLOCK` on them (shared with duplicates of the same open file) and closes them when
+// the serve ends. Descriptors the reactor cannot watch (regular files) are `MCP_STATUS_IO`; a
+// negative one is `MCP_STATUS_INVALID_ARGUMENT`. The serve ends when `read_fd` reaches end of file
+// (after in-flight requests are answered) or on `mcp_serve_stop`. Any thread but a callback's.
+enum mcp_status mcp_server_serve_fds(const struct mcp_server *server,
+                                     const struct mcp_runtime *runtime,
+                                     int32_t read_fd,
+                                     int32_t write_fd,
+                                     struct mcp_serve **serve_out);
 
 // Creates a builder for a server called `name` at `version` (UTF-8, copied). Free with
 // `mcp_server_builder_free`.
@@ -1103,7 +1298,8 @@ enum mcp_status mcp_server_serve_stdio(const struct mcp_server *server,
 enum mcp_status mcp_serve_stop(const struct mcp_serve *serve);
 
 // Blocks until the serve ends. `MCP_STATUS_IO` (with the reason in `*error_out`, which may be NULL)
-// when reading or writing failed; `MCP_STATUS_ALREADY_USED` on a second call. Not from a callback.
+// when reading or writing failed; `MCP_STATUS_ALREADY_USED` on a second call. Not from a callback:
+// there it fails at once with `MCP_STATUS_WRONG_THREAD` (the reason in `*error_out`).
 enum mcp_status mcp_serve_wait(const struct mcp_serve *serve, struct mcp_error **error_out);
 
 // Stops the serve if it still runs, waits for it to end, and frees it. NULL is ignored. Not from a

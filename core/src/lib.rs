@@ -3,6 +3,10 @@
 //! One engine serves and consumes both eras of MCP: the stateless 2026-07-28 revision (per-request
 //! `_meta`, `server/discover`, multi round-trip requests, `subscriptions/listen`) and the legacy
 //! revisions 2024-11-05 through 2025-11-25 (the `initialize` handshake and sessions).
+//!
+//! The library never prints. Its diagnostics (a handler that panicked, a result it rejected, a
+//! malformed message it ignored, a child server's stderr lines) are [`tracing`] events under targets
+//! starting with `libmcp`; a host that wants them installs a subscriber.
 #![warn(missing_docs)]
 
 pub mod auth;

@@ -545,6 +545,8 @@ int main(int argc, char **argv) {
       args[nargs].data = argv[i];
       args[nargs].len = strlen(argv[i]);
     }
+    /* The server's stderr is shown as "[program] line" (by default it goes to the log callback). */
+    (void)mcp_client_builder_set_child_stderr(b, MCP_CHILD_STDERR_FORWARD);
     st = mcp_client_builder_connect_stdio(b, rt, argv[1], strlen(argv[1]), args, nargs, &c, &err);
   }
   mcp_client_builder_free(b);

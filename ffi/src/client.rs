@@ -25,13 +25,19 @@ pub struct mcp_client_builder {
     pub(crate) inner: Option<ClientBuilder>,
     pub(crate) config: ClientConfig,
     pub(crate) http: crate::client_tls::HttpSettings,
+    /// Where a child server's stderr goes (`mcp_client_builder_set_child_stderr`).
+    pub(crate) child_stderr: crate::child::mcp_child_stderr,
+    /// Variables added to the child's environment (`mcp_client_builder_add_child_env`).
+    pub(crate) child_env: Vec<(String, String)>,
+    /// The child's working directory (`mcp_client_builder_set_child_cwd`).
+    pub(crate) child_cwd: Option<std::path::PathBuf>,
 }
 
 /// A connected client. Calls may be made from any thread, also concurrently, except from the
 /// library's own callbacks (blocking calls there would stall the runtime).
 pub struct mcp_client {
     pub(crate) client: Client,
-    pub(crate) rt: Arc<tokio::runtime::Runtime>,
+    pub(crate) rt: Arc<crate::runtime::Runtime>,
 }
 
 /// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
@@ -51,6 +57,9 @@ pub extern "C" fn mcp_client_builder_new(
             inner: Some(Client::builder(name, version)),
             config: ClientConfig::default(),
             http: Default::default(),
+            child_stderr: crate::child::mcp_child_stderr::MCP_CHILD_STDERR_LOG,
+            child_env: Vec::new(),
+            child_cwd: None,
         });
         unsafe { *builder_out = Box::into_raw(b) };
         mcp_status::MCP_STATUS_OK
@@ -228,7 +237,10 @@ pub extern "C" fn mcp_client_builder_on_notification(
 /// until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
 /// failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
 /// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
-/// from a callback. Free the client with `mcp_client_free`.
+/// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
+/// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
+/// callback, never to this process's stderr); its environment and working directory are this
+/// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_builder_connect_stdio(
     builder: *mut mcp_client_builder,
@@ -260,16 +272,17 @@ pub extern "C" fn mcp_client_builder_connect_stdio(
             return mcp_status::MCP_STATUS_ALREADY_USED;
         };
         let inner = inner.config(b.config.clone());
-        let spec = ChildSpec::new(program, argv);
-        match block_on(&rt, inner.connect_stdio(spec)) {
-            Some(Ok(client)) => {
+        let mut spec = ChildSpec::new(program, argv);
+        spec.stderr = crate::child::sink(b.child_stderr, &spec.program);
+        spec.env = b.child_env.clone();
+        spec.cwd = b.child_cwd.clone();
+        match block_on(&rt, "mcp_client_connect_stdio", inner.connect_stdio(spec)) {
+            Ok(Ok(client)) => {
                 unsafe { *client_out = Box::into_raw(Box::new(mcp_client { client, rt })) };
                 mcp_status::MCP_STATUS_OK
             }
-            Some(Err(e)) => mcp_error::from_engine(&e).store(error_out),
-            None => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
-            }
+            Ok(Err(e)) => mcp_error::from_engine(&e).store(error_out),
+            Err(e) => e.store(error_out),
         }
     })
 }
@@ -335,17 +348,17 @@ where
     F: FnOnce(Client) -> Fut,
     Fut: Future<Output = libmcp::Result<Value>> + Send + 'static,
 {
-    match block_on(&c.rt, op(c.client.clone())) {
-        Some(Ok(v)) => {
+    match block_on(&c.rt, "a client call", op(c.client.clone())) {
+        Ok(Ok(v)) => {
             unsafe { *out = mcp_string::new_raw(v.to_string()) };
             mcp_status::MCP_STATUS_OK
         }
-        Some(Err(e)) => mcp_error::from_engine(&e).store(error_out),
-        None => mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out),
+        Ok(Err(e)) => mcp_error::from_engine(&e).store(error_out),
+        Err(e) => e.store(error_out),
     }
 }
 
-fn options(timeout_ms: u64) -> CallOptions {
+pub(crate) fn options(timeout_ms: u64) -> CallOptions {
     CallOptions {
         timeout: (timeout_ms > 0).then(|| Duration::from_millis(timeout_ms)),
         on_progress: None,
@@ -452,11 +465,7 @@ pub extern "C" fn mcp_client_call_tool(
     ffi_boundary!({
         let c = try_ref!(client);
         let name = try_str!(name, name_len).to_string();
-        let args = if arguments.is_null() && arguments_len == 0 {
-            json!({})
-        } else {
-            try_json!(arguments, arguments_len)
-        };
+        let args = try_json_or_empty!(arguments, arguments_len);
         try_out!(json_out);
         run(
             c,
@@ -504,11 +513,7 @@ pub extern "C" fn mcp_client_get_prompt(
     ffi_boundary!({
         let c = try_ref!(client);
         let name = try_str!(name, name_len).to_string();
-        let args = if arguments.is_null() && arguments_len == 0 {
-            json!({})
-        } else {
-            try_json!(arguments, arguments_len)
-        };
+        let args = try_json_or_empty!(arguments, arguments_len);
         try_out!(json_out);
         run(
             c,
@@ -566,11 +571,7 @@ pub extern "C" fn mcp_client_call(
     ffi_boundary!({
         let c = try_ref!(client);
         let method = try_str!(method, method_len).to_string();
-        let params = if params.is_null() && params_len == 0 {
-            json!({})
-        } else {
-            try_json!(params, params_len)
-        };
+        let params = try_json_or_empty!(params, params_len);
         try_out!(json_out);
         run(
             c,
@@ -581,10 +582,12 @@ pub extern "C" fn mcp_client_call(
     })
 }
 
-/// Receives the outcome of `mcp_client_call_async`: exactly once, on a runtime thread. On success
+/// Receives the outcome of `mcp_client_call_async` or `mcp_client_call_tool_async`: exactly once, on a
+/// runtime thread. On success
 /// `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
 /// NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
-/// It must not block on other client calls of the same runtime, nor unwind.
+/// It must not unwind; blocking client calls from it fail with `MCP_STATUS_WRONG_THREAD` (start
+/// another call with `mcp_client_call_tool_async`, or hand the work to a thread of your own).
 pub type mcp_call_cb = Option<
     unsafe extern "C" fn(
         userdata: *mut c_void,
@@ -593,18 +596,6 @@ pub type mcp_call_cb = Option<
         error: *mut mcp_error,
     ),
 >;
-
-struct SendPtr(*mut c_void);
-// C's contract for `mcp_call_cb` userdata: usable on a runtime thread.
-unsafe impl Send for SendPtr {}
-unsafe impl Sync for SendPtr {}
-
-impl SendPtr {
-    /// The pointer (a method, so closures capture the whole `SendPtr`).
-    fn get(&self) -> *mut c_void {
-        self.0
-    }
-}
 
 /// Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
 /// `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
@@ -623,7 +614,7 @@ pub type mcp_progress_cb = Option<
 /// One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 /// Free it with `mcp_call_free` (which does not cancel). Any thread.
 pub struct mcp_call {
-    cancel: parking_lot::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    pub(crate) cancel: parking_lot::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
 }
 
 /// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
@@ -672,65 +663,20 @@ pub extern "C" fn mcp_client_call_async(
     ffi_boundary!({
         let c = try_ref!(client);
         let method = try_str!(method, method_len).to_string();
-        let params = if params.is_null() && params_len == 0 {
-            json!({})
-        } else {
-            try_json!(params, params_len)
-        };
+        let params = try_json_or_empty!(params, params_len);
         let Some(cb) = cb else {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;
         };
-        let mut opts = options(timeout_ms);
-        if let Some(progress) = progress {
-            let ud = Arc::new(SendPtr(userdata));
-            opts.on_progress = Some(Arc::new(
-                move |p: f64, total: Option<f64>, message: Option<&str>| {
-                    let message = nul_terminated(message.unwrap_or_default());
-                    unsafe {
-                        progress(
-                            ud.get(),
-                            p,
-                            total.is_some(),
-                            total.unwrap_or(0.0),
-                            mcp_str::of_nul_terminated(&message),
-                        )
-                    }
-                },
-            ));
-        }
-        let userdata = SendPtr(userdata);
-        let cl = c.client.clone();
-        let (cancel_tx, cancel_rx) = tokio::sync::oneshot::channel::<()>();
-        if !call_out.is_null() {
-            let call = Box::new(mcp_call {
-                cancel: parking_lot::Mutex::new(Some(cancel_tx)),
-            });
-            unsafe { *call_out = Box::into_raw(call) };
-        }
-        c.rt.spawn(async move {
-            let userdata = userdata;
-            // A freed handle drops the sender: that is not a cancellation, hence the `Ok` pattern.
-            let outcome = tokio::select! {
-                r = cl.call(&method, params, &opts) => r,
-                Ok(()) = cancel_rx => Err(libmcp::Error::Cancelled),
-            };
-            let (status, result, error) = match outcome {
-                Ok(v) => (
-                    mcp_status::MCP_STATUS_OK,
-                    mcp_string::new_raw(v.to_string()),
-                    std::ptr::null_mut(),
-                ),
-                Err(e) => {
-                    let err = mcp_error::from_engine(&e);
-                    (
-                        err.status(),
-                        std::ptr::null_mut(),
-                        Box::into_raw(Box::new(err)),
-                    )
-                }
-            };
-            unsafe { cb(userdata.get(), status, result, error) };
-        });
+        // No finalizer: `userdata` stays the caller's (see above).
+        crate::client_async::start_call(
+            c,
+            timeout_ms,
+            progress,
+            cb,
+            Userdata::new(userdata, None),
+            call_out,
+            |cl, opts| async move { cl.call(&method, params, &opts).await },
+        );
         mcp_status::MCP_STATUS_OK
     })
 }
@@ -743,8 +689,10 @@ pub extern "C" fn mcp_client_close(client: *const mcp_client) -> mcp_status {
     ffi_boundary!({
         let c = try_ref!(client);
         let cl = c.client.clone();
-        block_on(&c.rt, async move { cl.close().await });
-        mcp_status::MCP_STATUS_OK
+        match block_on(&c.rt, "mcp_client_close", async move { cl.close().await }) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => e.status(),
+        }
     })
 }
 
@@ -757,9 +705,15 @@ pub extern "C" fn mcp_client_free(client: *mut mcp_client) {
         }
         let c = unsafe { Box::from_raw(client) };
         let cl = c.client;
-        block_on(&c.rt, async move {
+        let close = async move {
             cl.close().await;
             drop(cl);
-        });
+        };
+        if crate::runtime::wrong_thread("mcp_client_free").is_some() {
+            // From a callback: closing cannot be waited for here, so it finishes on its own.
+            c.rt.spawn(close);
+            return;
+        }
+        let _ = block_on(&c.rt, "mcp_client_free", close);
     })
 }

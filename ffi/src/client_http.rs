@@ -67,18 +67,15 @@ pub extern "C" fn mcp_client_builder_connect_http(
             return mcp_status::MCP_STATUS_ALREADY_USED;
         };
         let inner = inner.config(b.config.clone());
-        match block_on(
-            &rt,
-            async move { inner.connect_http_with(&url, options).await },
-        ) {
-            Some(Ok(client)) => {
+        match block_on(&rt, "mcp_client_connect_http", async move {
+            inner.connect_http_with(&url, options).await
+        }) {
+            Ok(Ok(client)) => {
                 unsafe { *client_out = Box::into_raw(Box::new(mcp_client { client, rt })) };
                 mcp_status::MCP_STATUS_OK
             }
-            Some(Err(e)) => mcp_error::from_engine(&e).store(error_out),
-            None => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
-            }
+            Ok(Err(e)) => mcp_error::from_engine(&e).store(error_out),
+            Err(e) => e.store(error_out),
         }
     })
 }

@@ -18,7 +18,7 @@ use crate::string::{mcp_str, nul_terminated};
 /// handler callback.
 pub struct mcp_http_server {
     /// Keeps the runtime running while the server lives.
-    _runtime: Arc<tokio::runtime::Runtime>,
+    _runtime: Arc<crate::runtime::Runtime>,
     /// "IP:PORT" with a NUL, for `mcp_http_server_local_addr`.
     addr: String,
     port: u16,
@@ -68,7 +68,7 @@ pub extern "C" fn mcp_server_serve_http(
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let done = Arc::new((Mutex::new(false), Condvar::new()));
         let finished = done.clone();
-        let started = block_on(&rt, async move {
+        let started = block_on(&rt, "mcp_server_serve_http", async move {
             let handle = serve_http(server, config).await?;
             let addr = handle.local_addr();
             tokio::spawn(async move {
@@ -81,7 +81,7 @@ pub extern "C" fn mcp_server_serve_http(
             Ok::<_, libmcp::Error>(addr)
         });
         match started {
-            Some(Ok(addr)) => {
+            Ok(Ok(addr)) => {
                 let h = Box::new(mcp_http_server {
                     _runtime: rt,
                     addr: nul_terminated(addr.to_string()),
@@ -92,14 +92,12 @@ pub extern "C" fn mcp_server_serve_http(
                 unsafe { *http_out = Box::into_raw(h) };
                 mcp_status::MCP_STATUS_OK
             }
-            Some(Err(e)) => mcp_error::new(
+            Ok(Err(e)) => mcp_error::new(
                 mcp_status::MCP_STATUS_IO,
                 format!("cannot listen: {}", e.detail()),
             )
             .store(error_out),
-            None => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
-            }
+            Err(e) => e.store(error_out),
         }
     })
 }
@@ -139,11 +137,15 @@ pub extern "C" fn mcp_http_server_stop(http: *const mcp_http_server) -> mcp_stat
 }
 
 /// Blocks until the server has stopped (after `mcp_http_server_stop` from another thread). May be
-/// called from several threads. Not from a callback.
+/// called from several threads. Not from a callback (there: `MCP_STATUS_WRONG_THREAD` at once).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_http_server_wait(http: *const mcp_http_server) -> mcp_status {
     ffi_boundary!({
-        try_ref!(http).wait_stopped();
+        let h = try_ref!(http);
+        if let Some(e) = crate::runtime::wrong_thread("mcp_http_server_wait") {
+            return e.status();
+        }
+        h.wait_stopped();
         mcp_status::MCP_STATUS_OK
     })
 }

@@ -1,4 +1,4 @@
-//! `mcp_json_get` and `mcp_json_get_string`: reading one value out of a JSON document by JSON Pointer
+//! `mcp_json_get`, `_get_string`, `_get_double`, `_get_int64`, `_get_bool`: reading one value out of a JSON document by JSON Pointer
 //! (RFC 6901), so C handlers can inspect arguments and input responses without a JSON library.
 
 use std::ffi::c_char;
@@ -74,6 +74,96 @@ pub extern "C" fn mcp_json_get_string(
             Ok(_) => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
             Err(status) => status,
         }
+    })
+}
+
+/// Looks up a scalar with `pick` and writes it to `*out`: `MCP_STATUS_INVALID_ARGUMENT` when the value
+/// there is not of the kind `pick` accepts.
+fn get_scalar<T>(
+    json: *const c_char,
+    json_len: usize,
+    pointer: *const c_char,
+    pointer_len: usize,
+    out: *mut T,
+    pick: impl FnOnce(&Value) -> Option<T>,
+) -> mcp_status {
+    try_out!(out);
+    match lookup(json, json_len, pointer, pointer_len) {
+        Ok(v) => match pick(&v) {
+            Some(x) => {
+                unsafe { *out = x };
+                mcp_status::MCP_STATUS_OK
+            }
+            None => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
+        },
+        Err(status) => status,
+    }
+}
+
+/// Like `mcp_json_get`, for a JSON number: writes it to `*value_out` as a double (integers beyond
+/// 2^53 lose precision). A value of another type is `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_json_get_double(
+    json: *const c_char,
+    json_len: usize,
+    pointer: *const c_char,
+    pointer_len: usize,
+    value_out: *mut f64,
+) -> mcp_status {
+    ffi_boundary!({
+        get_scalar(
+            json,
+            json_len,
+            pointer,
+            pointer_len,
+            value_out,
+            Value::as_f64,
+        )
+    })
+}
+
+/// Like `mcp_json_get`, for a JSON integer that fits an `int64_t` (written to `*value_out`). A number
+/// with a fraction or an exponent (`3.0`, `1e3`), one out of range, or a value of another type is
+/// `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_json_get_int64(
+    json: *const c_char,
+    json_len: usize,
+    pointer: *const c_char,
+    pointer_len: usize,
+    value_out: *mut i64,
+) -> mcp_status {
+    ffi_boundary!({
+        get_scalar(
+            json,
+            json_len,
+            pointer,
+            pointer_len,
+            value_out,
+            Value::as_i64,
+        )
+    })
+}
+
+/// Like `mcp_json_get`, for `true` or `false` (written to `*value_out`). A value of another type is
+/// `MCP_STATUS_INVALID_ARGUMENT`. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_json_get_bool(
+    json: *const c_char,
+    json_len: usize,
+    pointer: *const c_char,
+    pointer_len: usize,
+    value_out: *mut bool,
+) -> mcp_status {
+    ffi_boundary!({
+        get_scalar(
+            json,
+            json_len,
+            pointer,
+            pointer_len,
+            value_out,
+            Value::as_bool,
+        )
     })
 }
 

@@ -5,7 +5,15 @@
 //! - fallible functions return [`mcp_status`]; results go to `*_out` parameters written only on success;
 //! - strings in as `(const char *ptr, size_t len)` UTF-8, copied before return; borrowed views out as
 //!   [`mcp_str`]; owned results as [`mcp_string`] freed with `mcp_string_free`;
-//! - a panic never crosses the boundary (it becomes `MCP_STATUS_PANIC`) and every pointer is checked.
+//! - a panic never crosses the boundary (it becomes `MCP_STATUS_PANIC`) and every pointer is checked;
+//! - signals: the library installs no handler; its threads block SIGPIPE (a closed pipe is an
+//!   `MCP_STATUS_IO`, never a killed host); no function is async-signal-safe, so a signal handler sets
+//!   a flag and a thread calls `mcp_serve_stop`; block signals you `sigwait` for before
+//!   `mcp_runtime_new` so its threads inherit the mask;
+//! - threads: callbacks run on the runtime's threads, where blocking functions fail with
+//!   `MCP_STATUS_WRONG_THREAD` and the `_free` functions that wait must not be called;
+//! - diagnostics: nothing is printed; `mcp_set_log_callback` receives them;
+//! - valgrind: the release library is clean under `valgrind --leak-check=full` with no suppressions.
 #![allow(non_camel_case_types)]
 // Every extern fn checks its pointers itself; the safety contract is stated in its doc for C callers.
 #![allow(clippy::missing_safety_doc)]
@@ -17,7 +25,9 @@
 mod macros;
 
 pub mod cancel;
+pub mod child;
 pub mod client;
+pub mod client_async;
 pub mod client_config;
 pub mod client_http;
 pub mod client_tls;
@@ -27,10 +37,12 @@ pub mod http_config;
 pub mod http_server;
 pub mod input;
 pub mod json;
+pub mod log;
 pub mod oauth;
 pub mod request;
 pub mod responder;
 pub mod runtime;
+pub mod serve_fd;
 pub mod server;
 pub mod server_config;
 pub mod server_registry;
@@ -40,7 +52,9 @@ pub mod subscription;
 pub mod version;
 
 pub use cancel::*;
+pub use child::*;
 pub use client::*;
+pub use client_async::*;
 pub use client_config::*;
 pub use client_http::*;
 pub use client_tls::*;
@@ -50,10 +64,12 @@ pub use http_config::*;
 pub use http_server::*;
 pub use input::*;
 pub use json::*;
+pub use log::*;
 pub use oauth::*;
 pub use request::*;
 pub use responder::*;
 pub use runtime::*;
+pub use serve_fd::*;
 pub use server::*;
 pub use server_config::*;
 pub use server_registry::*;

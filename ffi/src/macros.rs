@@ -63,3 +63,14 @@ macro_rules! try_json {
         }
     };
 }
+
+/// Like `try_json!`, and `(NULL, 0)` stands for the empty object `{}` (optional arguments/params).
+macro_rules! try_json_or_empty {
+    ($ptr:expr, $len:expr) => {
+        if $ptr.is_null() && $len == 0 {
+            ::serde_json::json!({})
+        } else {
+            try_json!($ptr, $len)
+        }
+    };
+}

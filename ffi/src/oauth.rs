@@ -56,7 +56,10 @@ impl AuthorizationHandler for CallbackHandler {
         Box::pin(async move {
             let call = move || {
                 let url = nul_terminated(authorization_url);
-                let reply = unsafe { cb(userdata.ptr(), url.as_ptr().cast(), url.len() - 1) };
+                // The callback may block (mcp_oauth_auto_redirect, a browser round trip).
+                let reply = crate::runtime::may_block(|| unsafe {
+                    cb(userdata.ptr(), url.as_ptr().cast(), url.len() - 1)
+                });
                 if reply.is_null() {
                     return None;
                 }
@@ -289,21 +292,21 @@ pub extern "C" fn mcp_oauth_auto_redirect(
         if !absolute_url(&url) {
             return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
         }
-        match block_on(&rt, async move { AutoRedirect.authorize(url).await }) {
-            Some(Ok(redirect)) => {
+        match block_on(&rt, "mcp_oauth_auto_redirect", async move {
+            AutoRedirect.authorize(url).await
+        }) {
+            Ok(Ok(redirect)) => {
                 unsafe { *redirect_out = mcp_string::new_raw(redirect) };
                 mcp_status::MCP_STATUS_OK
             }
-            Some(Err(e)) => {
+            Ok(Err(e)) => {
                 let status = match e {
                     AuthError::Http(_) => mcp_status::MCP_STATUS_TRANSPORT,
                     _ => mcp_status::MCP_STATUS_PROTOCOL,
                 };
                 mcp_error::new(status, e.to_string()).store(error_out)
             }
-            None => {
-                mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped").store(error_out)
-            }
+            Err(e) => e.store(error_out),
         }
     })
 }

@@ -25,7 +25,7 @@ pub struct mcp_request {
     cache: [OnceLock<String>; FIELDS],
 }
 
-const FIELDS: usize = 12;
+const FIELDS: usize = 15;
 
 #[derive(Clone, Copy)]
 enum Field {
@@ -41,6 +41,9 @@ enum Field {
     InputResponses,
     RequestState,
     TemplateVars,
+    Id,
+    ClientInfo,
+    Auth,
 }
 
 impl mcp_request {
@@ -78,10 +81,26 @@ impl mcp_request {
                     .template_vars()
                     .map(|m| Value::Object(m.clone()).to_string())
                     .unwrap_or_default(),
+                Field::Id => c.id().to_value().to_string(),
+                Field::ClientInfo => json(c.client_info()),
+                Field::Auth => c.auth().map(auth_json).unwrap_or_default(),
             })
         });
         mcp_str::of_nul_terminated(s)
     }
+}
+
+/// The verified token's identity as the JSON object `mcp_request_auth` documents.
+fn auth_json(a: &libmcp::auth::AuthInfo) -> String {
+    serde_json::json!({
+        "subject": a.subject,
+        "clientId": a.client_id,
+        "scopes": a.scopes,
+        "expiresAt": a.expires_at,
+        "audience": a.audience,
+        "claims": a.claims,
+    })
+    .to_string()
 }
 
 fn view(request: *const mcp_request, f: Field) -> mcp_str {
@@ -202,5 +221,41 @@ pub extern "C" fn mcp_request_has_client_capability(
         }
         let keys: Vec<&str> = path.split('/').collect();
         r.ctx.has_client_capability(&keys)
+    })
+}
+
+/// The JSON-RPC id of the request as JSON: a number (`7`) or a string (`"a1"`). On a legacy
+/// connection each input round is a new request with its own id.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_id(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Id)
+}
+
+/// The client's self-description (`{"name", "version", ...}`: `clientInfo` of `initialize` on a
+/// legacy connection, the `_meta` client info of a modern request) as JSON, or empty when unknown.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_client_info(request: *const mcp_request) -> mcp_str {
+    view(request, Field::ClientInfo)
+}
+
+/// Who the request's verified access token stands for, as JSON `{"subject", "clientId", "scopes",
+/// "expiresAt", "audience", "claims"}` (`subject`, `clientId` and `expiresAt` may be null), or empty
+/// when the transport does not authenticate (stdio, HTTP without OAuth).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_auth(request: *const mcp_request) -> mcp_str {
+    view(request, Field::Auth)
+}
+
+/// How many input rounds preceded this invocation of the handler on a legacy connection, where the
+/// engine itself asks the client (elicitation, sampling, roots) and calls the handler again: 0 on
+/// the first call. A modern client retries with a new request, so there it is always 0 (the answers
+/// are in `mcp_request_input_responses`). 0 for NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_round(request: *const mcp_request) -> u32 {
+    ffi_boundary!(0, {
+        match unsafe { request.as_ref() } {
+            Some(r) => r.ctx.round(),
+            None => 0,
+        }
     })
 }

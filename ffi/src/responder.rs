@@ -4,10 +4,11 @@ use std::ffi::c_char;
 
 use libmcp::RpcError;
 use libmcp::model::logging::LoggingLevel;
-use libmcp::server::{InputRequired, RequestContext, Responder};
+use libmcp::server::{InputRequired, Reply, RequestContext, Responder};
 use parking_lot::Mutex;
 use serde_json::Value;
 
+use crate::error::mcp_error;
 use crate::request::mcp_request;
 use crate::status::mcp_status;
 
@@ -44,13 +45,28 @@ impl mcp_responder {
 
     /// Answers with `f`, or `MCP_STATUS_ALREADY_USED` when an answer went out before.
     fn answer(&self, f: impl FnOnce(Responder)) -> mcp_status {
+        self.answer_checked(|r| {
+            f(r);
+            Ok(())
+        })
+        .map_or_else(|e| e.status(), |()| mcp_status::MCP_STATUS_OK)
+    }
+
+    /// Answers with `f` and reports the engine's verdict on the answer: `MCP_STATUS_INVALID_RESULT`
+    /// with the reason when it rejected the result (the client got an internal error instead).
+    fn answer_checked(
+        &self,
+        f: impl FnOnce(Responder) -> Result<(), RpcError>,
+    ) -> Result<(), mcp_error> {
         match self.inner.lock().take() {
             Some(r) => {
                 self.answered.lock().take();
-                f(r);
-                mcp_status::MCP_STATUS_OK
+                f(r).map_err(|e| mcp_error::new(mcp_status::MCP_STATUS_INVALID_RESULT, e.message))
             }
-            None => mcp_status::MCP_STATUS_ALREADY_USED,
+            None => Err(mcp_error::new(
+                mcp_status::MCP_STATUS_ALREADY_USED,
+                "the responder has answered already",
+            )),
         }
     }
 }
@@ -68,12 +84,31 @@ pub extern "C" fn mcp_responder_request(responder: *const mcp_responder) -> *con
 
 /// Answers with a result object (`json`, `len`: a JSON object such as a CallToolResult). Fails with
 /// `MCP_STATUS_INVALID_JSON` (nothing sent, the responder can still answer) or
-/// `MCP_STATUS_ALREADY_USED`. The text is copied.
+/// `MCP_STATUS_ALREADY_USED`. The text is copied. When the engine rejects the result (a tool's
+/// `content` that is not an array, `structuredContent` missing or against the tool's
+/// `outputSchema`, a shape the legacy revision does not allow) the client is answered with an
+/// internal error (-32603) carrying the reason, the engine logs it (see `mcp_set_log_callback`),
+/// and this returns `MCP_STATUS_INVALID_RESULT`; the responder is used up either way.
+/// `mcp_responder_result_checked` also gives the reason.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_responder_result(
     responder: *const mcp_responder,
     json: *const c_char,
     len: usize,
+) -> mcp_status {
+    mcp_responder_result_checked(responder, json, len, std::ptr::null_mut())
+}
+
+/// Like `mcp_responder_result`, and when it returns `MCP_STATUS_INVALID_RESULT` or
+/// `MCP_STATUS_ALREADY_USED` it writes an `mcp_error` holding the reason to `*error_out` (may be
+/// NULL; written only on those failures; the caller frees it with `mcp_error_free`). The message is
+/// the one the client received. Any thread, like every responder function.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_result_checked(
+    responder: *const mcp_responder,
+    json: *const c_char,
+    len: usize,
+    error_out: *mut *mut mcp_error,
 ) -> mcp_status {
     ffi_boundary!({
         let r = try_ref!(responder);
@@ -81,7 +116,10 @@ pub extern "C" fn mcp_responder_result(
         if !value.is_object() {
             return mcp_status::MCP_STATUS_INVALID_JSON;
         }
-        r.answer(|x| x.result(value))
+        match r.answer_checked(|x| x.try_reply(Reply::Result(value))) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => e.store(error_out),
+        }
     })
 }
 

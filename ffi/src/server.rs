@@ -316,13 +316,33 @@ pub extern "C" fn mcp_server_remove_tool(
     })
 }
 
-/// A running serve (one connection over this process's stdin and stdout).
+/// A running serve (one connection over this process's stdin and stdout, or over descriptors given
+/// to `mcp_server_serve_fds`).
 pub struct mcp_serve {
     /// Keeps the runtime running while the serve lives.
-    _runtime: Arc<tokio::runtime::Runtime>,
+    _runtime: Arc<crate::runtime::Runtime>,
     stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
     done: Arc<(Mutex<Option<libmcp::Result<()>>>, Condvar)>,
     waited: Mutex<bool>,
+}
+
+/// Where a serve task leaves its outcome, and how `mcp_serve_wait` learns of it.
+pub(crate) type ServeDone = Arc<(Mutex<Option<libmcp::Result<()>>>, Condvar)>;
+
+impl mcp_serve {
+    /// The handle of a serve task that stops when `stop` fires and reports through `done`.
+    pub(crate) fn new(
+        runtime: Arc<crate::runtime::Runtime>,
+        stop: tokio::sync::oneshot::Sender<()>,
+        done: ServeDone,
+    ) -> mcp_serve {
+        mcp_serve {
+            _runtime: runtime,
+            stop: Mutex::new(Some(stop)),
+            done,
+            waited: Mutex::new(false),
+        }
+    }
 }
 
 /// Starts serving `server` over this process's stdin and stdout on `runtime` and writes the running
@@ -352,12 +372,7 @@ pub extern "C" fn mcp_server_serve_stdio(
             *finished.0.lock() = Some(result);
             finished.1.notify_all();
         });
-        let serve = Box::new(mcp_serve {
-            _runtime: rt,
-            stop: Mutex::new(Some(stop_tx)),
-            done,
-            waited: Mutex::new(false),
-        });
+        let serve = Box::new(mcp_serve::new(rt, stop_tx, done));
         unsafe { *serve_out = Box::into_raw(serve) };
         mcp_status::MCP_STATUS_OK
     })
@@ -377,7 +392,8 @@ pub extern "C" fn mcp_serve_stop(serve: *const mcp_serve) -> mcp_status {
 }
 
 /// Blocks until the serve ends. `MCP_STATUS_IO` (with the reason in `*error_out`, which may be NULL)
-/// when reading or writing failed; `MCP_STATUS_ALREADY_USED` on a second call. Not from a callback.
+/// when reading or writing failed; `MCP_STATUS_ALREADY_USED` on a second call. Not from a callback:
+/// there it fails at once with `MCP_STATUS_WRONG_THREAD` (the reason in `*error_out`).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_serve_wait(
     serve: *const mcp_serve,
@@ -385,6 +401,9 @@ pub extern "C" fn mcp_serve_wait(
 ) -> mcp_status {
     ffi_boundary!({
         let s = try_ref!(serve);
+        if let Some(e) = crate::runtime::wrong_thread("mcp_serve_wait") {
+            return e.store(error_out);
+        }
         {
             let mut waited = s.waited.lock();
             if *waited {

@@ -37,6 +37,13 @@ pub enum mcp_status {
     MCP_STATUS_IO = 13,
     /// What was looked up does not exist (a JSON pointer that names nothing).
     MCP_STATUS_NOT_FOUND = 14,
+    /// A blocking function was called on one of the library's own threads, from a callback, where
+    /// it could only deadlock; nothing was done. Call it from a thread of your own.
+    MCP_STATUS_WRONG_THREAD = 15,
+    /// A handler's result breaks the protocol's rules for it (a tool's `content` that is not an
+    /// array, `structuredContent` that violates the tool's `outputSchema`); the client was answered
+    /// with an internal error (-32603) carrying the same reason.
+    MCP_STATUS_INVALID_RESULT = 16,
 }
 
 /// A static, NUL-terminated English description of `status`; never NULL, never freed. Any thread.
@@ -58,6 +65,10 @@ pub extern "C" fn mcp_status_describe(status: mcp_status) -> *const c_char {
         mcp_status::MCP_STATUS_NEGOTIATION => b"version negotiation failed\0",
         mcp_status::MCP_STATUS_IO => b"operating-system error\0",
         mcp_status::MCP_STATUS_NOT_FOUND => b"not found\0",
+        mcp_status::MCP_STATUS_WRONG_THREAD => {
+            b"a blocking call was made on a library thread (from a callback)\0"
+        }
+        mcp_status::MCP_STATUS_INVALID_RESULT => b"the handler's result was invalid\0",
     };
     s.as_ptr().cast()
 }

@@ -32,7 +32,7 @@ pub type mcp_subscription_cb =
 pub struct mcp_subscription {
     /// Keeps the runtime (and so the delivery task) alive until the handle is freed, also when the
     /// client and runtime handles are freed first.
-    _runtime: Arc<tokio::runtime::Runtime>,
+    _runtime: Arc<crate::runtime::Runtime>,
     close: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
     /// Set once the final callback has returned and the userdata is finalized.
     done: Arc<(Mutex<bool>, Condvar)>,
@@ -96,13 +96,12 @@ pub extern "C" fn mcp_client_subscribe(
             return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
         }
         let cl = c.client.clone();
-        let mut sub = match block_on(&c.rt, async move { cl.subscribe(filter).await }) {
-            Some(Ok(s)) => s,
-            Some(Err(e)) => return mcp_error::from_engine(&e).store(error_out),
-            None => {
-                return mcp_error::new(mcp_status::MCP_STATUS_IO, "the runtime stopped")
-                    .store(error_out);
-            }
+        let mut sub = match block_on(&c.rt, "mcp_client_subscribe", async move {
+            cl.subscribe(filter).await
+        }) {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => return mcp_error::from_engine(&e).store(error_out),
+            Err(e) => return e.store(error_out),
         };
         let acknowledged = sub.acknowledged().to_string();
         let (close_tx, mut close_rx) = tokio::sync::oneshot::channel::<()>();

@@ -8,7 +8,13 @@
 # tests/c/config.c (config handles, JSON helpers) and tests/c/http.c (HTTP server and client in one
 # process: subscriptions, cancellation callbacks, stop from another thread) and tests/c/oauth.c (OAuth
 # and TLS setters, the authorization callback against an in-process OAuth-protected mock) run
-# plainly, under ASan+UBSan and under valgrind too. Installs cbindgen into .tools/cargo and cmake (apt) only when missing.
+# plainly, under ASan+UBSan and under valgrind too, and so do tests/c/stdio_faults.c (SIGPIPE when
+# the client closes its read end mid-call, prompt stop while stdin stays open), tests/c/faults.c
+# (blocking calls from callbacks, duplicate names, malformed results) and tests/c/log.c (the log
+# callback, a child's stderr) and tests/c/serve_fds.c (serving a socket and a pipe pair). Then the
+# release library: the C tests under valgrind with its default flags (no suppressions; "possibly
+# lost" counts). Installs cbindgen into .tools/cargo and cmake (apt)
+# only when missing.
 # Usage: scripts/test.d/10-c-abi.sh [--regen]   (--regen rewrites include/mcp.h instead of diffing)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -73,7 +79,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http oauth server client; do
+for t in unit config http oauth server client stdio_faults faults log serve_fds; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -92,6 +98,10 @@ step "run plain"
 "$work/bin/config"
 "$work/bin/http"
 "$work/bin/oauth"
+"$work/bin/stdio_faults"
+"$work/bin/faults"
+"$work/bin/log"
+"$work/bin/serve_fds"
 round_trip "$work/plain.err" "$work/bin/client" "$work/bin/server"
 # The legacy era: initialize handshake, elicitation as a server-to-client request.
 round_trip "$work/plain-legacy.err" env MCP_TEST_VERSION=2025-11-25 "$work/bin/client" "$work/bin/server"
@@ -102,6 +112,10 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/config-asan"
 "$work/bin/http-asan"
 "$work/bin/oauth-asan"
+"$work/bin/stdio_faults-asan"
+"$work/bin/faults-asan"
+"$work/bin/log-asan"
+"$work/bin/serve_fds-asan"
 round_trip "$work/asan.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
   "$work/bin/client-asan" "$work/bin/server-asan"
 round_trip "$work/asan-legacy.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
@@ -122,6 +136,10 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/config"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/http"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/oauth"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/stdio_faults"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/faults"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/log"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/serve_fds"
 # The server under valgrind writes its report to a file (its exit status does not reach us).
 # The version is pinned: a server starting under valgrind can miss the 5 s era probe (then the client
 # would fall back to the legacy era).
@@ -146,9 +164,36 @@ if "${vg[@]}" -q --error-exitcode=1 "$work/bin/leak" 2> /dev/null; then
   exit 1
 fi
 
+step "release library under valgrind with its default flags"
+# What a C user runs: the release build, `valgrind --leak-check=full --error-exitcode=1`, nothing
+# else. sonic-rs's `sanitize` feature keeps its SIMD serializer inside each string (no 32-byte reads
+# past the end of the allocation).
+release="$work/release"
+ffi/install.sh "$release" release
+# shellcheck disable=SC2207
+rlibs=($(PKG_CONFIG_PATH="$release/lib/pkgconfig" pkg-config --cflags --libs mcp) -Wl,-rpath,"$release/lib" -lpthread)
+for t in http faults server client; do
+  gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t-release" "${rlibs[@]}"
+done
+user_vg=(valgrind --leak-check=full --error-exitcode=1)
+"${user_vg[@]}" -q "$work/bin/http-release"
+"${user_vg[@]}" -q "$work/bin/faults-release"
+round_trip "$work/valgrind-release.err" env MCP_TEST_VERSION=2026-07-28 \
+  "${user_vg[@]}" -q "$work/bin/client-release" \
+  "${user_vg[@]}" --log-file="$work/valgrind-release-server.log" "$work/bin/server-release"
+grep -q "ERROR SUMMARY: 0 errors" "$work/valgrind-release-server.log" || {
+  cat "$work/valgrind-release-server.log" >&2
+  echo "error: valgrind reported errors in the release server" >&2
+  exit 1
+}
+
 step "static link"
-gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cflags mcp) \
-  "$prefix/lib/libmcp.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+# shellcheck disable=SC2046
+gcc "${cflags[@]}" tests/c/unit.c -o "$work/bin/unit-static" $(pkg-config --cflags --static --libs mcp-static)
+if readelf -d "$work/bin/unit-static" | grep -q 'NEEDED.*libmcp'; then
+  echo "error: pkg-config --static --libs mcp-static linked the shared library" >&2
+  exit 1
+fi
 "$work/bin/unit-static"
 
 step "examples/c: everything-client against everything-server (stdio, then HTTP in both eras)"

@@ -147,6 +147,8 @@ int main(int argc, char **argv) {
   }
   mcp_client *c = NULL;
   mcp_error *err = NULL;
+  /* The server's report ("server: clean exit") reaches our stderr, where the test script reads it. */
+  OK(mcp_client_builder_set_child_stderr(b, MCP_CHILD_STDERR_FORWARD));
   mcp_status st =
       mcp_client_builder_connect_stdio(b, rt, argv[1], strlen(argv[1]), args, nargs, &c, &err);
   if (st != MCP_STATUS_OK) {

@@ -51,6 +51,30 @@ static void json_helpers(void) {
   EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_json_get(S(doc), S("/a"), NULL));
   EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_json_keys(S(doc), S(""), NULL));
   CHECK(out == NULL); /* written only on success */
+
+  /* Scalars: numbers as double or int64, booleans; the wrong kind changes nothing. */
+  const char nums[] = "{\"i\":-9007199254740993,\"f\":2.5,\"e\":1e3,\"t\":true,\"n\":null}";
+  double d = -1;
+  int64_t i = -1;
+  bool b = false;
+  OK(mcp_json_get_double(S(nums), S("/f"), &d));
+  CHECK(d == 2.5);
+  OK(mcp_json_get_double(S(nums), S("/e"), &d));
+  CHECK(d == 1000.0);
+  OK(mcp_json_get_int64(S(nums), S("/i"), &i));
+  CHECK(i == -9007199254740993LL);
+  OK(mcp_json_get_bool(S(nums), S("/t"), &b));
+  CHECK(b);
+  d = -1, i = -1, b = false;
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_json_get_int64(S(nums), S("/f"), &i));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_json_get_int64(S(nums), S("/e"), &i));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_json_get_int64(S("[18446744073709551615]"), S("/0"), &i));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_json_get_double(S(nums), S("/t"), &d));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_json_get_bool(S(nums), S("/n"), &b));
+  EXPECT(MCP_STATUS_NOT_FOUND, mcp_json_get_bool(S(nums), S("/x"), &b));
+  EXPECT(MCP_STATUS_INVALID_JSON, mcp_json_get_double(S("{"), S(""), &d));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_json_get_int64(S(nums), S("/i"), NULL));
+  CHECK(d == -1 && i == -1 && !b);
 }
 
 static void server_config(void) {

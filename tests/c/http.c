@@ -41,6 +41,13 @@ static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
   CHECK(!mcp_request_has_client_capability(req, "\xff", 1));
   CHECK(!mcp_request_has_client_capability(NULL, S("sampling")));
   CHECK(mcp_request_template_vars(req).len == 0);
+  /* Who asks: the client's info, the request id (a JSON number or string), no input round yet, and
+   * no token (this server does not authenticate). */
+  CHECK(view_has(mcp_request_client_info(req), "\"name\":\"http-test\""));
+  mcp_str id = mcp_request_id(req);
+  CHECK(id.len > 0 && (id.data[0] == '"' || (id.data[0] >= '0' && id.data[0] <= '9')));
+  CHECK(mcp_request_round(req) == 0 && mcp_request_round(NULL) == 0);
+  CHECK(mcp_request_auth(req).len == 0 && mcp_request_id(NULL).len == 0);
   int n = snprintf(buf, sizeof buf, "{\"content\":[{\"type\":\"text\",\"text\":\"%s\"}]}",
                    mcp_request_era(req) == MCP_ERA_LEGACY ? "legacy" : "modern");
   OK(mcp_responder_result(r, buf, (size_t)n));

@@ -138,6 +138,9 @@ static void ask(void *ud, const mcp_request *req, mcp_responder *r) {
         S("round-1")));
   } else {
     CHECK(strcmp(mcp_request_state(req).data, "round-1") == 0);
+    /* Legacy: the engine asked the client itself and calls again (round 1); modern: the client
+     * retried with a new request (round 0). */
+    CHECK(mcp_request_round(req) == (mcp_request_era(req) == MCP_ERA_LEGACY ? 1u : 0u));
     char buf[2048];
     snprintf(buf, sizeof buf,
              "{\"content\":[{\"type\":\"text\",\"text\":\"answered\"}],"

@@ -232,7 +232,7 @@ impl ClientBuilder {
                 match lines.next().await {
                     Ok(Line::Frame(bytes)) => reader_conn.on_frame(bytes),
                     Ok(Line::TooLong) => {
-                        eprintln!("libmcp client: dropped a message over {max} bytes")
+                        tracing::warn!("client: dropped a message over {max} bytes")
                     }
                     Ok(Line::Eof) | Err(_) => break,
                 }

@@ -195,8 +195,8 @@ impl Connection {
         let message = match jsonrpc::parse_message(bytes) {
             Ok(m) => m,
             Err(e) => {
-                eprintln!(
-                    "libmcp client: ignoring a malformed message from the server: {}",
+                tracing::warn!(
+                    "client: ignoring a malformed message from the server: {}",
                     e.error.message
                 );
                 return;
@@ -213,7 +213,7 @@ impl Connection {
                 Some(p) => {
                     let _ = p.tx.send(Err(Error::Rpc(e.error)));
                 }
-                None => eprintln!("libmcp client: error from the server: {}", e.error),
+                None => tracing::warn!("client: error from the server: {}", e.error),
             },
             Message::Notification(n) => self.on_notification(n),
             Message::Request(r) => self.on_server_request(r),

@@ -34,19 +34,32 @@ pub(crate) struct Completion {
 }
 
 impl Completion {
-    pub(crate) fn finish(self, reply: Reply) {
+    /// Sends the answer. A result that breaks the rules for its method (a tool result against its
+    /// `outputSchema`, a legacy revision's shape) is answered with an internal error instead, logged,
+    /// and returned, so the handler's host can see why.
+    pub(crate) fn finish(self, reply: Reply) -> Result<(), RpcError> {
         if self.ctx.is_cancelled() {
             // The client gave up on this request: nothing more is sent for it.
-            return;
+            return Ok(());
         }
         match reply {
             Reply::Result(v) => match self.shape(v) {
                 Ok(v) => self.send_result(&v),
-                Err(e) => self.send_error(&e),
+                Err(e) => {
+                    tracing::warn!(
+                        method = self.ctx.method(),
+                        "rejected a handler's result and answered {}: {}",
+                        e.code,
+                        e.message
+                    );
+                    self.send_error(&e);
+                    return Err(e);
+                }
             },
             Reply::Error(e) => self.send_error(&e),
             Reply::InputRequired(ir) => super::mrtr::input_required(self, ir),
         }
+        Ok(())
     }
 
     fn shape(&self, result: Value) -> Result<Value, RpcError> {
@@ -166,7 +179,8 @@ pub(crate) fn send_engine_result(ctx: &RequestContext, kind: Kind, result: Value
         kind,
         handler: None,
     };
-    c.finish(Reply::Result(result));
+    // The engine's own results are well formed; a rejection is logged by `finish`.
+    let _ = c.finish(Reply::Result(result));
 }
 
 /// An error for a request that never reached a handler.

@@ -422,9 +422,19 @@ pub struct Responder {
 
 impl Responder {
     /// Sends the handler's answer.
-    pub fn reply(mut self, reply: impl Into<Reply>) {
-        if let Some(c) = self.completion.take() {
-            c.finish(reply.into());
+    pub fn reply(self, reply: impl Into<Reply>) {
+        // A rejected result has been answered with an internal error and logged.
+        let _ = self.try_reply(reply);
+    }
+
+    /// Sends the handler's answer and reports whether the engine accepted it: a result that breaks
+    /// the rules for its method (a tool's `content` that is not an array, `structuredContent` that
+    /// violates the tool's `outputSchema`) is answered with this internal error (-32603) instead,
+    /// and the error is returned so the host can report it where the handler lives.
+    pub fn try_reply(mut self, reply: impl Into<Reply>) -> std::result::Result<(), RpcError> {
+        match self.completion.take() {
+            Some(c) => c.finish(reply.into()),
+            None => Ok(()),
         }
     }
 
@@ -452,7 +462,7 @@ impl Responder {
 impl Drop for Responder {
     fn drop(&mut self) {
         if let Some(c) = self.completion.take() {
-            c.finish(Reply::Error(RpcError::internal(
+            let _ = c.finish(Reply::Error(RpcError::internal(
                 "the handler dropped its responder without answering",
             )));
         }

@@ -188,7 +188,7 @@ pub(crate) fn invoke(handler: &Handler, ctx: RequestContext, responder: Responde
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(ctx, responder)));
     if outcome.is_err() {
         // The responder was dropped during unwinding, which already answered with an internal error.
-        eprintln!("libmcp: a handler panicked; the request was answered with an internal error");
+        tracing::error!("a handler panicked; the request was answered with an internal error");
     }
 }
 
@@ -234,9 +234,11 @@ fn call_tool(shared: &SessionShared, ctx: RequestContext) {
             kind: Kind::Tool(entry.clone()),
             handler: None,
         };
-        return c.finish(super::context::Reply::tool_error(format!(
+        // A tool error always passes the result checks.
+        let _ = c.finish(super::context::Reply::tool_error(format!(
             "Input validation error: {e}"
         )));
+        return;
     }
     let handler = entry.handler.clone();
     run(handler, ctx, Kind::Tool(entry));

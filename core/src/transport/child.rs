@@ -11,6 +11,9 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
+/// The `tracing` target of the events that carry a child's stderr lines by default.
+pub const CHILD_STDERR: &str = "libmcp::child_stderr";
+
 /// Receives each line the server writes to stderr.
 pub type StderrSink = Arc<dyn Fn(&str) + Send + Sync>;
 
@@ -35,7 +38,8 @@ pub struct ChildSpec {
     pub env: Vec<(String, String)>,
     /// Working directory.
     pub cwd: Option<std::path::PathBuf>,
-    /// What to do with stderr lines (default: copy them to this process's stderr, prefixed).
+    /// What to do with stderr lines (default: each line is a `tracing` event at INFO level with
+    /// target [`CHILD_STDERR`] and a `program` field; nothing is written to this process's stderr).
     pub stderr: Option<StderrSink>,
     /// How long to wait after closing stdin, and again after SIGTERM.
     pub shutdown_step: Duration,
@@ -116,7 +120,7 @@ pub fn spawn(spec: &ChildSpec) -> std::io::Result<(ChildProcess, ChildPipes)> {
     let stderr = child.stderr.take().expect("stderr was piped");
     let sink = spec.stderr.clone().unwrap_or_else(|| {
         let name = spec.program.clone();
-        Arc::new(move |line: &str| eprintln!("[{name}] {line}"))
+        Arc::new(move |line: &str| tracing::info!(target: CHILD_STDERR, program = %name, "{line}"))
     });
     tokio::spawn(async move {
         let mut lines = BufReader::new(stderr).lines();

@@ -1,5 +1,5 @@
 //! The stdio transport, server side: newline-delimited JSON on stdin/stdout. Nothing but protocol
-//! messages is ever written to stdout; diagnostics go to stderr.
+//! messages is ever written to stdout; diagnostics are `tracing` events (the library prints nothing).
 //!
 //! One task reads, dispatches and writes: a synchronous handler's answer is queued and written by the
 //! same task on its next turn, with no hop to another thread. Everything queued is written with one
@@ -175,19 +175,26 @@ pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
     writer.shutdown().await
 }
 
-/// Non-blocking handles on this process's stdin and stdout when both are pipes (the usual case under
-/// an MCP client): reopened through `/proc/self/fd`, so the flag does not leak to the pipes' other users.
-/// Tokio's own stdin/stdout go through a blocking thread pool, a thread hop per read and write.
+/// Non-blocking handles on this process's stdin and stdout, each when it is a pipe (the usual case
+/// under an MCP client): reopened through `/proc/self/fd`, so the flag does not leak to the pipes' other
+/// users. Tokio's own stdin/stdout go through a blocking thread pool, a thread hop per read and write,
+/// and a read of stdin there cannot be interrupted: a runtime would wait for it at shutdown until the
+/// peer writes or closes. Each end is chosen on its own, so a pipe on stdin is read without blocking
+/// also when stdout is a terminal or a file.
 #[cfg(target_os = "linux")]
-pub(crate) fn nonblocking_pipes() -> Option<(
-    tokio::net::unix::pipe::Receiver,
-    tokio::net::unix::pipe::Sender,
-)> {
-    use tokio::net::unix::pipe::OpenOptions;
-    // Both fail (and we fall back) when the descriptor is not a pipe.
-    let rx = OpenOptions::new().open_receiver("/proc/self/fd/0").ok()?;
-    let tx = OpenOptions::new().open_sender("/proc/self/fd/1").ok()?;
-    Some((rx, tx))
+pub(crate) fn nonblocking_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
+    // Fails (and we fall back) when the descriptor is not a pipe.
+    tokio::net::unix::pipe::OpenOptions::new()
+        .open_receiver("/proc/self/fd/0")
+        .ok()
+}
+
+/// The stdout half of [`nonblocking_stdin`].
+#[cfg(target_os = "linux")]
+pub(crate) fn nonblocking_stdout() -> Option<tokio::net::unix::pipe::Sender> {
+    tokio::net::unix::pipe::OpenOptions::new()
+        .open_sender("/proc/self/fd/1")
+        .ok()
 }
 
 /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves.
@@ -196,8 +203,11 @@ pub async fn serve_process_stdio<S: std::future::Future<Output = ()>>(
     shutdown: S,
 ) -> crate::Result<()> {
     #[cfg(target_os = "linux")]
-    if let Some((rx, tx)) = nonblocking_pipes() {
-        return serve_until(server, rx, tx, shutdown).await;
+    match (nonblocking_stdin(), nonblocking_stdout()) {
+        (Some(rx), Some(tx)) => return serve_until(server, rx, tx, shutdown).await,
+        (Some(rx), None) => return serve_until(server, rx, tokio::io::stdout(), shutdown).await,
+        (None, Some(tx)) => return serve_until(server, tokio::io::stdin(), tx, shutdown).await,
+        (None, None) => {}
     }
     serve_until(server, tokio::io::stdin(), tokio::io::stdout(), shutdown).await
 }

@@ -151,7 +151,7 @@ impl AuthorizationHandler for AutoRedirect {
             }
             reply
                 .headers
-                .get("location")
+                .get(hyper::header::LOCATION)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned)
                 .ok_or_else(|| {

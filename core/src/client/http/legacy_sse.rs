@@ -122,7 +122,7 @@ pub(super) async fn post(
 fn fail(shared: &Shared, id: Option<&RequestId>, why: String) {
     match id {
         Some(id) => shared.fail(id, crate::Error::transport(why)),
-        None => eprintln!("libmcp http client: {why}"),
+        None => tracing::warn!("http client: {why}"),
     }
 }
 
@@ -147,7 +147,7 @@ async fn open(shared: &Arc<Shared>) -> Result<(Uri, Incoming, SseParser), String
     let status = resp.status();
     let ctype = resp
         .headers()
-        .get("content-type")
+        .get(hyper::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase();
@@ -261,7 +261,7 @@ async fn read_stream(shared: Arc<Shared>, mut body: Incoming, mut parser: SsePar
         }
     }
     if !shared.closed.swap(true, Ordering::SeqCst) {
-        eprintln!("libmcp http client: {why}; the session is over");
+        tracing::warn!("http client: {why}; the session is over");
     }
     if let Some(conn) = shared.conn() {
         conn.close();

@@ -23,7 +23,7 @@ mod legacy_sse;
 pub mod sse;
 mod transport;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 use hyper::Uri;
@@ -57,10 +57,12 @@ pub struct HttpClientOptions {
     pub skip_default_roots: bool,
 }
 
-/// The era learned per origin (`scheme://host:port`), so later connections skip the probe.
-fn era_cache() -> &'static Mutex<HashMap<String, Era>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Era>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+/// The era learned per origin (`scheme://host:port`), so later connections skip the probe. A
+/// `BTreeMap`: a process-wide hash table is reachable only through a pointer into its allocation,
+/// which valgrind reports as "possibly lost" in every C host.
+fn era_cache() -> &'static Mutex<BTreeMap<String, Era>> {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, Era>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(BTreeMap::new()))
 }
 
 /// The era this process has learned for the origin of `url`, if any.
