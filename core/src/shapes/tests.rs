@@ -209,6 +209,21 @@ fn rows() -> Vec<Row> {
             titled_multi_select_form(),
             Ok(titled_multi_select_form()),
         ),
+        // A legacy titled enum keeps its enumNames where the revision defines them (an untitled enum
+        // requires the same properties but would drop enumNames).
+        row(
+            "2025-11-25",
+            Request,
+            "elicitation/create",
+            json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]},
+                "plain": {"type": "string", "enum": ["a", "b"]}}}}),
+            Ok(
+                json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"]},
+                "plain": {"type": "string", "enum": ["a", "b"]}}}}),
+            ),
+        ),
         // Titled options become enum + enumNames; mode and default (2025-11-25) are dropped.
         row(
             "2025-06-18",

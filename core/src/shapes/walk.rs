@@ -127,11 +127,13 @@ impl<'a> Walker<'a> {
                 .take(1)
                 .collect(),
             Value::Object(map) => {
-                let mut scored: Vec<(usize, &'a Value)> = leaves
+                let mut scored: Vec<((usize, usize), &'a Value)> = leaves
                     .iter()
                     .filter_map(|(_, l)| fits(l, map).map(|score| (score, *l)))
                     .collect();
-                // The most specific member first: most required properties, schema order on a tie.
+                // The most specific member first: most required properties, then most of the
+                // object's properties defined (an untitled and a legacy titled enum require the
+                // same, but only the latter keeps `enumNames`), schema order on a tie.
                 scored.sort_by_key(|s| std::cmp::Reverse(s.0));
                 scored.into_iter().map(|(_, l)| l).collect()
             }
@@ -206,8 +208,9 @@ impl<'a> Walker<'a> {
 }
 
 /// How well an object fits a union member: `None` if its `type` tag or a required property says it is
-/// not that member, else the number of required properties it has (more is more specific).
-fn fits(leaf: &Value, obj: &Map<String, Value>) -> Option<usize> {
+/// not that member, else the number of required properties it has (more is more specific) and the
+/// number of its properties the member defines (more loses less).
+fn fits(leaf: &Value, obj: &Map<String, Value>) -> Option<(usize, usize)> {
     if leaf
         .get("type")
         .and_then(Value::as_str)
@@ -235,7 +238,11 @@ fn fits(leaf: &Value, obj: &Map<String, Value>) -> Option<usize> {
         }
         n += 1;
     }
-    Some(n)
+    let defined = leaf
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, |p| obj.keys().filter(|k| p.contains_key(*k)).count());
+    Some((n, defined))
 }
 
 /// The text block that stands in for a content block of a kind `revision` does not have where it
