@@ -116,10 +116,15 @@ export type TemplateHandler = (uri: URL, variables: Record<string, any>, ctx: Co
 export type PromptHandler = (args: Record<string, string>, ctx: Context) => Awaitable<JsonObject | InputRequired>
 export type CompletionHandler = (params: JsonObject, ctx: Context) => Awaitable<JsonObject>
 
-/** A registration; `remove()` unregisters it and tells clients the list changed. */
-export interface Registered {
+/** A registration; each change tells clients the list changed. */
+export interface Registered<Config = JsonObject, Handler = Function> {
   readonly kind: 'tool' | 'resource' | 'resourceTemplate' | 'prompt'
   readonly key: string
+  readonly enabled: boolean
+  /** Replaces the config (merged with the current one) and/or the handler. */
+  update (config?: Partial<Config>, handler?: Handler): void
+  disable (): void
+  enable (): void
   remove (): boolean
 }
 
@@ -147,14 +152,14 @@ export interface HttpServing {
 /** An MCP server serving both protocol eras. */
 export declare class Server {
   constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string })
-  tool (name: string, config: ToolConfig, handler: ToolHandler): Registered
-  tool (name: string, handler: ToolHandler): Registered
-  resource (name: string, uri: string, config: ResourceConfig, handler: ResourceHandler): Registered
-  resource (name: string, uri: string, handler: ResourceHandler): Registered
-  resourceTemplate (name: string, uriTemplate: string, config: ResourceConfig, handler: TemplateHandler): Registered
-  resourceTemplate (name: string, uriTemplate: string, handler: TemplateHandler): Registered
-  prompt (name: string, config: PromptConfig, handler: PromptHandler): Registered
-  prompt (name: string, handler: PromptHandler): Registered
+  tool (name: string, config: ToolConfig, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
+  tool (name: string, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
+  resource (name: string, uri: string, config: ResourceConfig, handler: ResourceHandler): Registered<ResourceConfig, ResourceHandler>
+  resource (name: string, uri: string, handler: ResourceHandler): Registered<ResourceConfig, ResourceHandler>
+  resourceTemplate (name: string, uriTemplate: string, config: ResourceConfig, handler: TemplateHandler): Registered<ResourceConfig, TemplateHandler>
+  resourceTemplate (name: string, uriTemplate: string, handler: TemplateHandler): Registered<ResourceConfig, TemplateHandler>
+  prompt (name: string, config: PromptConfig, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
+  prompt (name: string, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   completion (handler: CompletionHandler): void
   notifyResourceUpdated (uri: string): void
   serveStdio (): Promise<void>

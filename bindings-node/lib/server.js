@@ -94,19 +94,66 @@ function safeFail (req, kind, e) {
   }
 }
 
-/** A registration, returned by `tool()`, `resource()` and the others. */
+/** A registration, returned by `tool()`, `resource()` and the others (like the official SDK's
+ * RegisteredTool): `update`, `disable`/`enable` and `remove` change what clients are offered, and
+ * clients are told the list changed. */
 class Registered {
-  #server
-  constructor (server, kind, key) {
-    this.#server = server
+  #ops
+  #config
+  #handler
+  #enabled = true
+  #removed = false
+  constructor (kind, key, ops, config, handler) {
     this.kind = kind
     this.key = key
+    this.#ops = ops
+    this.#config = config
+    this.#handler = handler
   }
 
-  /** Removes it (clients are told the list changed). */
-  remove () {
-    return this.#server._remove(this.kind, this.key)
+  /** Whether clients are offered it. */
+  get enabled () { return this.#enabled && !this.#removed }
+
+  /** Replaces its config (merged with the current one) and/or handler; the name stays. */
+  update (config = {}, handler = this.#handler) {
+    if (this.#removed) throw new Error(`${this.kind} ${this.key} was removed`)
+    optionalObject(config, `${this.kind} config`)
+    const merged = { ...this.#config, ...config }
+    const built = this.#ops.make(merged, handler)
+    if (this.#enabled) this.#ops.add(built)
+    this.#config = merged
+    this.#handler = handler
   }
+
+  /** Stops offering it (the name stays reserved). */
+  disable () {
+    if (this.enabled) {
+      this.#ops.remove()
+      this.#enabled = false
+    }
+  }
+
+  /** Offers it again after `disable()`. */
+  enable () {
+    if (!this.#enabled && !this.#removed) {
+      this.#ops.add(this.#ops.make(this.#config, this.#handler))
+      this.#enabled = true
+    }
+  }
+
+  /** Removes it for good; `false` if it was removed already. */
+  remove () {
+    if (this.#removed) return false
+    this.#removed = true
+    this.#ops.forget()
+    if (this.#enabled) this.#ops.remove()
+    return true
+  }
+}
+
+/** `(config, handler)` accepted as `(handler)` alone. */
+function configAndHandler (config, handler) {
+  return typeof config === 'function' && handler === undefined ? [{}, config] : [config, handler]
 }
 
 /** An MCP server, serving both protocol eras. */
@@ -130,74 +177,79 @@ class Server {
     this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions))
   }
 
-  #register (kind, key, add) {
+  /** Registers `key` of `kind`: `make(config, handler)` checks them and gives `{def, invoke}`. */
+  #register (kind, key, make, config, handler) {
     if (this.#keys[kind].has(key)) throw new Error(`${kind} ${key} is already registered`)
-    translatedSync(add)
+    const ops = {
+      make,
+      add: ({ def, invoke }) => translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke)),
+      remove: () => translatedSync(() => this.#native.remove(kind, key)),
+      forget: () => this.#keys[kind].delete(key),
+    }
+    ops.add(make(config, handler))
     this.#keys[kind].add(key)
-    return new Registered(this, kind, key)
-  }
-
-  _remove (kind, key) {
-    this.#keys[kind].delete(key)
-    return translatedSync(() => this.#native.remove(kind, key))
+    return new Registered(kind, key, ops, config, handler)
   }
 
   /** Registers a tool. `config`: `title`, `description`, `inputSchema` and `outputSchema` (JSON
    * Schema, or Zod when installed), `annotations`, `icons`, `_meta`. The handler gets
    * `(args, ctx)` and returns a CallToolResult (or a string, or `inputRequired(...)`), sync or
    * async; a throw becomes a tool error (`isError: true`), an McpError with a code a JSON-RPC error. */
-  tool (name, config, handler) {
-    if (typeof config === 'function' && handler === undefined) [config, handler] = [{}, config]
+  tool (name, ...rest) {
     requireString(name, 'tool name')
-    optionalObject(config, 'tool config')
-    requireFunction(handler, 'tool handler')
-    const def = pick({ name }, config, ['title', 'description', 'annotations', 'icons', '_meta', 'execution'])
-    const input = toJsonSchema(config.inputSchema, 'inputSchema')
-    const output = toJsonSchema(config.outputSchema, 'outputSchema')
-    if (input !== undefined) def.inputSchema = input
-    if (output !== undefined) def.outputSchema = output
-    const invoke = dispatcher('tool', (ctx) => handler(ctx.params.arguments ?? {}, ctx))
-    return this.#register('tool', name, () => this.#native.add('tool', JSON.stringify(def), invoke))
+    const make = (config, handler) => {
+      optionalObject(config, 'tool config')
+      requireFunction(handler, 'tool handler')
+      const def = pick({ name }, config, ['title', 'description', 'annotations', 'icons', '_meta', 'execution'])
+      const input = toJsonSchema(config.inputSchema, 'inputSchema')
+      const output = toJsonSchema(config.outputSchema, 'outputSchema')
+      if (input !== undefined) def.inputSchema = input
+      if (output !== undefined) def.outputSchema = output
+      return { def, invoke: dispatcher('tool', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
+    }
+    return this.#register('tool', name, make, ...configAndHandler(...rest))
   }
 
   /** Registers a static resource at `uri`. `config`: `title`, `description`, `mimeType`, `size`,
    * `annotations`, `icons`, `_meta`. The handler gets `(uri: URL, ctx)` and returns a
    * ReadResourceResult. */
-  resource (name, uri, config, handler) {
-    if (typeof config === 'function' && handler === undefined) [config, handler] = [{}, config]
+  resource (name, uri, ...rest) {
     requireString(name, 'resource name')
     requireString(uri, 'resource uri')
-    optionalObject(config, 'resource config')
-    requireFunction(handler, 'resource handler')
-    const def = pick({ uri, name }, config, ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'])
-    const invoke = dispatcher('resource', (ctx) => handler(new URL(ctx.params.uri), ctx))
-    return this.#register('resource', uri, () => this.#native.add('resource', JSON.stringify(def), invoke))
+    const make = (config, handler) => {
+      optionalObject(config, 'resource config')
+      requireFunction(handler, 'resource handler')
+      const def = pick({ uri, name }, config, ['title', 'description', 'mimeType', 'size', 'annotations', 'icons', '_meta'])
+      return { def, invoke: dispatcher('resource', (ctx) => handler(new URL(ctx.params.uri), ctx)) }
+    }
+    return this.#register('resource', uri, make, ...configAndHandler(...rest))
   }
 
   /** Registers a resource template (RFC 6570 `uriTemplate`). The handler gets
    * `(uri: URL, variables, ctx)`. */
-  resourceTemplate (name, uriTemplate, config, handler) {
-    if (typeof config === 'function' && handler === undefined) [config, handler] = [{}, config]
+  resourceTemplate (name, uriTemplate, ...rest) {
     requireString(name, 'resource template name')
     requireString(uriTemplate, 'uriTemplate')
-    optionalObject(config, 'resource template config')
-    requireFunction(handler, 'resource template handler')
-    const def = pick({ uriTemplate, name }, config, ['title', 'description', 'mimeType', 'annotations', 'icons', '_meta'])
-    const invoke = dispatcher('resource', (ctx) => handler(new URL(ctx.params.uri), ctx.templateVars ?? {}, ctx))
-    return this.#register('resourceTemplate', uriTemplate, () =>
-      this.#native.add('resourceTemplate', JSON.stringify(def), invoke))
+    const make = (config, handler) => {
+      optionalObject(config, 'resource template config')
+      requireFunction(handler, 'resource template handler')
+      const def = pick({ uriTemplate, name }, config, ['title', 'description', 'mimeType', 'annotations', 'icons', '_meta'])
+      return { def, invoke: dispatcher('resource', (ctx) => handler(new URL(ctx.params.uri), ctx.templateVars ?? {}, ctx)) }
+    }
+    return this.#register('resourceTemplate', uriTemplate, make, ...configAndHandler(...rest))
   }
 
   /** Registers a prompt. `config`: `title`, `description`, `arguments` (`[{name, description?,
    * required?}]`), `icons`, `_meta`. The handler gets `(args, ctx)` and returns a GetPromptResult. */
-  prompt (name, config, handler) {
-    if (typeof config === 'function' && handler === undefined) [config, handler] = [{}, config]
+  prompt (name, ...rest) {
     requireString(name, 'prompt name')
-    optionalObject(config, 'prompt config')
-    requireFunction(handler, 'prompt handler')
-    const def = pick({ name }, config, ['title', 'description', 'arguments', 'icons', '_meta'])
-    const invoke = dispatcher('prompt', (ctx) => handler(ctx.params.arguments ?? {}, ctx))
-    return this.#register('prompt', name, () => this.#native.add('prompt', JSON.stringify(def), invoke))
+    const make = (config, handler) => {
+      optionalObject(config, 'prompt config')
+      requireFunction(handler, 'prompt handler')
+      const def = pick({ name }, config, ['title', 'description', 'arguments', 'icons', '_meta'])
+      return { def, invoke: dispatcher('prompt', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
+    }
+    return this.#register('prompt', name, make, ...configAndHandler(...rest))
   }
 
   /** Sets the `completion/complete` handler: `(params, ctx)` returning a CompleteResult. */

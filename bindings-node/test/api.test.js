@@ -45,14 +45,27 @@ for (const protocolVersion of [MODERN, LEGACY]) {
       server.resource('late', 'test://late', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'late' }] }))
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['first', 'second'])
       assert.equal((await client.readResource('test://late')).contents[0].text, 'late')
+      first.update({ description: 'updated' }, () => 'first, updated')
+      assert.equal((await client.listTools()).tools[0].description, 'updated')
+      assert.equal((await client.callTool('first', {})).content[0].text, 'first, updated')
+      first.disable()
+      assert.equal(first.enabled, false)
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['second'])
+      assert.throws(() => server.tool('first', {}, () => 'clash'), /already registered/)
+      first.enable()
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['second', 'first'])
+      assert.throws(() => first.update({ inputSchema: 'bad' }), TypeError)
       assert.equal(first.remove(), true)
       assert.equal(first.remove(), false)
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['second'])
+      server.tool('first', {}, () => 'first again').remove()
       server.notifyResourceUpdated('test://late')
       if (protocolVersion === LEGACY) {
         // Legacy sessions hear of every change (modern clients ask with subscriptions/listen).
-        for (let i = 0; i < 50 && seen.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20))
-        assert.deepEqual(seen.slice(0, 3), ['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/tools/list_changed'])
+        // One per change: add, add resource, update, disable, enable, remove, add, remove.
+        for (let i = 0; i < 100 && seen.length < 8; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+        const tools = 'notifications/tools/list_changed'
+        assert.deepEqual(seen, [tools, 'notifications/resources/list_changed', tools, tools, tools, tools, tools, tools])
       } else {
         assert.deepEqual(seen, [])
       }

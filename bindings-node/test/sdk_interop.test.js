@@ -90,3 +90,19 @@ test('the libmcp Node client against an official SDK server over stdio', async (
     await client.close()
   }
 })
+
+test('the official SDK HTTP+SSE client (2024-11-05 transport) against serveHttp({httpSse: true})', async () => {
+  const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js')
+  const server = new Server({ name: 'sse-node', version: '3' })
+  server.tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, ({ text }) => text)
+  const http = await server.serveHttp({ httpSse: true })
+  const c = sdkClient()
+  try {
+    await c.connect(new SSEClientTransport(new URL(http.url.replace(/\/mcp$/, '/sse'))))
+    assert.deepEqual(c.getServerVersion(), { name: 'sse-node', version: '3' })
+    assert.deepEqual((await c.callTool({ name: 'echo', arguments: { text: 'over sse' } })).content, [{ type: 'text', text: 'over sse' }])
+  } finally {
+    await c.close()
+    await server.close()
+  }
+})

@@ -20,6 +20,10 @@ async function server (): Promise<void> {
     if (!who) return inputRequired({ who: elicit('Who?', { type: 'object' }), roots: listRoots() }, 'state')
     return { content: [{ type: 'text', text: `${args.text} ${ctx.era} ${ctx.protocolVersion} ${ctx.requestState}` }] }
   })
+  reg.update({ description: 'new' })
+  reg.disable(); reg.enable()
+  const on: boolean = reg.enabled
+  void on
   reg.remove()
   s.tool('bare', () => 'ok')
   s.resource('r', 'test://r', { mimeType: 'text/plain' }, (uri: URL) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
