@@ -22,17 +22,5 @@ url="http://localhost:$SERVER_PORT/mcp"
 
 status=0
 conformance_server_legs Rust "$url" "$work" || status=1
-
-# Pending scenarios: every check SUCCESS (or INFO), none FAILURE or WARNING, at least one SUCCESS.
-for scenario in server-sse-polling http-header-validation http-custom-header-server-validation json-schema-2020-12; do
-  out="$work/pending-$scenario.txt"
-  if conformance server --url "$url" --scenario "$scenario" --verbose > "$out" 2>&1; then rc=0; else rc=$?; fi
-  ok="$(grep -c '"status": "SUCCESS"' "$out" || true)"
-  bad="$(grep -cE '"status": "(FAILURE|WARNING)"' "$out" || true)"
-  echo "pending scenario $scenario: $ok checks passed, $bad failed or warned (exit code $rc)"
-  if [ "$rc" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$ok" -eq 0 ]; then
-    grep -B3 -A3 -E '"status": "(FAILURE|WARNING)"' "$out" || tail -20 "$out"
-    status=1
-  fi
-done
+conformance_pending_server_legs "$url" "$work" || status=1
 exit "$status"

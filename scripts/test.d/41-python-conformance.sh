@@ -2,7 +2,8 @@
 # The official MCP conformance suite (server side) against the Python everything-server
 # (examples/python/everything_server.py, on the package step 40 installed into .venv) over Streamable
 # HTTP, at both scored revisions (--requirements 2025-11-25 and 2026-07-28): every scored scenario
-# must pass, as for the Rust and C servers. Then the Python everything-client
+# must pass, as for the Rust and C servers, and so must the pending scenarios step 30 runs. Then the
+# Python everything-client
 # (examples/python/everything_client.py) through every client scenario of both sets that needs no
 # OAuth. Installs Node 22 and the pinned suite into .tools/.
 set -euo pipefail
@@ -22,6 +23,7 @@ trap 'stop_server "$SERVER_PID"; rm -rf "$work"' EXIT
 start_http_server "$work/server.log" .venv/bin/python examples/python/everything_server.py --http 127.0.0.1:0
 status=0
 conformance_server_legs Python "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
+conformance_pending_server_legs "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
 
 # The client scenarios of both requirement sets that need no OAuth (the package has none yet), each
 # run on its own: every one must pass (exit code 0: no failed check, no warning).
