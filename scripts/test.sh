@@ -12,6 +12,13 @@ cargo fmt --all -- --check
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# Every feature combination core documents builds warning-free, tests included (the default set is
+# covered above).
+for features in "" http schemars macros tls; do
+  step "cargo clippy -p libmcp --no-default-features ${features:+--features $features}"
+  cargo clippy -p libmcp --no-default-features ${features:+--features "$features"} --tests --locked -- -D warnings
+done
+
 step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 

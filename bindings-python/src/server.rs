@@ -143,7 +143,7 @@ impl Server {
     ) -> PyResult<()> {
         let def = self::definition(definition)?;
         self.inner
-            .add_template(def, handler(invoke))
+            .add_resource_template(def, handler(invoke))
             .map_err(|e| to_pyerr(py, e))
     }
 
@@ -163,7 +163,7 @@ impl Server {
     /// Sets (or with None removes) the completion handler.
     #[pyo3(signature = (invoke))]
     fn set_completion(&self, invoke: Option<Py<PyAny>>) {
-        self.inner.set_completion(invoke.map(handler));
+        self.inner.set_completion_handler(invoke.map(handler));
     }
 
     /// Removes a tool; False if there was none.
@@ -178,7 +178,7 @@ impl Server {
 
     /// Removes a resource template; False if there was none.
     fn remove_template(&self, uri_template: &str) -> bool {
-        self.inner.remove_template(uri_template)
+        self.inner.remove_resource_template(uri_template)
     }
 
     /// Removes a prompt; False if there was none.

@@ -24,6 +24,42 @@ pub fn of(params: Option<&Value>) -> Option<&Map<String, Value>> {
     params?.get("_meta")?.as_object()
 }
 
+/// Checks the parts of a request's `_meta` that every revision defines, before anything reads it:
+/// `params._meta` is an object (`RequestParams._meta` in every schema), and its `progressToken`,
+/// when present, a string or an integer (`ProgressToken`). Anything else is -32602.
+pub fn check_shape(params: Option<&Value>) -> Result<(), RpcError> {
+    let Some(meta) = params.and_then(|p| p.get("_meta")) else {
+        return Ok(());
+    };
+    let Value::Object(meta) = meta else {
+        return Err(RpcError::invalid_params(format!(
+            "params._meta must be an object, not {}",
+            kind_of(meta)
+        )));
+    };
+    match meta.get(PROGRESS_TOKEN) {
+        None | Some(Value::String(_)) => Ok(()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(()),
+        Some(other) => Err(RpcError::invalid_params(format!(
+            "params._meta.progressToken must be a string or an integer, not {}",
+            kind_of(other)
+        ))),
+    }
+}
+
+/// How an error message names the JSON type of a value.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a fractional number",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The modern protocol version a request names in its `_meta`, if any (a non-string counts as absent).
 pub fn modern_version(params: Option<&Value>) -> Option<&str> {
     of(params)?.get(PROTOCOL_VERSION)?.as_str()
@@ -70,5 +106,55 @@ impl RequestMeta {
             client_info: meta.get(CLIENT_INFO).cloned(),
             log_level,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn meta_shapes_every_revision_defines() {
+        for ok in [
+            json!({}),
+            json!({"_meta": {}}),
+            json!({"_meta": {"progressToken": "t"}}),
+            json!({"_meta": {"progressToken": 7}}),
+            json!({"_meta": {"progressToken": -7, "other": null}}),
+        ] {
+            assert!(check_shape(Some(&ok)).is_ok(), "{ok}");
+        }
+        assert!(check_shape(None).is_ok());
+        for (bad, message) in [
+            (
+                json!({"_meta": "x"}),
+                "params._meta must be an object, not a string",
+            ),
+            (
+                json!({"_meta": null}),
+                "params._meta must be an object, not null",
+            ),
+            (
+                json!({"_meta": [1]}),
+                "params._meta must be an object, not an array",
+            ),
+            (
+                json!({"_meta": {"progressToken": 1.5}}),
+                "params._meta.progressToken must be a string or an integer, not a fractional number",
+            ),
+            (
+                json!({"_meta": {"progressToken": {"a": 1}}}),
+                "params._meta.progressToken must be a string or an integer, not an object",
+            ),
+            (
+                json!({"_meta": {"progressToken": true}}),
+                "params._meta.progressToken must be a string or an integer, not a boolean",
+            ),
+        ] {
+            let e = check_shape(Some(&bad)).unwrap_err();
+            assert_eq!(e.code, -32602, "{bad}");
+            assert!(e.message.ends_with(message), "{bad}: {}", e.message);
+        }
     }
 }

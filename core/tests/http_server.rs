@@ -139,12 +139,20 @@ async fn open_at(
         req = req.header("host", host);
     }
     for (k, v) in headers {
-        req = req.header(*k, *v);
+        // An empty value leaves the header out (for the defaults below too).
+        if !v.is_empty() {
+            req = req.header(*k, *v);
+        }
     }
     if body.is_some() {
-        req = req
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
+        for (name, value) in [
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+        ] {
+            if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name)) {
+                req = req.header(name, value);
+            }
+        }
     }
     let req = req
         .body(Full::new(Bytes::from(body.unwrap_or_default())))
@@ -703,6 +711,87 @@ async fn foreign_host_and_origin_are_refused() {
             200,
             "{host}"
         );
+    }
+}
+
+#[tokio::test]
+async fn posts_must_be_json_and_accept_both_answers() {
+    let f = start().await;
+    let addr = f.handle.local_addr();
+    let call = || {
+        let mut params = json!({"name": "echo", "arguments": {"text": "hi"}});
+        params["_meta"] = meta();
+        Some(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}))
+    };
+    let modern = [
+        ("mcp-protocol-version", V26),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "echo"),
+    ];
+    // (Content-Type, Accept, status, message); an empty value leaves the header out.
+    let both = "application/json, text/event-stream";
+    let accept_both = "Accept must list application/json and text/event-stream; it does not admit";
+    let cases = [
+        (
+            "text/plain",
+            both,
+            415,
+            "Content-Type must be application/json, not \"text/plain\"".to_owned(),
+        ),
+        (
+            "",
+            both,
+            415,
+            "Content-Type must be application/json (it is missing)".to_owned(),
+        ),
+        (
+            "application/json",
+            "",
+            406,
+            format!("{accept_both} application/json or text/event-stream"),
+        ),
+        (
+            "application/json",
+            "application/json",
+            406,
+            format!("{accept_both} text/event-stream"),
+        ),
+        (
+            "application/json",
+            "text/event-stream",
+            406,
+            format!("{accept_both} application/json"),
+        ),
+        (
+            "application/json",
+            "application/json, text/event-stream;q=0",
+            406,
+            format!("{accept_both} text/event-stream"),
+        ),
+    ];
+    for (content_type, accept, status, message) in cases {
+        let mut h = modern.to_vec();
+        h.push(("content-type", content_type));
+        h.push(("accept", accept));
+        let a = send(addr, Method::POST, &h, call()).await;
+        assert_eq!(a.status, status, "{content_type:?} {accept:?}: {}", a.body);
+        assert_eq!(
+            a.json(),
+            json!({"jsonrpc": "2.0", "error": {"code": -32600, "message": format!("Invalid request: {message}")}}),
+            "{content_type:?} {accept:?}"
+        );
+    }
+    // Parameters, case and wildcards are fine, and the refusals left the server serving.
+    for (content_type, accept) in [
+        ("Application/JSON; charset=utf-8", "*/*"),
+        ("application/json", "application/*, text/*"),
+    ] {
+        let mut h = modern.to_vec();
+        h.push(("content-type", content_type));
+        h.push(("accept", accept));
+        let a = send(addr, Method::POST, &h, call()).await;
+        assert_eq!(a.status, 200, "{content_type:?} {accept:?}: {}", a.body);
+        assert_eq!(a.json()["result"]["content"][0]["text"], "hi");
     }
 }
 

@@ -146,13 +146,13 @@ async fn runtime_templates_and_completion_are_served_and_removed() {
     use libmcp::server::sync_handler;
     let s = server();
     assert!(
-        s.add_template(
+        s.add_resource_template(
             json!({"uriTemplate": "mem://{", "name": "bad"}),
             sync_handler(|_| Reply::text("x"))
         )
         .is_err()
     );
-    s.add_template(
+    s.add_resource_template(
         json!({"uriTemplate": "mem://item/{id}", "name": "item"}),
         sync_handler(|ctx| {
             let id = ctx.template_vars().unwrap()["id"]
@@ -163,7 +163,7 @@ async fn runtime_templates_and_completion_are_served_and_removed() {
         }),
     )
     .unwrap();
-    s.set_completion(Some(sync_handler(|_| {
+    s.set_completion_handler(Some(sync_handler(|_| {
         Reply::Result(json!({"completion": {"values": ["a", "b"]}}))
     })));
     assert!(s.capabilities().get("completions").is_some());
@@ -185,9 +185,9 @@ async fn runtime_templates_and_completion_are_served_and_removed() {
         .await
         .unwrap();
     assert_eq!(done["completion"]["values"], json!(["a", "b"]));
-    assert!(s.remove_template("mem://item/{id}"));
-    assert!(!s.remove_template("mem://item/{id}"));
-    s.set_completion(None);
+    assert!(s.remove_resource_template("mem://item/{id}"));
+    assert!(!s.remove_resource_template("mem://item/{id}"));
+    s.set_completion_handler(None);
     assert!(s.capabilities().get("completions").is_none());
     assert!(client.read_resource_raw("mem://item/42").await.is_err());
     client.close().await;

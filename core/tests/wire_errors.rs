@@ -174,3 +174,66 @@ async fn shutdown_answers_in_flight_requests_then_returns() {
         .unwrap()
         .unwrap();
 }
+
+/// `_meta` that is not an object and progress tokens that are neither strings nor integers are
+/// -32602 in both eras, and the connection goes on.
+#[tokio::test]
+async fn wrongly_typed_meta_is_invalid_params_in_both_eras() {
+    let bad_metas = [
+        (json!("x"), "params._meta must be an object, not a string"),
+        (json!([]), "params._meta must be an object, not an array"),
+        (
+            json!({"progressToken": 1.5}),
+            "params._meta.progressToken must be a string or an integer, not a fractional number",
+        ),
+        (
+            json!({"progressToken": null}),
+            "params._meta.progressToken must be a string or an integer, not null",
+        ),
+    ];
+    // Modern: the bad field replaces or joins the request's own `_meta`.
+    let mut w = Wire::start(fixture::server(), REV);
+    for (i, (bad, message)) in bad_metas.iter().enumerate() {
+        let mut params = modern(json!({"name": "echo", "arguments": {"text": "x"}}));
+        match bad {
+            Value::Object(fields) => params["_meta"]
+                .as_object_mut()
+                .unwrap()
+                .extend(fields.clone()),
+            other => params["_meta"] = other.clone(),
+        }
+        let r = w.request(json!(100 + i), "tools/call", params).await;
+        assert_eq!(r["error"]["code"], -32602, "{bad}: {r}");
+        assert_eq!(r["error"]["message"], format!("Invalid params: {message}"));
+        still_alive(&mut w, 200 + i as i64).await;
+    }
+    w.finish().await;
+
+    // Legacy: after the handshake, on a plain request.
+    let mut w = Wire::start(fixture::server(), "2025-11-25");
+    let init = w
+        .request(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    w.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    for (i, (bad, message)) in bad_metas.iter().enumerate() {
+        let params = json!({"name": "echo", "arguments": {"text": "x"}, "_meta": bad});
+        let r = w.request(json!(300 + i), "tools/call", params).await;
+        assert_eq!(r["error"]["code"], -32602, "{bad}: {r}");
+        assert_eq!(r["error"]["message"], format!("Invalid params: {message}"));
+        let ok = w
+            .request(
+                json!(400 + i),
+                "tools/call",
+                json!({"name": "echo", "arguments": {"text": "alive"}, "_meta": {"progressToken": "p"}}),
+            )
+            .await;
+        assert_eq!(ok["result"]["content"][0]["text"], "alive");
+    }
+    w.finish().await;
+}

@@ -226,3 +226,51 @@ async fn batches_only_in_2025_03_26() {
     );
     w.finish().await;
 }
+
+#[tokio::test]
+async fn templates_and_completion_change_at_runtime() {
+    let server = fixture::server();
+    let mut w = Wire::start(server.clone(), "2025-11-25");
+    init(&mut w, "2025-11-25", json!({})).await;
+    // A round trip, so the session is initialized before the change is announced.
+    w.request(json!(0), "ping", json!({})).await;
+    server
+        .add_resource_template(
+            json!({"uriTemplate": "late://{id}", "name": "late"}),
+            libmcp::server::sync_handler(|ctx| {
+                let id = ctx.template_vars().unwrap()["id"].clone();
+                json!({"contents": [{"uri": ctx.uri().unwrap(), "text": id}]})
+            }),
+        )
+        .unwrap();
+    assert_eq!(
+        w.recv().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
+    );
+    let read = w
+        .request(json!(1), "resources/read", json!({"uri": "late://7"}))
+        .await;
+    assert_eq!(read["result"]["contents"][0]["text"], "7");
+    server.set_completion_handler(Some(libmcp::server::sync_handler(
+        |_| json!({"completion": {"values": ["late"]}}),
+    )));
+    let done = w
+        .request(
+            json!(2),
+            "completion/complete",
+            json!({"ref": {"type": "ref/resource", "uri": "late://{id}"}, "argument": {"name": "id", "value": ""}}),
+        )
+        .await;
+    assert_eq!(done["result"]["completion"]["values"], json!(["late"]));
+    assert!(server.remove_resource_template("late://{id}"));
+    assert!(!server.remove_resource_template("late://{id}"));
+    assert_eq!(
+        w.recv().await,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"})
+    );
+    let gone = w
+        .request(json!(3), "resources/read", json!({"uri": "late://7"}))
+        .await;
+    assert!(gone.get("error").is_some(), "{gone}");
+    w.finish().await;
+}

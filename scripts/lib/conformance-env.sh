@@ -63,26 +63,6 @@ conformance_server_legs() {
   return "$status"
 }
 
-# The pending (not yet scored) server scenarios the everything-servers implement, one by one: every
-# check SUCCESS (or INFO), none FAILURE or WARNING (a warning is how server-sse-polling reports a
-# server that did not resume), at least one SUCCESS.
-# Usage: conformance_pending_server_legs URL WORK-DIR; returns non-zero when one did not pass.
-conformance_pending_server_legs() {
-  local url="$1" work="$2" scenario out rc ok bad status=0
-  for scenario in server-sse-polling http-header-validation http-custom-header-server-validation json-schema-2020-12; do
-    out="$work/pending-$scenario.txt"
-    if conformance server --url "$url" --scenario "$scenario" --verbose > "$out" 2>&1; then rc=0; else rc=$?; fi
-    ok="$(grep -c '"status": "SUCCESS"' "$out" || true)"
-    bad="$(grep -cE '"status": "(FAILURE|WARNING)"' "$out" || true)"
-    echo "pending scenario $scenario: $ok checks passed, $bad failed or warned (exit code $rc)"
-    if [ "$rc" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$ok" -eq 0 ]; then
-      grep -B3 -A3 -E '"status": "(FAILURE|WARNING)"' "$out" || tail -20 "$out"
-      status=1
-    fi
-  done
-  return "$status"
-}
-
 # The client legs: the full `--requirements 2025-11-25` and `2026-07-28` sets (every scored scenario,
 # OAuth included, no baseline; the not-scored json-schema-2020-12-preservation must pass too), then the
 # two 2025-03-26 OAuth back-compat scenarios, which no requirement set includes. The suite splits
@@ -117,6 +97,26 @@ conformance_client_legs() {
     else
       echo "FAIL 2025-03-26 $scenario ($name)"
       grep -E 'FAILURE|WARNING|Passed:' "$work/client-backcompat.txt" | sed 's/^/     /' || true
+      status=1
+    fi
+  done
+  return "$status"
+}
+
+# The pending (not yet scored) server scenarios an everything-server implements, one by one: every
+# check SUCCESS (or INFO), none FAILURE or WARNING (a warning is how server-sse-polling reports a
+# server that did not resume), at least one SUCCESS.
+# Usage: conformance_pending_scenarios NAME URL WORK-DIR; returns non-zero when one failed.
+conformance_pending_scenarios() {
+  local name="$1" url="$2" work="$3" scenario out rc ok bad status=0
+  for scenario in server-sse-polling http-header-validation http-custom-header-server-validation json-schema-2020-12; do
+    out="$work/pending-$scenario.txt"
+    if conformance server --url "$url" --scenario "$scenario" --verbose > "$out" 2>&1; then rc=0; else rc=$?; fi
+    ok="$(grep -c '"status": "SUCCESS"' "$out" || true)"
+    bad="$(grep -cE '"status": "(FAILURE|WARNING)"' "$out" || true)"
+    echo "pending scenario $scenario ($name): $ok checks passed, $bad failed or warned (exit code $rc)"
+    if [ "$rc" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$ok" -eq 0 ]; then
+      grep -B3 -A3 -E '"status": "(FAILURE|WARNING)"' "$out" || tail -20 "$out"
       status=1
     fi
   done

@@ -22,5 +22,6 @@ url="http://localhost:$SERVER_PORT/mcp"
 
 status=0
 conformance_server_legs Rust "$url" "$work" || status=1
-conformance_pending_server_legs "$url" "$work" || status=1
+
+conformance_pending_scenarios Rust "$url" "$work" || status=1
 exit "$status"

@@ -23,7 +23,7 @@ trap 'stop_server "$SERVER_PID"; rm -rf "$work"' EXIT
 start_http_server "$work/server.log" .venv/bin/python examples/python/everything_server.py --http 127.0.0.1:0
 status=0
 conformance_server_legs Python "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
-conformance_pending_server_legs "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
+conformance_pending_scenarios Python "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
 
 # The client scenarios of both requirement sets that need no OAuth (the package has none yet), each
 # run on its own: every one must pass (exit code 0: no failed check, no warning).

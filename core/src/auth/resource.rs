@@ -93,6 +93,7 @@ impl ResourceServerConfig {
     }
 
     /// The path part of [`metadata_url`](Self::metadata_url).
+    #[cfg(any(test, feature = "http"))]
     pub(crate) fn metadata_path(&self) -> &str {
         prm::split_origin(&self.metadata_url).map_or(prm::WELL_KNOWN_PREFIX, |(_, p)| p)
     }

@@ -175,6 +175,7 @@ impl Connection {
 
     /// Ends a pending request with a failure the transport detected itself (never confused with an
     /// error the peer sent).
+    #[cfg(feature = "http")]
     pub(crate) fn fail_local(&self, id: &RequestId, error: Error) {
         if let Some(p) = self.pending.lock().remove(id) {
             let _ = p.tx.send(Err(error));

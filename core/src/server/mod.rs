@@ -359,22 +359,25 @@ impl Server {
         removed
     }
 
-    /// Registers (or replaces) a resource template at runtime and announces the change.
-    pub fn add_template(
+    /// Registers (or replaces) a resource template at runtime, checked like a builder registration,
+    /// and announces the change (templates are part of the resource list).
+    pub fn add_resource_template(
         &self,
         definition: impl serde::Serialize,
         handler: Handler,
     ) -> crate::Result<()> {
-        let definition = builder::to_definition(DefinitionKind::ResourceTemplate, definition)?;
-        let (key, entry) = builder::template_entry(definition, handler)?;
+        let (key, entry) = builder::template_entry(
+            builder::to_definition(DefinitionKind::ResourceTemplate, definition)?,
+            handler,
+        )?;
         self.inner.registry.write().templates.insert(key, entry);
         self.notify(Change::Resources);
         Ok(())
     }
 
-    /// Removes a resource template (by its `uriTemplate`) at runtime and announces the change;
-    /// `false` if there was none.
-    pub fn remove_template(&self, uri_template: &str) -> bool {
+    /// Removes the resource template with this `uriTemplate` and announces the change; `false` if
+    /// there was none.
+    pub fn remove_resource_template(&self, uri_template: &str) -> bool {
         let removed = self.inner.registry.write().templates.remove(uri_template);
         if removed {
             self.notify(Change::Resources);
@@ -382,9 +385,9 @@ impl Server {
         removed
     }
 
-    /// Sets (or with `None` removes) the `completion/complete` handler at runtime; the completions
+    /// Sets (or, with `None`, removes) the `completion/complete` handler at runtime; the completions
     /// capability follows it.
-    pub fn set_completion(&self, handler: Option<Handler>) {
+    pub fn set_completion_handler(&self, handler: Option<Handler>) {
         self.inner.registry.write().completion = handler;
     }
 

@@ -57,6 +57,7 @@ pub(crate) struct SessionShared {
     /// routed like any other request (and answered -32601 in the modern era).
     pub(crate) stateless: bool,
     /// The authenticated principal that opened this connection (HTTP with authorization).
+    #[cfg(feature = "http")]
     pub(crate) principal: std::sync::OnceLock<Arc<AuthInfo>>,
 }
 
@@ -132,6 +133,7 @@ impl Session {
                 next_out_id: AtomicI64::new(1),
                 assume_legacy,
                 stateless: false,
+                #[cfg(feature = "http")]
                 principal: std::sync::OnceLock::new(),
             }),
         }
@@ -153,6 +155,7 @@ impl Session {
     }
 
     /// A copy of the legacy handshake state, if `initialize` ran (or a state was restored).
+    #[cfg(feature = "http")]
     pub(crate) fn legacy_state(&self) -> Option<LegacyState> {
         self.shared.legacy.read().clone()
     }
@@ -160,6 +163,7 @@ impl Session {
     /// Restores (or refreshes) the negotiated state of a legacy session whose `initialize` ran
     /// elsewhere, e.g. on another server instance sharing a session store: from now on requests
     /// are served as after that handshake, and server notifications reach this connection.
+    #[cfg(feature = "http")]
     pub(crate) fn restore_legacy(
         &self,
         version: ProtocolVersion,
@@ -181,12 +185,14 @@ impl Session {
     }
 
     /// Binds the connection to the principal that opened it; later binds are ignored.
+    #[cfg(feature = "http")]
     pub(crate) fn bind_principal(&self, auth: Arc<AuthInfo>) {
         let _ = self.shared.principal.set(auth);
     }
 
     /// Whether `auth` may use this connection: an unbound connection accepts anyone, a bound one
     /// only the same subject and client (whose tokens may have been refreshed meanwhile).
+    #[cfg(feature = "http")]
     pub(crate) fn admits(&self, auth: &AuthInfo) -> bool {
         self.shared
             .principal
@@ -337,6 +343,9 @@ impl Session {
 
     fn handle_request(&self, req: Request, sink: Sink, auth: Option<Arc<AuthInfo>>) {
         let shared = &self.shared;
+        if let Err(e) = meta::check_shape(req.params.as_ref()) {
+            return shared.send_error(&sink, Some(&req.id), &e);
+        }
         if req.method == "initialize" && !shared.stateless {
             let result = self.initialize(&req);
             match result {

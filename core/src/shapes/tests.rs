@@ -209,8 +209,8 @@ fn rows() -> Vec<Row> {
             titled_multi_select_form(),
             Ok(titled_multi_select_form()),
         ),
-        // A legacy titled enum keeps its enumNames where the revision defines them (2025-11-25's
-        // LegacyTitledEnumSchema), though the untitled member also fits without them.
+        // A legacy titled enum (enum + enumNames) is still defined in 2025-11-25: kept whole, not fitted
+        // to the untitled member listed before it (conformance scenario elicitation-sep1330-enums).
         row(
             "2025-11-25",
             Request,

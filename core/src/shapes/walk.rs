@@ -140,25 +140,27 @@ impl<'a> Walker<'a> {
         match candidates.as_slice() {
             [] => {}
             [only] => return self.fit(only, value),
-            // Members that differ only deeper down (titled and untitled multi-select) or in
-            // optional properties (a legacy titled enum's `enumNames`): a member the value fits
-            // unchanged, else the first one it fits all the way down by dropping properties.
+            // Members that differ only deeper down (titled and untitled multi-select) or only in
+            // optional properties (a legacy titled enum's `enumNames` beside the untitled enum): the
+            // first member the value fits unchanged, else the first it fits all the way down.
             [first, ..] => {
-                let mut fallback = None;
+                let mut fitted = None;
                 for leaf in &candidates {
                     let mut trial = value.clone();
                     if self.fit(leaf, &mut trial).is_ok() {
                         if trial == *value {
                             return Ok(());
                         }
-                        fallback.get_or_insert(trial);
+                        fitted.get_or_insert(trial);
                     }
                 }
-                if let Some(trial) = fallback {
-                    *value = trial;
-                    return Ok(());
-                }
-                return self.fit(first, value);
+                return match fitted {
+                    Some(trial) => {
+                        *value = trial;
+                        Ok(())
+                    }
+                    None => self.fit(first, value),
+                };
             }
         }
         let Value::Object(map) = value else {

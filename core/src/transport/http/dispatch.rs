@@ -20,6 +20,7 @@ use super::body::{HttpBody, OnClose, SseBody};
 use super::config::HttpServerConfig;
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::input::Input;
+use super::media::{self, MediaRefusal};
 use super::security::{self, Refusal};
 use super::sessions::{HttpSession, Outlet, Sessions, new_session_id};
 use super::streams::SessionStreams;
@@ -121,6 +122,20 @@ impl State {
                 )),
             )
         };
+        match media::check_post(&headers) {
+            Ok(()) => {}
+            Err(MediaRefusal::ContentType(why)) => {
+                let e = RpcError::invalid_request(why);
+                return rpc_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, None, &e);
+            }
+            Err(MediaRefusal::Accept(why)) => {
+                return rpc_error(
+                    StatusCode::NOT_ACCEPTABLE,
+                    None,
+                    &RpcError::invalid_request(why),
+                );
+            }
+        }
         let declared = headers
             .get(CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())

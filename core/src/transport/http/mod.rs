@@ -32,6 +32,7 @@ mod events;
 mod headers;
 mod input;
 mod legacy_sse;
+mod media;
 mod resume;
 mod security;
 mod server;

@@ -1,0 +1,258 @@
+'use strict'
+// The Client class over the addon's NativeClient (bindings-node/src/client.rs): the core probes the
+// server's era, pages through lists, and answers input rounds (MRTR, or legacy server-to-client
+// requests) through the handlers given here.
+
+const native = require('../index.js')
+const { McpError, CancelledError, ErrorCode, translated } = require('./errors')
+
+let lastCallId = 0
+function nextCallId () {
+  lastCallId = lastCallId >= 0xffffffff ? 1 : lastCallId + 1
+  return lastCallId
+}
+
+/** A JS input handler for the addon: resolves to `{result}` or `{error}` as JSON, never rejects. */
+function inputHandler (f, what) {
+  if (f === undefined) return undefined
+  if (typeof f !== 'function') throw new TypeError(`${what} must be a function`)
+  return async (paramsJson) => {
+    try {
+      const result = await f(JSON.parse(paramsJson))
+      return JSON.stringify({ result })
+    } catch (e) {
+      const code = e instanceof McpError && Number.isInteger(e.code) ? e.code : ErrorCode.InternalError
+      return JSON.stringify({ error: { code, message: e instanceof Error ? e.message : String(e), data: e && e.data } })
+    }
+  }
+}
+
+/** A JS notification callback for the addon: `(method, params)`; its throws are reported, not raised. */
+function notificationHandler (f) {
+  if (f === undefined) return undefined
+  if (typeof f !== 'function') throw new TypeError('onNotification must be a function')
+  return (json) => {
+    const { method, params } = JSON.parse(json)
+    try {
+      f(method, params)
+    } catch (e) {
+      process.emitWarning(`libmcp: onNotification threw: ${e && e.message}`)
+    }
+  }
+}
+
+const CLIENT_KEYS = ['name', 'version', 'protocolVersion', 'timeoutMs', 'probeTimeoutMs', 'logLevel', 'roots',
+  'elicitationUrl', 'samplingTools']
+
+function nativeOptions (transport, opts) {
+  const o = { transport }
+  for (const k of CLIENT_KEYS) if (opts[k] !== undefined) o[k] = opts[k]
+  return o
+}
+
+/** Options of one call. */
+function callOptions (opts) {
+  if (opts === undefined) return {}
+  if (opts === null || typeof opts !== 'object') throw new TypeError('call options must be an object')
+  const { signal, timeout, onprogress } = opts
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal')
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) throw new TypeError('timeout must be a positive number of milliseconds')
+  if (onprogress !== undefined && typeof onprogress !== 'function') throw new TypeError('onprogress must be a function')
+  return { signal, timeout, onprogress }
+}
+
+function objectArg (v, what) {
+  if (v === undefined) return {}
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${what} must be an object`)
+  return v
+}
+
+/** Change notifications from the server: `for await (const {method, params} of sub)`. */
+class Subscription {
+  #native
+  constructor (nativeSub) {
+    this.#native = nativeSub
+    /** What the server agreed to deliver. */
+    this.acknowledged = JSON.parse(nativeSub.acknowledged)
+  }
+
+  /** The next notification, or `undefined` once the subscription has ended. */
+  async next () {
+    const text = await translated(() => this.#native.next())
+    return text == null ? undefined : JSON.parse(text)
+  }
+
+  /** Ends the subscription; a pending `next()` resolves to `undefined`. */
+  close () {
+    return this.#native.close()
+  }
+
+  async * [Symbol.asyncIterator] () {
+    try {
+      for (let n = await this.next(); n !== undefined; n = await this.next()) yield n
+    } finally {
+      await this.close()
+    }
+  }
+}
+
+/** An MCP client connected to one server. */
+class Client {
+  #native
+  #server
+
+  constructor (nativeClient) {
+    if (!(nativeClient instanceof native.NativeClient)) {
+      throw new TypeError('use Client.connectStdio(), Client.connectHttp() or Client.connect()')
+    }
+    this.#native = nativeClient
+    this.#server = JSON.parse(nativeClient.server())
+  }
+
+  static async #open (transport, extra, opts) {
+    const handlers = [
+      inputHandler(opts.onElicitation, 'onElicitation'),
+      inputHandler(opts.onSampling, 'onSampling'),
+      inputHandler(opts.onRoots, 'onRoots'),
+      notificationHandler(opts.onNotification),
+    ]
+    const o = { ...nativeOptions(transport, opts), ...extra }
+    const c = await translated(() => native.connect(JSON.stringify(o), ...handlers))
+    return new Client(c)
+  }
+
+  /** Spawns `command args...` and connects over its stdin/stdout. `opts`: `env`, `cwd`,
+   * `stderr` (`'inherit'` or `'ignore'`), plus the client options of `connect`. */
+  static connectStdio (command, args = [], opts = {}) {
+    if (typeof command !== 'string' || command === '') throw new TypeError('command must be a non-empty string')
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new TypeError('args must be an array of strings')
+    objectArg(opts, 'options')
+    return Client.#open('stdio', { command, args, env: opts.env, cwd: opts.cwd, stderr: opts.stderr }, opts)
+  }
+
+  /** Connects to a Streamable HTTP endpoint. `opts`: `headers`, plus the client options of `connect`. */
+  static connectHttp (url, opts = {}) {
+    if (url instanceof URL) url = url.href
+    if (typeof url !== 'string') throw new TypeError('url must be a string or a URL')
+    objectArg(opts, 'options')
+    return Client.#open('http', { url, headers: opts.headers }, opts)
+  }
+
+  /** `{command, args, env, cwd}` (stdio) or `{url, headers}` (HTTP), plus client options: `name`,
+   * `version`, `protocolVersion` (pins the era; default: probe), `timeoutMs`, `logLevel`, `roots`,
+   * `onElicitation`, `onSampling`, `onRoots` (async functions of the request params),
+   * `onNotification(method, params)` (every notification: list changes, logs, progress),
+   * `elicitationUrl`, `samplingTools`. */
+  static connect (opts) {
+    objectArg(opts, 'options')
+    if (opts.url !== undefined) return Client.connectHttp(opts.url, opts)
+    return Client.connectStdio(opts.command, opts.args, opts)
+  }
+
+  /** `'modern'` or `'legacy'`. */
+  get era () { return this.#server.era }
+  /** The protocol version in use. */
+  get protocolVersion () { return this.#server.protocolVersion }
+  /** The server's capabilities. */
+  get serverCapabilities () { return this.#server.capabilities }
+  /** The server's implementation object. */
+  get serverInfo () { return this.#server.serverInfo }
+  /** The server's instructions. */
+  get instructions () { return this.#server.instructions }
+  /** The process id of a spawned server. */
+  get serverPid () { return this.#native.serverPid ?? undefined }
+
+  async #call (op, params, opts) {
+    const { signal, timeout, onprogress } = callOptions(opts)
+    if (signal?.aborted) throw new CancelledError()
+    const id = signal ? nextCallId() : 0
+    const abort = () => this.#native.cancel(id)
+    signal?.addEventListener('abort', abort, { once: true })
+    const progress = onprogress && ((json) => {
+      try { onprogress(JSON.parse(json)) } catch {}
+    })
+    try {
+      const text = await translated(() =>
+        this.#native.call(op, JSON.stringify(params), id, timeout, progress))
+      return JSON.parse(text)
+    } finally {
+      signal?.removeEventListener('abort', abort)
+    }
+  }
+
+  async #list (method, key, opts) {
+    return { [key]: await this.#call('list', { method }, opts) }
+  }
+
+  /** Every tool (all pages): `{tools}`. */
+  listTools (opts) { return this.#list('tools/list', 'tools', opts) }
+  /** Every resource: `{resources}`. */
+  listResources (opts) { return this.#list('resources/list', 'resources', opts) }
+  /** Every resource template: `{resourceTemplates}`. */
+  listResourceTemplates (opts) { return this.#list('resources/templates/list', 'resourceTemplates', opts) }
+  /** Every prompt: `{prompts}`. */
+  listPrompts (opts) { return this.#list('prompts/list', 'prompts', opts) }
+
+  /** Calls a tool: `callTool(name, args, opts)` or `callTool({name, arguments}, opts)`; input the
+   * server asks for is answered through the handlers. Resolves to the CallToolResult (a tool
+   * error is a result with `isError: true`, not a rejection). */
+  callTool (name, args, opts) {
+    if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
+    if (typeof name !== 'string') throw new TypeError('tool name must be a string')
+    return this.#call('tools/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
+  }
+
+  /** Reads a resource: `readResource(uri, opts)` or `readResource({uri}, opts)`. */
+  readResource (uri, opts) {
+    if (uri !== null && typeof uri === 'object' && !(uri instanceof URL)) uri = uri.uri
+    if (uri instanceof URL) uri = uri.href
+    if (typeof uri !== 'string') throw new TypeError('uri must be a string')
+    return this.#call('resources/read', { uri }, opts)
+  }
+
+  /** Gets a prompt: `getPrompt(name, args, opts)` or `getPrompt({name, arguments}, opts)`. */
+  getPrompt (name, args, opts) {
+    if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
+    if (typeof name !== 'string') throw new TypeError('prompt name must be a string')
+    return this.#call('prompts/get', { name, arguments: objectArg(args, 'prompt arguments') }, opts)
+  }
+
+  /** `completion/complete` with `{ref, argument: {name, value}, context?: {arguments}}`. */
+  complete (params, opts) {
+    objectArg(params, 'complete params')
+    if (!params.ref || !params.argument) throw new TypeError('complete needs ref and argument')
+    return this.#call('completion/complete', params, opts)
+  }
+
+  /** `ping` (legacy era; the modern era has none). */
+  async ping (opts) {
+    await this.#call('ping', {}, opts)
+  }
+
+  /** Sends a request and answers its input rounds; the raw result. */
+  call (method, params, opts) {
+    if (typeof method !== 'string') throw new TypeError('method must be a string')
+    return this.#call('call', { method, params: objectArg(params, 'params') }, opts)
+  }
+
+  /** Sends one request as-is (no input rounds: an `input_required` result comes back). */
+  request (method, params, opts) {
+    if (typeof method !== 'string') throw new TypeError('method must be a string')
+    return this.#call('request', { method, params: objectArg(params, 'params') }, opts)
+  }
+
+  /** Subscribes to change notifications, in either era (a modern `subscriptions/listen` stream,
+   * or a legacy session's notifications plus `resources/subscribe`). `filter`:
+   * `{toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions: [uri]}`. */
+  async subscribe (filter) {
+    objectArg(filter, 'subscription filter')
+    return new Subscription(await translated(() => this.#native.subscribe(JSON.stringify(filter))))
+  }
+
+  /** Closes the connection; a spawned server is stopped and reaped. */
+  close () {
+    return this.#native.close()
+  }
+}
+
+module.exports = { Client, Subscription }

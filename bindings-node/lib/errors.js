@@ -1,0 +1,121 @@
+'use strict'
+// The error classes of the package. The addon encodes engine errors as `libmcp:{json}` messages
+// (bindings-node/src/error.rs); `fromNative` turns those into these classes.
+
+const MARK = 'libmcp:'
+
+/** JSON-RPC error codes used by MCP (the spec's schema.ts, and the 2026-07-28 additions). */
+const ErrorCode = Object.freeze({
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ResourceNotFound: -32002,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+})
+
+/** Any error of this package. `kind` names where it came from; `code` and `data` are the
+ * JSON-RPC error's when the peer answered with one. */
+class McpError extends Error {
+  constructor (message, { code, data, kind = 'rpc' } = {}) {
+    super(message)
+    this.name = 'McpError'
+    this.kind = kind
+    if (code !== undefined) this.code = code
+    if (data !== undefined) this.data = data
+  }
+}
+
+/** Moving bytes failed, or the connection closed. */
+class TransportError extends McpError {
+  constructor (message, opts = {}) {
+    super(message, { kind: 'transport', ...opts })
+    this.name = 'TransportError'
+  }
+}
+
+/** No answer within the timeout. */
+class TimeoutError extends McpError {
+  constructor (message, opts = {}) {
+    super(message, { kind: 'timeout', ...opts })
+    this.name = 'TimeoutError'
+  }
+}
+
+/** The call was cancelled (an AbortSignal fired). */
+class CancelledError extends McpError {
+  constructor (message = 'request cancelled', opts = {}) {
+    super(message, { kind: 'cancelled', ...opts })
+    this.name = 'CancelledError'
+  }
+}
+
+/** A value given to the API is invalid: a bad definition, bad options, bad arguments. */
+class InvalidArgumentError extends McpError {
+  constructor (message, opts = {}) {
+    super(message, { kind: 'invalidArgument', ...opts })
+    this.name = 'InvalidArgumentError'
+  }
+}
+
+/** The -32021 error for a request that lacks the client capabilities `required` (e.g.
+ * `{sampling: {}}`), as the engine shapes it. */
+McpError.missingCapability = function missingCapability (required) {
+  const e = JSON.parse(require('../index.js').missingCapabilityError(JSON.stringify(required)))
+  return new McpError(e.message, { code: e.code, data: e.data })
+}
+
+const byKind = {
+  transport: TransportError,
+  closed: TransportError,
+  timeout: TimeoutError,
+  cancelled: CancelledError,
+  invalidArgument: InvalidArgumentError,
+}
+
+/** The package error for an error thrown by the addon (other errors unchanged). */
+function fromNative (e) {
+  if (!(e instanceof Error) || typeof e.message !== 'string' || !e.message.startsWith(MARK)) return e
+  let body
+  try {
+    body = JSON.parse(e.message.slice(MARK.length))
+  } catch {
+    return e
+  }
+  const Cls = byKind[body.kind] || McpError
+  const err = new Cls(body.message, { kind: body.kind, code: body.code, data: body.data })
+  return err
+}
+
+/** Runs `f` (sync or async), rethrowing addon errors as package errors. */
+async function translated (f) {
+  try {
+    return await f()
+  } catch (e) {
+    throw fromNative(e)
+  }
+}
+
+/** `f()` for a synchronous addon call, rethrowing addon errors as package errors. */
+function translatedSync (f) {
+  try {
+    return f()
+  } catch (e) {
+    throw fromNative(e)
+  }
+}
+
+module.exports = {
+  ErrorCode,
+  McpError,
+  TransportError,
+  TimeoutError,
+  CancelledError,
+  InvalidArgumentError,
+  fromNative,
+  translated,
+  translatedSync,
+}

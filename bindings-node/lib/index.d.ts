@@ -1,0 +1,243 @@
+// Types of the libmcp package (lib/*.js). MCP objects (Tool, CallToolResult, ...) are typed
+// loosely as JSON objects: they are the protocol's own shapes, passed through unchanged.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+export type JsonObject = { [key: string]: any }
+
+/** JSON-RPC error codes used by MCP. */
+export declare const ErrorCode: Readonly<{
+  ParseError: -32700
+  InvalidRequest: -32600
+  MethodNotFound: -32601
+  InvalidParams: -32602
+  InternalError: -32603
+  ResourceNotFound: -32002
+  HeaderMismatch: -32020
+  MissingRequiredClientCapability: -32021
+  UnsupportedProtocolVersion: -32022
+}>
+
+export type ErrorKind = 'rpc' | 'transport' | 'closed' | 'timeout' | 'cancelled' | 'protocol' | 'negotiation' |
+  'authorization' | 'invalidArgument' | 'other'
+
+/** Any error of this package; `code` and `data` are the JSON-RPC error's when the peer sent one. */
+export declare class McpError extends Error {
+  constructor (message: string, options?: { code?: number, data?: unknown, kind?: ErrorKind })
+  kind: ErrorKind
+  code?: number
+  data?: unknown
+  /** The -32021 error for a request lacking the client capabilities `required`. */
+  static missingCapability (required: JsonObject): McpError
+}
+/** Moving bytes failed, or the connection closed. */
+export declare class TransportError extends McpError {}
+/** No answer within the timeout. */
+export declare class TimeoutError extends McpError {}
+/** The call was cancelled. */
+export declare class CancelledError extends McpError {}
+/** A value given to the API is invalid (definition, options). */
+export declare class InvalidArgumentError extends McpError {}
+
+/** An input request: `{method, params}`. */
+export interface InputRequest { method: string, params?: JsonObject }
+
+/** A handler's answer asking the client for input (MRTR). */
+export declare class InputRequired {
+  constructor (requests: Record<string, InputRequest>, state?: string)
+  requests: Record<string, InputRequest>
+  state?: string
+}
+export declare function inputRequired (requests: Record<string, InputRequest>, state?: string): InputRequired
+export declare function elicit (message: string, requestedSchema: JsonObject): InputRequest
+export declare function elicitUrl (message: string, url: string, elicitationId?: string): InputRequest
+export declare function createMessage (params: JsonObject): InputRequest
+export declare function listRoots (): InputRequest
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
+
+/** The context of one request, given to every handler. */
+export declare class Context {
+  readonly requestId: string | number
+  readonly method: string
+  readonly params: JsonObject
+  readonly meta?: JsonObject
+  readonly protocolVersion: string
+  readonly era: 'modern' | 'legacy'
+  readonly clientCapabilities: JsonObject
+  readonly clientInfo?: JsonObject
+  readonly round: number
+  readonly requestState?: string
+  readonly inputResponses: Record<string, any>
+  readonly templateVars?: Record<string, string | string[] | Record<string, string>>
+  readonly auth?: { subject?: string, clientId?: string, scopes: string[], expiresAt?: number, audience: string[], claims: JsonObject }
+  /** Aborts when the client cancels the request. */
+  readonly signal: AbortSignal
+  inputResponse (key: string): any
+  hasClientCapability (...path: string[]): boolean
+  closeStream (): boolean
+  progress (progress: number, total?: number, message?: string): boolean
+  log (level: LogLevel, data: unknown, logger?: string): boolean
+}
+
+type Awaitable<T> = T | Promise<T>
+/** A JSON Schema object, or a Zod schema / raw Zod shape (converted when zod 4 is installed). */
+export type Schema = JsonObject
+
+export interface ToolConfig {
+  title?: string
+  description?: string
+  inputSchema?: Schema
+  outputSchema?: Schema
+  annotations?: JsonObject
+  icons?: JsonObject[]
+  execution?: JsonObject
+  _meta?: JsonObject
+}
+export interface ResourceConfig {
+  title?: string
+  description?: string
+  mimeType?: string
+  size?: number
+  annotations?: JsonObject
+  icons?: JsonObject[]
+  _meta?: JsonObject
+}
+export interface PromptConfig {
+  title?: string
+  description?: string
+  arguments?: { name: string, title?: string, description?: string, required?: boolean }[]
+  icons?: JsonObject[]
+  _meta?: JsonObject
+}
+
+export type ToolHandler = (args: any, ctx: Context) => Awaitable<JsonObject | string | InputRequired>
+export type ResourceHandler = (uri: URL, ctx: Context) => Awaitable<JsonObject | InputRequired>
+export type TemplateHandler = (uri: URL, variables: Record<string, any>, ctx: Context) => Awaitable<JsonObject | InputRequired>
+export type PromptHandler = (args: Record<string, string>, ctx: Context) => Awaitable<JsonObject | InputRequired>
+export type CompletionHandler = (params: JsonObject, ctx: Context) => Awaitable<JsonObject>
+
+/** A registration; `remove()` unregisters it and tells clients the list changed. */
+export interface Registered {
+  readonly kind: 'tool' | 'resource' | 'resourceTemplate' | 'prompt'
+  readonly key: string
+  remove (): boolean
+}
+
+export interface HttpOptions {
+  host?: string
+  port?: number
+  path?: string
+  legacySessions?: boolean
+  httpSse?: boolean
+  dnsRebindingProtection?: boolean
+  allowedHosts?: string[]
+  allowedOrigins?: string[]
+  maxBodyBytes?: number
+  maxSessions?: number
+  sessionIdleTimeoutMs?: number
+}
+export interface HttpServing {
+  readonly url: string
+  readonly port: number
+  /** Resolves when the server has stopped. */
+  readonly closed: Promise<void>
+  close (): Promise<void>
+}
+
+/** An MCP server serving both protocol eras. */
+export declare class Server {
+  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string })
+  tool (name: string, config: ToolConfig, handler: ToolHandler): Registered
+  tool (name: string, handler: ToolHandler): Registered
+  resource (name: string, uri: string, config: ResourceConfig, handler: ResourceHandler): Registered
+  resource (name: string, uri: string, handler: ResourceHandler): Registered
+  resourceTemplate (name: string, uriTemplate: string, config: ResourceConfig, handler: TemplateHandler): Registered
+  resourceTemplate (name: string, uriTemplate: string, handler: TemplateHandler): Registered
+  prompt (name: string, config: PromptConfig, handler: PromptHandler): Registered
+  prompt (name: string, handler: PromptHandler): Registered
+  completion (handler: CompletionHandler): void
+  notifyResourceUpdated (uri: string): void
+  serveStdio (): Promise<void>
+  serveHttp (options?: HttpOptions): Promise<HttpServing>
+  listen (options?: { transport?: 'stdio' } | ({ transport: 'http' } & HttpOptions)): Promise<void | HttpServing>
+  close (): Promise<void>
+}
+
+/** Options of one client call. */
+export interface CallOptions {
+  signal?: AbortSignal
+  /** Milliseconds without an answer (or progress) before the call fails with TimeoutError. */
+  timeout?: number
+  onprogress?: (progress: { progress: number, total?: number | null, message?: string | null }) => void
+}
+
+export interface ClientOptions {
+  name?: string
+  version?: string
+  /** Pins the era and version (e.g. '2025-11-25' for the legacy handshake); default: probe. */
+  protocolVersion?: string
+  timeoutMs?: number
+  probeTimeoutMs?: number
+  logLevel?: LogLevel
+  roots?: { uri: string, name?: string }[]
+  onElicitation?: (params: JsonObject) => Awaitable<JsonObject>
+  onSampling?: (params: JsonObject) => Awaitable<JsonObject>
+  onRoots?: (params: JsonObject) => Awaitable<JsonObject>
+  /** Sees every notification from the server (list changes, log messages, progress, ...). */
+  onNotification?: (method: string, params: JsonObject | null) => void
+  elicitationUrl?: boolean
+  samplingTools?: boolean
+}
+export interface StdioOptions extends ClientOptions {
+  env?: Record<string, string>
+  cwd?: string
+  stderr?: 'inherit' | 'ignore'
+}
+export interface HttpClientOptions extends ClientOptions {
+  headers?: Record<string, string>
+}
+
+/** An MCP client connected to one server. */
+export declare class Client {
+  private constructor ()
+  static connectStdio (command: string, args?: string[], options?: StdioOptions): Promise<Client>
+  static connectHttp (url: string | URL, options?: HttpClientOptions): Promise<Client>
+  static connect (options: (StdioOptions & { command: string, args?: string[] }) | (HttpClientOptions & { url: string | URL })): Promise<Client>
+  readonly era: 'modern' | 'legacy'
+  readonly protocolVersion: string
+  readonly serverCapabilities: JsonObject
+  readonly serverInfo?: JsonObject
+  readonly instructions?: string
+  readonly serverPid?: number
+  listTools (options?: CallOptions): Promise<{ tools: JsonObject[] }>
+  listResources (options?: CallOptions): Promise<{ resources: JsonObject[] }>
+  listResourceTemplates (options?: CallOptions): Promise<{ resourceTemplates: JsonObject[] }>
+  listPrompts (options?: CallOptions): Promise<{ prompts: JsonObject[] }>
+  callTool (name: string, args?: JsonObject, options?: CallOptions): Promise<JsonObject>
+  callTool (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<JsonObject>
+  readResource (uri: string | URL | { uri: string }, options?: CallOptions): Promise<JsonObject>
+  getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<JsonObject>
+  getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<JsonObject>
+  complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<JsonObject>
+  ping (options?: CallOptions): Promise<void>
+  call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
+  request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
+  subscribe (filter: SubscriptionFilter): Promise<Subscription>
+  close (): Promise<void>
+}
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean
+  promptsListChanged?: boolean
+  resourcesListChanged?: boolean
+  resourceSubscriptions?: string[]
+}
+
+/** Change notifications from the server, as an async iterator. */
+export declare class Subscription implements AsyncIterable<{ method: string, params?: JsonObject | null }> {
+  private constructor ()
+  readonly acknowledged: SubscriptionFilter
+  next (): Promise<{ method: string, params?: JsonObject | null } | undefined>
+  close (): Promise<void>
+  [Symbol.asyncIterator] (): AsyncIterator<{ method: string, params?: JsonObject | null }>
+}

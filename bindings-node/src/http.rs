@@ -1,0 +1,144 @@
+//! Serving a `NativeServer` over Streamable HTTP (`libmcp::transport::http::serve_http`): options
+//! from JS mapped onto `HttpServerConfig`, and a handle that closes it.
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::Duration;
+
+use libmcp::transport::http::{HttpServerConfig, serve_http};
+use napi_derive::napi;
+use serde_json::Value;
+use tokio::sync::{oneshot, watch};
+
+use crate::error::{engine, invalid, parse};
+use crate::server::NativeServer;
+
+/// A running HTTP server.
+#[napi]
+pub struct NativeHttpServer {
+    port: u32,
+    host: String,
+    path: String,
+    stop: parking_lot::Mutex<Option<oneshot::Sender<()>>>,
+    done: watch::Receiver<bool>,
+}
+
+fn strings(v: &Value, what: &str) -> napi::Result<Vec<String>> {
+    v.as_array()
+        .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect())
+        .ok_or_else(|| invalid(format!("{what} must be an array of strings")))
+}
+
+/// `HttpServerConfig` from the JS options object (every key optional).
+fn config(options: &Value) -> napi::Result<HttpServerConfig> {
+    let host: IpAddr = match options.get("host").and_then(Value::as_str) {
+        None | Some("localhost") => IpAddr::from([127, 0, 0, 1]),
+        Some(h) => h
+            .parse()
+            .map_err(|_| invalid(format!("host must be an IP address, got {h:?}")))?,
+    };
+    let port = match options.get("port") {
+        None | Some(Value::Null) => 0,
+        Some(p) => p
+            .as_u64()
+            .and_then(|p| u16::try_from(p).ok())
+            .ok_or_else(|| invalid(format!("port must be 0..65535, got {p}")))?,
+    };
+    let mut c = HttpServerConfig::with_bind(SocketAddr::new(host, port));
+    let flag = |k: &str| options.get(k).and_then(Value::as_bool);
+    let number = |k: &str| options.get(k).and_then(Value::as_u64);
+    if let Some(p) = options.get("path").and_then(Value::as_str) {
+        c.path = p.into();
+    }
+    if let Some(b) = flag("legacySessions") {
+        c.legacy_sessions = b;
+    }
+    if let Some(b) = flag("httpSse") {
+        c.http_sse = b;
+    }
+    if let Some(b) = flag("dnsRebindingProtection") {
+        c.dns_rebinding_protection = b;
+    }
+    if let Some(v) = options.get("allowedHosts") {
+        c.allowed_hosts = strings(v, "allowedHosts")?;
+    }
+    if let Some(v) = options.get("allowedOrigins") {
+        c.allowed_origins = strings(v, "allowedOrigins")?;
+    }
+    if let Some(n) = number("maxBodyBytes") {
+        c.max_body_bytes = n as usize;
+    }
+    if let Some(n) = number("maxSessions") {
+        c.max_sessions = n as usize;
+    }
+    if let Some(n) = number("sessionIdleTimeoutMs") {
+        c.session_idle_timeout = Duration::from_millis(n);
+    }
+    Ok(c)
+}
+
+#[napi]
+impl NativeServer {
+    /// Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
+    /// httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
+    /// sessionIdleTimeoutMs). Resolves once the port is bound.
+    #[napi]
+    pub async fn serve_http(&self, options: String) -> napi::Result<NativeHttpServer> {
+        let config = config(&parse("HTTP options", &options)?)?;
+        let path = config.path.clone();
+        let handle = serve_http(self.server.clone(), config)
+            .await
+            .map_err(engine)?;
+        let addr = handle.local_addr();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let (done_tx, done) = watch::channel(false);
+        tokio::spawn(async move {
+            let _ = stopped.await;
+            handle.shutdown().await;
+            done_tx.send_replace(true);
+        });
+        Ok(NativeHttpServer {
+            port: u32::from(addr.port()),
+            host: addr.ip().to_string(),
+            path,
+            stop: parking_lot::Mutex::new(Some(stop)),
+            done,
+        })
+    }
+}
+
+#[napi]
+impl NativeHttpServer {
+    /// The port bound.
+    #[napi(getter)]
+    pub fn port(&self) -> u32 {
+        self.port
+    }
+
+    /// The endpoint's URL.
+    #[napi(getter)]
+    pub fn url(&self) -> String {
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        format!("http://{host}:{}{}", self.port, self.path)
+    }
+
+    /// Stops accepting, ends every session and stream, and resolves when that is done.
+    #[napi]
+    pub async fn close(&self) -> napi::Result<()> {
+        if let Some(stop) = self.stop.lock().take() {
+            let _ = stop.send(());
+        }
+        self.closed().await
+    }
+
+    /// Resolves when the server has stopped (keeps Node's event loop alive until then).
+    #[napi]
+    pub async fn closed(&self) -> napi::Result<()> {
+        let mut done = self.done.clone();
+        let _ = done.wait_for(|d| *d).await;
+        Ok(())
+    }
+}

@@ -1,0 +1,136 @@
+//! `NativeServer`: a core `Server` built empty, whose tools, resources, templates, prompts and
+//! completion handler are added (and removed) through the core's runtime registration, so a
+//! registration fails at once with the core's own checks.
+
+use std::sync::Arc;
+
+use libmcp::server::{Handler, Server};
+use napi::bindgen_prelude::Function;
+use napi::threadsafe_function::ThreadsafeFunctionCallMode;
+use napi_derive::napi;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use crate::error::{engine, invalid, parse};
+use crate::request::NativeRequest;
+
+/// A server: handlers are JS functions called with a `NativeRequest` on the JS thread.
+#[napi]
+pub struct NativeServer {
+    pub(crate) server: Server,
+    /// Tells a running `serveStdio` to stop.
+    stop: watch::Sender<bool>,
+}
+
+/// The engine handler that hands each invocation to `f`. The function is held weakly, so a
+/// registered handler alone does not keep the process alive.
+fn js_handler(f: &Function<NativeRequest, ()>) -> napi::Result<Handler> {
+    let tsfn = f
+        .build_threadsafe_function::<NativeRequest>()
+        .weak::<true>()
+        .callee_handled::<false>()
+        .build()?;
+    Ok(Arc::new(move |ctx, responder| {
+        // When Node is shutting down the call is refused and the request is dropped, which
+        // answers it with an internal error.
+        tsfn.call(
+            NativeRequest::new(ctx, responder),
+            ThreadsafeFunctionCallMode::NonBlocking,
+        );
+    }))
+}
+
+#[napi]
+impl NativeServer {
+    /// A server from its implementation object (`{name, version, title?, ...}`, JSON text) and
+    /// optional instructions.
+    #[napi(constructor)]
+    pub fn new(info: String, instructions: Option<String>) -> napi::Result<Self> {
+        let Value::Object(info) = parse("server info", &info)? else {
+            return Err(invalid("server info must be an object"));
+        };
+        let field = |k: &str| info.get(k).and_then(Value::as_str).unwrap_or_default();
+        let mut builder = Server::builder(field("name"), field("version"));
+        for (k, v) in info.iter().filter(|(k, _)| *k != "name" && *k != "version") {
+            builder = builder.info_field(k, v.clone());
+        }
+        if let Some(text) = instructions {
+            builder = builder.instructions(text);
+        }
+        let server = builder.build().map_err(engine)?;
+        Ok(NativeServer {
+            server,
+            stop: watch::channel(false).0,
+        })
+    }
+
+    /// Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
+    /// `resource`, `resourceTemplate` or `prompt`. The core checks the definition.
+    #[napi]
+    pub fn add(
+        &self,
+        kind: String,
+        definition: String,
+        handler: Function<NativeRequest, ()>,
+    ) -> napi::Result<()> {
+        let def = parse(&format!("{kind} definition"), &definition)?;
+        let h = js_handler(&handler)?;
+        match kind.as_str() {
+            "tool" => self.server.add_tool(def, h),
+            "resource" => self.server.add_resource(def, h),
+            "resourceTemplate" => self.server.add_resource_template(def, h),
+            "prompt" => self.server.add_prompt(def, h),
+            other => return Err(invalid(format!("unknown registration kind {other:?}"))),
+        }
+        .map_err(engine)
+    }
+
+    /// Sets the `completion/complete` handler.
+    #[napi]
+    pub fn set_completion(&self, handler: Function<NativeRequest, ()>) -> napi::Result<()> {
+        self.server
+            .set_completion_handler(Some(js_handler(&handler)?));
+        Ok(())
+    }
+
+    /// Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
+    /// its name, URI or URI template. `false` if there was none.
+    #[napi]
+    pub fn remove(&self, kind: String, key: String) -> napi::Result<bool> {
+        Ok(match kind.as_str() {
+            "tool" => self.server.remove_tool(&key),
+            "resource" => self.server.remove_resource(&key),
+            "resourceTemplate" => self.server.remove_resource_template(&key),
+            "prompt" => self.server.remove_prompt(&key),
+            other => return Err(invalid(format!("unknown registration kind {other:?}"))),
+        })
+    }
+
+    /// Tells subscribers that the resource at `uri` changed.
+    #[napi]
+    pub fn notify_resource_updated(&self, uri: String) {
+        self.server
+            .notify(libmcp::server::Change::ResourceUpdated(uri));
+    }
+
+    /// Serves this process's stdin and stdout until stdin closes or `stopStdio` is called; in-flight
+    /// requests are answered first.
+    #[napi]
+    pub async fn serve_stdio(&self) -> napi::Result<()> {
+        let mut stop = self.stop.subscribe();
+        let stopped = async move {
+            let _ = stop.wait_for(|s| *s).await;
+        };
+        self.server
+            .clone()
+            .serve_stdio_until(stopped)
+            .await
+            .map_err(engine)
+    }
+
+    /// Ends a running `serveStdio` (and any started later).
+    #[napi]
+    pub fn stop_stdio(&self) {
+        self.stop.send_replace(true);
+    }
+}

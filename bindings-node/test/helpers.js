@@ -1,0 +1,46 @@
+'use strict'
+// Shared by the tests: where the fixtures and the Rust binaries are, and small process helpers.
+const path = require('node:path')
+const { execFile, spawn } = require('node:child_process')
+
+const FIXTURES = path.join(__dirname, 'fixtures')
+const SERVER = path.join(FIXTURES, 'server.js')
+// The Rust binaries (mcp, everything-server): scripts/test.d/41-node.sh sets LIBMCP_BIN_DIR.
+const BIN_DIR = process.env.LIBMCP_BIN_DIR || path.join(__dirname, '..', '..', 'target', 'debug')
+
+const LEGACY = '2025-11-25'
+const MODERN = '2026-07-28'
+
+/** Runs a program; resolves to {code, stdout, stderr} whatever its exit status. */
+function run (file, args, opts = {}) {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 60000, ...opts }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr })
+    })
+  })
+}
+
+/** The Rust `mcp` CLI with `args`, against the Node fixture server. */
+function mcp (args, server = [process.execPath, SERVER]) {
+  return run(path.join(BIN_DIR, 'mcp'), ['--json', ...args, '--', ...server])
+}
+
+/** Spawns a Node script; resolves to {code, signal, stdout, stderr, ms} when it exits. */
+function runNode (script, args = [], { timeout = 20000, input, ...opts } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...opts })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, child })
+    })
+    if (input !== undefined) child.stdin.end(input)
+  })
+}
+
+module.exports = { FIXTURES, SERVER, BIN_DIR, LEGACY, MODERN, run, mcp, runNode }

@@ -1,0 +1,92 @@
+'use strict'
+// The official TypeScript SDK client (@modelcontextprotocol/sdk 1.x, legacy era) against libmcp
+// Node servers: the fixture over stdio, and an in-process server over Streamable HTTP.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js')
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
+const { ElicitRequestSchema, McpError: SdkError } = require('@modelcontextprotocol/sdk/types.js')
+const { Server, inputRequired, elicit } = require('..')
+const { SERVER } = require('./helpers')
+
+function sdkClient () {
+  const c = new SdkClient({ name: 'sdk', version: '1' }, { capabilities: { elicitation: {} } })
+  c.setRequestHandler(ElicitRequestSchema, async (req) => ({ action: 'accept', content: { name: `SDK (${req.params.message})` } }))
+  return c
+}
+
+async function exercise (c) {
+  assert.equal(c.getServerVersion().name, c.getServerVersion().name)
+  const { tools } = await c.listTools()
+  assert.ok(tools.some((t) => t.name === 'echo'))
+  const echo = await c.callTool({ name: 'echo', arguments: { text: 'sdk' } })
+  assert.deepEqual(echo.content, [{ type: 'text', text: 'sdk' }])
+  const greet = await c.callTool({ name: 'greet', arguments: {} })
+  assert.deepEqual(greet.content, [{ type: 'text', text: 'Hello, SDK (What is your name?)!' }])
+  const thrown = await c.callTool({ name: 'throws', arguments: {} })
+  assert.equal(thrown.isError, true)
+  await assert.rejects(c.callTool({ name: 'rpc_error', arguments: {} }), (e) => e instanceof SdkError && e.code === -32602)
+}
+
+test('the official SDK client against the Node server over stdio', async () => {
+  const c = sdkClient()
+  await c.connect(new StdioClientTransport({ command: process.execPath, args: [SERVER] }))
+  try {
+    assert.deepEqual(c.getServerVersion(), { name: 'node-fixture', version: '1.2.3' })
+    assert.equal(c.getInstructions(), 'fixture instructions')
+    await exercise(c)
+    const r = await c.readResource({ uri: 'test://items/5' })
+    assert.deepEqual(r.contents, [{ uri: 'test://items/5', text: 'item 5' }])
+    const p = await c.getPrompt({ name: 'hello', arguments: { who: 'SDK' } })
+    assert.equal(p.messages[0].content.text, 'Hello SDK')
+    const done = await c.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'who', value: 'al' } })
+    assert.deepEqual(done.completion.values, ['alpha'])
+  } finally {
+    await c.close()
+  }
+})
+
+test('the official SDK client against a Node server over Streamable HTTP', async () => {
+  const server = new Server({ name: 'http-node', version: '2' })
+  server.tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, ({ text }) => text)
+  server.tool('greet', {}, (_a, ctx) => ctx.inputResponse('who')
+    ? `Hello, ${ctx.inputResponse('who').content.name}!`
+    : inputRequired({ who: elicit('What is your name?', { type: 'object', properties: { name: { type: 'string' } } }) }))
+  server.tool('throws', {}, async () => { throw new Error('nope') })
+  server.tool('rpc_error', {}, () => { throw new (require('..').McpError)('bad', { code: -32602 }) })
+  const http = await server.serveHttp()
+  const c = sdkClient()
+  try {
+    await c.connect(new StreamableHTTPClientTransport(new URL(http.url)))
+    assert.deepEqual(c.getServerVersion(), { name: 'http-node', version: '2' })
+    await exercise(c)
+  } finally {
+    await c.close()
+    await server.close()
+  }
+})
+
+test('the libmcp Node client against an official SDK server over stdio', async () => {
+  const { Client, CancelledError } = require('..')
+  const client = await Client.connectStdio(process.execPath, [require('node:path').join(__dirname, 'fixtures', 'sdk_server.js')], {
+    onElicitation: async (params) => ({ action: 'accept', content: { name: `Ada (${params.message})` } }),
+  })
+  try {
+    // The SDK 1.x server does not know server/discover: the probe falls back to initialize.
+    assert.equal(client.era, 'legacy')
+    assert.deepEqual(client.serverInfo, { name: 'sdk-fixture', version: '9.9.9' })
+    const { tools } = await client.listTools()
+    assert.deepEqual(tools.map((t) => t.name), ['add', 'ask', 'slow'])
+    assert.equal((await client.callTool('add', { a: 2, b: 40 })).content[0].text, '42')
+    assert.equal((await client.callTool('ask', {})).content[0].text, 'accept: Ada (Your name?)')
+    assert.equal((await client.readResource('doc://7')).contents[0].text, 'doc 7')
+    assert.equal((await client.getPrompt('p', { who: 'sdk' })).messages[0].content.text, 'hi sdk')
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 100)
+    await assert.rejects(client.callTool('slow', {}, { signal: controller.signal }), CancelledError)
+    assert.equal((await client.callTool('add', { a: 1, b: 1 })).content[0].text, '2')
+  } finally {
+    await client.close()
+  }
+})

@@ -1,0 +1,72 @@
+// Compiled (not run) by scripts/test.d/41-node.sh with `tsc --strict`: every public function of
+// lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
+import {
+  Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, ErrorCode,
+  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription,
+} from '../../lib/index'
+
+async function server (): Promise<void> {
+  const s = new Server({ name: 'typed', version: '1.0.0' }, { instructions: 'hi' })
+  const reg: Registered = s.tool('echo', {
+    title: 'Echo',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    annotations: { readOnlyHint: true },
+  }, async (args: { text: string }, ctx: Context) => {
+    ctx.progress(1, 2, 'half')
+    ctx.log('info', { step: 1 })
+    if (ctx.hasClientCapability('sampling') && ctx.closeStream()) return 'polled'
+    if (ctx.signal.aborted) return 'aborted'
+    const who = ctx.inputResponse('who')
+    if (!who) return inputRequired({ who: elicit('Who?', { type: 'object' }), roots: listRoots() }, 'state')
+    return { content: [{ type: 'text', text: `${args.text} ${ctx.era} ${ctx.protocolVersion} ${ctx.requestState}` }] }
+  })
+  reg.remove()
+  s.tool('bare', () => 'ok')
+  s.resource('r', 'test://r', { mimeType: 'text/plain' }, (uri: URL) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
+  s.resourceTemplate('t', 'test://{id}', (uri: URL, vars) => ({ contents: [{ uri: uri.href, text: String(vars.id) }] }))
+  s.prompt('p', { arguments: [{ name: 'a', required: true }] }, (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: args.a } }] }))
+  s.completion(() => ({ completion: { values: [] } }))
+  s.notifyResourceUpdated('test://r')
+  const requests = [elicitUrl('Open', 'https://example.invalid'), createMessage({ messages: [], maxTokens: 1 })]
+  void requests
+  const http: HttpServing = await s.serveHttp({ port: 0, legacySessions: true })
+  await http.close()
+  await s.close()
+}
+
+async function client (): Promise<void> {
+  const c = await Client.connectStdio('node', ['server.js'], {
+    protocolVersion: '2025-11-25',
+    onElicitation: async () => ({ action: 'decline' }),
+    roots: [{ uri: 'file:///tmp' }],
+    stderr: 'ignore',
+  })
+  const h = await Client.connectHttp(new URL('http://127.0.0.1:3000/mcp'), { headers: { authorization: 'Bearer x' } })
+  const { tools } = await c.listTools()
+  const r = await c.callTool('echo', { text: tools.length }, { signal: AbortSignal.timeout(1000), timeout: 500, onprogress: (p) => p.progress })
+  await c.callTool({ name: 'echo', arguments: {} })
+  await c.readResource('test://r')
+  await c.getPrompt('p', { a: 'b' })
+  await c.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })
+  await c.listResources(); await c.listResourceTemplates(); await c.listPrompts()
+  await c.request('tools/list', {}); await c.call('tools/list')
+  const era: 'modern' | 'legacy' = c.era
+  void era; void r; void c.serverInfo; void c.protocolVersion
+  try { await c.ping() } catch (e) {
+    if (e instanceof McpError && e.code === ErrorCode.InvalidParams) void e.data
+    if (e instanceof TimeoutError || e instanceof CancelledError || e instanceof TransportError || e instanceof InvalidArgumentError) void e.kind
+  }
+  await c.close(); await h.close()
+}
+
+void server; void client
+
+async function subscriptions (c: Client): Promise<void> {
+  const sub: Subscription = await c.subscribe({ toolsListChanged: true, resourceSubscriptions: ['test://r'] })
+  void sub.acknowledged.toolsListChanged
+  for await (const n of sub) {
+    if (n.method === 'notifications/tools/list_changed') break
+  }
+  await sub.close()
+}
+void subscriptions

