@@ -1,0 +1,74 @@
+"""The conformance "everything" client on the Python package: what the official MCP conformance
+suite's client scenarios ask of a client (all but the ``auth/*`` ones: the package has no OAuth yet).
+
+Usage: python everything_client.py URL   (the scenario comes from MCP_CONFORMANCE_SCENARIO, the
+protocol version from MCP_CONFORMANCE_PROTOCOL_VERSION, extra data from MCP_CONFORMANCE_CONTEXT)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from typing import Any
+
+from libmcp import Client, McpObject
+
+
+def _defaults(params: McpObject) -> dict[str, Any]:
+    """Accepts an elicitation with every default of its form filled in."""
+    props = params.model_dump().get("requestedSchema", {}).get("properties", {})
+    return {"action": "accept", "content": {k: v["default"] for k, v in props.items() if "default" in v}}
+
+
+def _accept_any(params: McpObject) -> dict[str, Any]:
+    return {"action": "accept", "content": {"name": "conformance"}}
+
+
+async def run(scenario: str, url: str, version: str | None, context: dict[str, Any]) -> None:
+    elicit = _defaults if scenario == "elicitation-sep1034-client-defaults" else _accept_any
+    async with Client.http(url, protocol_version=version, name="libmcp-python-everything-client",
+                           elicitation=elicit) as c:
+        if scenario in ("initialize", "json-schema-ref-no-deref"):
+            await c.list_tools()
+        elif scenario in ("tools_call", "http-standard-headers", "request-metadata"):
+            if scenario == "request-metadata" and c.era == "modern":
+                await c.request("server/discover")
+            await c.list_tools()
+            await c.call_tool("add_numbers", {"a": 5, "b": 3})
+        elif scenario == "sse-retry":
+            await c.list_tools()
+            await c.call_tool("test_reconnection")
+        elif scenario == "elicitation-sep1034-client-defaults":
+            await c.call_tool("test_client_elicitation_defaults")
+        elif scenario == "http-custom-headers":
+            await c.list_tools()
+            for call in context.get("toolCalls", []):
+                await c.call_tool(call["name"], call.get("arguments") or {})
+        elif scenario == "http-invalid-tool-headers":
+            await c.list_tools()
+            await c.call_tool("valid_tool", {})
+        elif scenario == "sep-2322-client-request-state":
+            await c.list_tools()
+            for name in ("test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"):
+                await c.call_tool(name)
+        elif scenario == "json-schema-2020-12-preservation":
+            tools = {t.name: t for t in await c.list_tools()}
+            schema = tools["json_schema_2020_12_tool"].model_dump()["inputSchema"]
+            await c.call_tool("json_schema_echo", {"schema": schema})
+        else:
+            raise SystemExit(f"Unknown scenario: {scenario}")
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") or None
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    asyncio.run(run(scenario, sys.argv[-1], version, context))
+
+
+if __name__ == "__main__":
+    main()
