@@ -50,6 +50,9 @@ pub(crate) struct SessionShared {
     pub(crate) inflight: Mutex<HashMap<RequestId, CancelFlag>>,
     pub(crate) outgoing: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
     next_out_id: AtomicI64,
+    /// Set once the peer can no longer answer (its input to us ended): server-to-client requests then
+    /// fail at once instead of waiting out `client_request_timeout`.
+    answers_closed: std::sync::atomic::AtomicBool,
     /// Whether requests without `_meta` may be served as legacy 2025-03-26 when no session exists
     /// (HTTP without an `MCP-Protocol-Version` header).
     pub(crate) assume_legacy: Option<ProtocolVersion>,
@@ -80,6 +83,14 @@ impl SessionShared {
         let id = RequestId::Number(self.next_out_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = oneshot::channel();
         self.outgoing.lock().insert(id.clone(), tx);
+        // Checked after the insert: `close_answers` sets the flag before it clears the table, so a
+        // request either sees the flag here or is cleared there.
+        if self.answers_closed.load(Ordering::SeqCst) {
+            self.outgoing.lock().remove(&id);
+            return Err(RpcError::internal(format!(
+                "the client can no longer answer {method}: its input to the server has ended"
+            )));
+        }
         let sent = sink.send(Outgoing {
             kind: OutKind::Request,
             bytes: jsonrpc::encode_request(&id, method, params),
@@ -130,6 +141,7 @@ impl Session {
                 legacy: RwLock::new(None),
                 inflight: Mutex::new(HashMap::new()),
                 outgoing: Mutex::new(HashMap::new()),
+                answers_closed: std::sync::atomic::AtomicBool::new(false),
                 next_out_id: AtomicI64::new(1),
                 assume_legacy,
                 stateless: false,
@@ -198,6 +210,14 @@ impl Session {
             .principal
             .get()
             .is_none_or(|p| p.same_principal(auth))
+    }
+
+    /// Tells the session that no more answers can arrive from the client (stdin reached EOF, or the
+    /// transport stopped reading): pending server-to-client requests fail now, and later ones at
+    /// once, so that the handlers waiting on them finish and their requests are answered.
+    pub fn close_answers(&self) {
+        self.shared.answers_closed.store(true, Ordering::SeqCst);
+        self.shared.outgoing.lock().clear();
     }
 
     /// Number of requests in flight.

@@ -81,13 +81,16 @@ where
                     if let Err(e) = line {
                         read_error = Some(e);
                     }
-                    // Stdin closed: listen streams end, other requests get a grace period to answer.
+                    // Stdin closed: listen streams end, requests waiting on the client fail (no
+                    // answer can arrive), the others get a grace period to answer.
                     session.end_subscriptions();
+                    session.close_answers();
                     eof_at = Some(Instant::now());
                 }
             },
             _ = &mut shutdown, if eof_at.is_none() => {
                 session.end_subscriptions();
+                session.close_answers();
                 eof_at = Some(Instant::now());
             }
             _ = tokio::time::sleep(Duration::from_millis(10)), if eof_at.is_some() => {}
