@@ -55,6 +55,17 @@ fn handler(callable: Py<PyAny>) -> Handler {
     })
 }
 
+/// Converts `definition` and `invoke` and hands them to one of the core's runtime registrations,
+/// whose refusal becomes the matching Python exception.
+fn register(
+    py: Python<'_>,
+    definition: &Bound<'_, PyAny>,
+    invoke: Py<PyAny>,
+    add: impl FnOnce(serde_json::Value, Handler) -> libmcp::Result<()>,
+) -> PyResult<()> {
+    add(self::definition(definition)?, handler(invoke)).map_err(|e| to_pyerr(py, e))
+}
+
 fn definition(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     from_py(obj)
 }
@@ -115,10 +126,7 @@ impl Server {
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
     ) -> PyResult<()> {
-        let def = self::definition(definition)?;
-        self.inner
-            .add_tool(def, handler(invoke))
-            .map_err(|e| to_pyerr(py, e))
+        register(py, definition, invoke, |d, h| self.inner.add_tool(d, h))
     }
 
     /// Registers (or replaces) a static resource.
@@ -128,10 +136,7 @@ impl Server {
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
     ) -> PyResult<()> {
-        let def = self::definition(definition)?;
-        self.inner
-            .add_resource(def, handler(invoke))
-            .map_err(|e| to_pyerr(py, e))
+        register(py, definition, invoke, |d, h| self.inner.add_resource(d, h))
     }
 
     /// Registers (or replaces) a resource template.
@@ -141,10 +146,9 @@ impl Server {
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
     ) -> PyResult<()> {
-        let def = self::definition(definition)?;
-        self.inner
-            .add_resource_template(def, handler(invoke))
-            .map_err(|e| to_pyerr(py, e))
+        register(py, definition, invoke, |d, h| {
+            self.inner.add_resource_template(d, h)
+        })
     }
 
     /// Registers (or replaces) a prompt.
@@ -154,10 +158,7 @@ impl Server {
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
     ) -> PyResult<()> {
-        let def = self::definition(definition)?;
-        self.inner
-            .add_prompt(def, handler(invoke))
-            .map_err(|e| to_pyerr(py, e))
+        register(py, definition, invoke, |d, h| self.inner.add_prompt(d, h))
     }
 
     /// Sets (or with None removes) the completion handler.
