@@ -12,6 +12,9 @@
 pub mod auth;
 pub mod error;
 pub mod file_uri;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod icons;
 pub mod jsonrpc;
 pub mod meta;

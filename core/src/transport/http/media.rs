@@ -32,6 +32,11 @@ pub(crate) fn check_post(headers: &HeaderMap) -> Result<(), MediaRefusal> {
             ));
         }
     }
+    if !headers.contains_key(ACCEPT) {
+        return Err(MediaRefusal::Accept(
+            "Accept must list application/json and text/event-stream (it is missing)".into(),
+        ));
+    }
     let accepted: Vec<String> = headers
         .get_all(ACCEPT)
         .iter()
@@ -151,6 +156,12 @@ mod tests {
                 "Accept must list application/json and text/event-stream; it does not admit \
                  text/event-stream"
                     .into()
+            ))
+        );
+        assert_eq!(
+            check_post(&headers(Some("application/json"), &[])),
+            Err(MediaRefusal::Accept(
+                "Accept must list application/json and text/event-stream (it is missing)".into()
             ))
         );
     }

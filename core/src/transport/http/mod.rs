@@ -29,6 +29,8 @@ mod body;
 mod config;
 mod dispatch;
 mod events;
+#[cfg(feature = "fuzzing")]
+pub(crate) mod fuzzing;
 mod headers;
 mod input;
 mod legacy_sse;
