@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs fuzz targets with cargo-fuzz (libFuzzer, nightly, AddressSanitizer), each for SECONDS from its
+# seed corpus (written by seed_corpora.py into corpus/, which also keeps what the runs find), and
+# prints one line per target: seconds, executions, coverage (edges), corpus size and crashes. Fails
+# as soon as a target crashes, times out (one input taking more than 20 s) or runs out of memory;
+# the input is then in artifacts/TARGET/.
+# Usage: fuzz/run.sh SECONDS [TARGET...]   (needs cargo +nightly and cargo-fuzz on PATH)
+set -euo pipefail
+cd "$(dirname "$0")"
+secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+python3 seed_corpora.py corpus
+cargo +nightly fuzz build
+mkdir -p logs
+printf '%-16s %8s %12s %8s %8s %8s\n' target seconds execs cov corpus crashes
+for t in "${targets[@]}"; do
+  log="logs/$t.log"
+  status=0
+  cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -timeout=20 \
+    -rss_limit_mb=4096 -print_final_stats=1 > "$log" 2>&1 || status=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  line=$(grep -E '^#[0-9]+' "$log" | tail -1)
+  cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$line")
+  corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$line")
+  crashes=$(find "artifacts/$t" -type f 2> /dev/null | wc -l)
+  printf '%-16s %8s %12s %8s %8s %8s\n' "$t" "$secs" "${execs:-?}" "${cov:-?}" "${corp:-?}" "$crashes"
+  if [ "$status" != 0 ]; then
+    tail -60 "$log" >&2
+    echo "error: fuzz target $t failed (exit $status); see fuzz/$log and fuzz/artifacts/$t/" >&2
+    exit 1
+  fi
+done

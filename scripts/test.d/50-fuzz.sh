@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Fuzzing (issue 14): a short run of every cargo-fuzz target in fuzz/ (FUZZ_SECONDS each, 20 by
+# default) from the seed corpora fuzz/seed_corpora.py writes; any crash, hang or out-of-memory
+# fails the step. Installs a minimal nightly toolchain with rustup and cargo-fuzz (into
+# .tools/cargo) when missing. Longer runs: fuzz/run.sh SECONDS [TARGET...].
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+step() { printf -- '--- %s\n' "$*"; }
+
+if ! rustup run nightly cargo fmt --version > /dev/null 2>&1; then
+  step "installing the nightly toolchain (rustup, minimal profile with rustfmt)"
+  rustup toolchain install nightly --profile minimal --component rustfmt
+fi
+cargo_fuzz_version=0.13.2
+export PATH="$PWD/.tools/cargo/bin:$PATH"
+if ! cargo fuzz --version 2> /dev/null | grep -qF "$cargo_fuzz_version"; then
+  step "installing cargo-fuzz $cargo_fuzz_version into .tools/cargo"
+  cargo install "cargo-fuzz@$cargo_fuzz_version" --locked --root .tools/cargo --quiet
+fi
+
+step "fuzz targets: cargo fmt --check"
+(cd fuzz && cargo +nightly fmt --check)
+
+step "every fuzz target for ${FUZZ_SECONDS:-20} s"
+fuzz/run.sh "${FUZZ_SECONDS:-20}"
