@@ -21,6 +21,7 @@
 
 mod builder;
 mod connection;
+mod handshake;
 #[cfg(feature = "http")]
 pub mod http;
 mod mrtr;
@@ -35,8 +36,9 @@ use std::time::Duration;
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Map, Value, json};
 
-pub use builder::{ClientBuilder, InputHandler, VersionPreference};
+pub use builder::{ClientBuilder, InputHandler};
 pub use connection::{CallOptions, ProgressFn};
+pub use handshake::VersionPreference;
 pub use pages::{Listed, Pages};
 pub use subscription::{Subscription, SubscriptionFilter};
 

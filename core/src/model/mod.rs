@@ -18,6 +18,7 @@ pub mod elicitation;
 pub mod form_schema;
 pub mod implementation;
 pub mod logging;
+pub mod meta_keys;
 pub mod mrtr;
 pub mod pagination;
 pub mod progress;

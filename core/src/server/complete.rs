@@ -11,7 +11,7 @@ use super::session::SessionShared;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
 use crate::meta;
-use crate::transport::{OutKind, Outgoing, Sink};
+use crate::outgoing::{OutKind, Outgoing, Sink};
 use crate::version::Era;
 
 /// What kind of result a request produces, for shaping.

@@ -13,7 +13,7 @@ use crate::error::RpcError;
 use crate::jsonrpc::{RequestId, encode_notification};
 use crate::meta;
 use crate::model::logging::LoggingLevel;
-use crate::transport::{OutKind, Outgoing, Sink};
+use crate::outgoing::{OutKind, Outgoing, Sink};
 use crate::version::{Era, ProtocolVersion};
 
 use super::session::SessionShared;

@@ -13,7 +13,7 @@ use super::session::SessionShared;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
 use crate::meta;
-use crate::transport::{OutKind, Outgoing};
+use crate::outgoing::{OutKind, Outgoing};
 
 /// A change the server announces.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::Request;
 use crate::model::logging::LoggingLevel;
-use crate::transport::Sink;
+use crate::outgoing::Sink;
 use crate::version::Era;
 
 /// Methods removed in the modern era (answered -32601 there).

@@ -45,8 +45,8 @@ pub use session::Session;
 pub use typed::{Json, ToolDef, ToolOutput, derive_schema};
 
 use crate::error::DefinitionKind;
+use crate::outgoing::Sink;
 use crate::request_state::StateSealer;
-use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
 use listen::Listeners;
 use registry::Registry;
@@ -188,8 +188,8 @@ impl ServerInner {
                     _ => None,
                 };
                 let bytes = crate::jsonrpc::encode_notification(change.method(), params.as_ref());
-                s.sink.send(crate::transport::Outgoing {
-                    kind: crate::transport::OutKind::Notification,
+                s.sink.send(crate::outgoing::Outgoing {
+                    kind: crate::outgoing::OutKind::Notification,
                     bytes,
                 });
             }
@@ -394,19 +394,5 @@ impl Server {
     /// Ends every open listen stream with a graceful final result.
     pub fn close_subscriptions(&self) {
         self.inner.listeners.close_all();
-    }
-
-    /// Serves this process's stdin and stdout until stdin closes.
-    pub async fn serve_stdio(self) -> crate::Result<()> {
-        crate::transport::stdio::serve_process_stdio(self, std::future::pending()).await
-    }
-
-    /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves; either way
-    /// in-flight requests are answered first (within the configured grace period).
-    pub async fn serve_stdio_until(
-        self,
-        shutdown: impl std::future::Future<Output = ()>,
-    ) -> crate::Result<()> {
-        crate::transport::stdio::serve_process_stdio(self, shutdown).await
     }
 }

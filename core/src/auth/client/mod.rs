@@ -122,9 +122,10 @@ struct Current {
 
 struct Inner {
     config: OAuthConfig,
-    /// Replaced by the connection it is attached to, so authorization servers are reached with
-    /// the same trust roots as the MCP server.
-    http: parking_lot::RwLock<fetch::Http>,
+    /// Reaches authorization servers when the caller gives no client of its own
+    /// ([`OAuthClient::handle_challenge`]); the MCP transport passes its connection's, so they are
+    /// reached with the same trust roots as the MCP server.
+    http: fetch::Http,
     current: Mutex<Option<Current>>,
     /// One flow at a time; requests that fail meanwhile retry with its result.
     flow: tokio::sync::Mutex<()>,
@@ -163,18 +164,11 @@ impl OAuthClient {
         OAuthClient {
             inner: Arc::new(Inner {
                 config,
-                http: parking_lot::RwLock::new(fetch::client()),
+                http: fetch::default_client(),
                 current: Mutex::new(None),
                 flow: tokio::sync::Mutex::new(()),
             }),
         }
-    }
-
-    /// Reaches authorization servers through `connector` (the MCP connection's, with its TLS
-    /// trust roots) from now on.
-    #[cfg(feature = "http")]
-    pub(crate) fn use_connector(&self, connector: crate::client::http::connector::Connector) {
-        *self.inner.http.write() = fetch::client_with(connector);
     }
 
     /// The access token to send, if authorized.
@@ -188,9 +182,23 @@ impl OAuthClient {
 
     /// Answers a challenge from `server_url` to a request sent with `sent_token`: afterwards
     /// [`Self::access_token`] holds a token worth retrying with. When another request already
-    /// replaced `sent_token`, nothing is done.
+    /// replaced `sent_token`, nothing is done. Authorization servers are reached with the default
+    /// trust roots.
     pub async fn handle_challenge(
         &self,
+        server_url: &str,
+        challenge: &BearerChallenge,
+        sent_token: Option<&str>,
+    ) -> Result<(), AuthError> {
+        let http = self.inner.http.clone();
+        self.handle_challenge_via(&http, server_url, challenge, sent_token)
+            .await
+    }
+
+    /// [`Self::handle_challenge`], reaching authorization servers through `http`.
+    pub(crate) async fn handle_challenge_via(
+        &self,
+        http: &fetch::Http,
         server_url: &str,
         challenge: &BearerChallenge,
         sent_token: Option<&str>,
@@ -200,8 +208,6 @@ impl OAuthClient {
             return Ok(());
         }
         let cfg = &self.inner.config;
-        let http = self.inner.http.read().clone();
-        let http = &http;
         let found = discovery::discover(http, server_url, Some(challenge)).await?;
         let previous = self.inner.current.lock().clone();
         let issuer = found.issuer.clone();
@@ -248,7 +254,7 @@ impl OAuthClient {
             prior_scope.as_deref(),
             offline,
         );
-        let client = self.client_for(&found).await?;
+        let client = self.client_for(http, &found).await?;
         let (code, pkce) = flow::authorize(cfg, &found, &client, scope.as_deref()).await?;
         let grant = [
             ("grant_type", "authorization_code"),
@@ -279,6 +285,7 @@ impl OAuthClient {
     /// pre-registered, else a client ID metadata document URL, else dynamic registration.
     async fn client_for(
         &self,
+        http: &fetch::Http,
         found: &discovery::Discovered,
     ) -> Result<ClientCredentials, AuthError> {
         let cfg = &self.inner.config;
@@ -315,8 +322,7 @@ impl OAuthClient {
                 "{issuer} offers no dynamic registration and no credentials are configured for it"
             )));
         };
-        let http = self.inner.http.read().clone();
-        let c = flow::register(&http, cfg, found, endpoint).await?;
+        let c = flow::register(http, cfg, found, endpoint).await?;
         cfg.store.save_client(issuer, c.clone());
         Ok(c)
     }

@@ -12,8 +12,6 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, Request, Response, StatusCode, Uri};
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::rt::TokioExecutor;
 use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -21,13 +19,13 @@ use tokio::task::AbortHandle;
 
 use super::super::ServerDescription;
 use super::super::connection::Connection;
-use super::connector::{Connector, describe};
 use super::legacy_sse;
 use super::sse::SseParser;
 use crate::auth::client::{MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of};
 use crate::error::{AuthError, Error, TransportError};
 use crate::jsonrpc::RequestId;
 use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
+use crate::net::{self, Connector, Http, describe};
 use crate::transport::{OutKind, Outbound, Outgoing};
 use crate::version::{Era, ProtocolVersion};
 
@@ -41,8 +39,6 @@ const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 const MAX_RESUMES: u32 = 5;
 /// How long closing waits for messages still queued (a notification or a response) to be sent.
 pub(crate) const CLOSE_FLUSH: Duration = Duration::from_secs(3);
-
-type Http = HyperClient<Connector, Full<Bytes>>;
 
 pub(crate) struct Shared {
     pub(super) http: Http,
@@ -81,7 +77,7 @@ impl Shared {
         connector: Connector,
         auth: Option<OAuthClient>,
     ) -> Arc<Shared> {
-        let http = HyperClient::builder(TokioExecutor::new()).build(connector);
+        let http = net::client(connector);
         Arc::new(Shared {
             http,
             endpoint,
@@ -214,7 +210,8 @@ impl Shared {
             }
             flows += 1;
             let outcome = auth
-                .handle_challenge(
+                .handle_challenge_via(
+                    &self.http,
                     &self.endpoint.to_string(),
                     &challenge,
                     sent_token.as_deref(),
