@@ -138,6 +138,16 @@ typedef enum mcp_child_stderr {
   MCP_CHILD_STDERR_DISCARD = 2,
 } mcp_child_stderr;
 
+// Why a verifier refuses a token (`mcp_token_responder_reject`).
+typedef enum mcp_token_rejection {
+  // Unknown, malformed, revoked, expired or not for this resource: 401 `invalid_token`, the
+  // message as `error_description`.
+  MCP_TOKEN_INVALID = 0,
+  // The verifier cannot decide now (its key set or introspection endpoint is unreachable): 503,
+  // so the client retries instead of authorizing again.
+  MCP_TOKEN_UNAVAILABLE = 1,
+} mcp_token_rejection;
+
 // One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 // Free it with `mcp_call_free` (which does not cancel). Any thread.
 typedef struct mcp_call mcp_call;
@@ -187,6 +197,12 @@ typedef struct mcp_oauth_config mcp_oauth_config;
 // library; valid until its responder is freed. Accessors may be called from any thread.
 typedef struct mcp_request mcp_request;
 
+// How the HTTP server protects itself: the resource identifier, the verifier callback, the
+// authorization servers and scopes it advertises and requires. A plain value: use it from one
+// thread at a time; `mcp_http_server_config_set_auth` checks and copies it (the copies share the
+// callback and its userdata).
+typedef struct mcp_resource_server_config mcp_resource_server_config;
+
 // The answer channel of one request. Owned by the handler that received it: answer it once with
 // `mcp_responder_result`, `_tool_error`, `_error` or `_input_required`, then free it with
 // `mcp_responder_free`. A responder freed without an answer answers with an internal error. Every
@@ -223,6 +239,9 @@ typedef struct mcp_string mcp_string;
 // handle may outlive its client (the subscription then ends with the connection) and keeps the
 // runtime running until it is freed.
 typedef struct mcp_subscription mcp_subscription;
+
+// The answer channel of one token check. Every function on it may be called from any thread.
+typedef struct mcp_token_responder mcp_token_responder;
 
 // Learns that a request was cancelled: by the client (`notifications/cancelled`), because its
 // connection or stream closed, or because the server is shutting down. Called at most once, on a
@@ -333,6 +352,19 @@ typedef void (*mcp_credential_save_cb)(void *userdata,
                                        struct mcp_str issuer,
                                        struct mcp_str resource,
                                        struct mcp_str json);
+
+// Checks one bearer token. Called on a runtime thread once per HTTP request that carries
+// `Authorization: Bearer ...`, possibly on several threads at once. `token` (`token_len` bytes,
+// NUL-terminated) stays valid until `responder` is freed. The callee owns `responder`: answer it
+// once with `mcp_token_responder_accept` or `_reject`, now or later from any thread (a slow check,
+// such as an introspection call, belongs on a thread of your own: blocking library functions fail
+// here with `MCP_STATUS_WRONG_THREAD`), then free it with `mcp_token_responder_free`. A responder
+// freed unanswered, or no answer within the verify timeout, answers the request 503. It must not
+// unwind.
+typedef void (*mcp_token_verify_cb)(void *userdata,
+                                    const char *token,
+                                    size_t token_len,
+                                    struct mcp_token_responder *responder);
 
 // A request handler. Called on a runtime thread, possibly on several threads at once for different
 // requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
@@ -800,6 +832,18 @@ enum mcp_status mcp_http_server_config_set_session_idle_timeout_ms(struct mcp_ht
 enum mcp_status mcp_http_server_config_set_sse_keepalive_ms(struct mcp_http_server_config *config,
                                                             uint64_t interval_ms);
 
+// Requires OAuth 2.1 bearer tokens on every MCP request, checked by `auth`'s callback (see
+// `mcp_resource_server_config_new`), and serves its protected resource metadata (RFC 9728) at
+// `/.well-known/oauth-protected-resource` plus the resource's path. Requests without a valid token
+// get 401 with a `WWW-Authenticate: Bearer` challenge naming the metadata; missing scopes get 403
+// `insufficient_scope`. Handlers read the caller with `mcp_request_auth` and its kin. `auth` is
+// checked and copied here: a resource that is not an absolute http(s) URL, no authorization server,
+// or an invalid scope is `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be
+// NULL; written only on failure). NULL `auth` turns OAuth off again.
+enum mcp_status mcp_http_server_config_set_auth(struct mcp_http_server_config *config,
+                                                const struct mcp_resource_server_config *auth,
+                                                struct mcp_error **error_out);
+
 // Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
 // the same endpoint. Blocks until the socket is bound, then writes the running server to
@@ -1069,6 +1113,111 @@ struct mcp_str mcp_request_auth(const struct mcp_request *request);
 // the first call. A modern client retries with a new request, so there it is always 0 (the answers
 // are in `mcp_request_input_responses`). 0 for NULL.
 uint32_t mcp_request_round(const struct mcp_request *request);
+
+// The subject (`sub`, the end user) of the request's verified access token, or empty when the token
+// names none or the transport does not authenticate.
+struct mcp_str mcp_request_auth_subject(const struct mcp_request *request);
+
+// The OAuth client the request's access token was issued to, or empty.
+struct mcp_str mcp_request_auth_client_id(const struct mcp_request *request);
+
+// The scopes granted to the request's access token, space-separated ("mcp:read mcp:admin"), or
+// empty.
+struct mcp_str mcp_request_auth_scopes(const struct mcp_request *request);
+
+// The further claims the token verifier attached (`claims` of `mcp_token_responder_accept`) as a
+// JSON object (`{}` when none), or empty when the request is not authenticated.
+struct mcp_str mcp_request_auth_claims(const struct mcp_request *request);
+
+// Whether the request's access token was granted the scope `scope` (UTF-8, read during the call).
+// False for NULL arguments, bad UTF-8 and unauthenticated requests. Any thread.
+bool mcp_request_has_scope(const struct mcp_request *request, const char *scope, size_t scope_len);
+
+// Creates a configuration for the resource `resource` (UTF-8, copied: the canonical URL of the MCP
+// endpoint as clients reach it, e.g. "https://mcp.example.com/mcp"), whose bearer tokens `verify`
+// checks. The library owns `userdata` from this call on, also when it fails, and calls
+// `userdata_free(userdata)` exactly once, when the last server using it has stopped and every copy
+// of the configuration is freed. Defaults: tokens must name the resource in their audience, no
+// required scopes, 10 s verify timeout, bearer tokens in the header only. The resource and the
+// authorization servers are checked by `mcp_http_server_config_set_auth`. Free with
+// `mcp_resource_server_config_free`.
+enum mcp_status mcp_resource_server_config_new(const char *resource,
+                                               size_t resource_len,
+                                               mcp_token_verify_cb verify,
+                                               void *userdata,
+                                               mcp_userdata_free_cb userdata_free,
+                                               struct mcp_resource_server_config **config_out);
+
+// Frees a configuration. NULL is ignored. Servers configured with it keep their copy.
+void mcp_resource_server_config_free(struct mcp_resource_server_config *config);
+
+// Adds an authorization server by its issuer identifier (an absolute http(s) URL, UTF-8, copied),
+// listed in the protected resource metadata (RFC 9728 `authorization_servers`). At least one is
+// required.
+enum mcp_status mcp_resource_server_config_add_authorization_server(struct mcp_resource_server_config *config,
+                                                                    const char *issuer,
+                                                                    size_t issuer_len);
+
+// Sets the scopes advertised as `scopes_supported` (space-separated, UTF-8, copied), which clients
+// request when a challenge names none.
+enum mcp_status mcp_resource_server_config_set_scopes_supported(struct mcp_resource_server_config *config,
+                                                                const char *scopes,
+                                                                size_t scopes_len);
+
+// Sets the scopes every request needs (space-separated, UTF-8, copied); a token without one of
+// them gets 403 `insufficient_scope`, and every challenge names them.
+enum mcp_status mcp_resource_server_config_set_required_scopes(struct mcp_resource_server_config *config,
+                                                               const char *scopes,
+                                                               size_t scopes_len);
+
+// Sets the scopes a `tools/call` of the tool `tool` needs beyond the required ones
+// (space-separated, UTF-8, both copied; a later call for the same tool replaces them). A call
+// without them gets 403 `insufficient_scope` naming the full set, so the client can step up.
+enum mcp_status mcp_resource_server_config_set_tool_scopes(struct mcp_resource_server_config *config,
+                                                           const char *tool,
+                                                           size_t tool_len,
+                                                           const char *scopes,
+                                                           size_t scopes_len);
+
+// Sets the human-readable `resource_name` of the metadata (UTF-8, copied).
+enum mcp_status mcp_resource_server_config_set_resource_name(struct mcp_resource_server_config *config,
+                                                             const char *name,
+                                                             size_t name_len);
+
+// Whether a token's audience must name the resource (default on, as MCP requires; turn it off only
+// when the callback checks the audience itself).
+enum mcp_status mcp_resource_server_config_set_check_audience(struct mcp_resource_server_config *config,
+                                                              bool on);
+
+// Sets how long the callback may take to answer before the request gets 503, in milliseconds
+// (default 10000). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_resource_server_config_set_verify_timeout_ms(struct mcp_resource_server_config *config,
+                                                                 uint64_t timeout_ms);
+
+// Accepts the token: `auth_json` (`auth_json_len` bytes, copied) describes who it stands for, as
+// `{"subject", "clientId", "scopes", "expiresAt", "audience", "claims"}` (the shape
+// `mcp_request_auth` returns; every member optional: `scopes` and `audience` arrays of strings,
+// `expiresAt` seconds since the Unix epoch, `claims` an object handlers read back). The library then
+// checks expiry, audience (it must name the resource unless turned off) and the required scopes.
+// Text that is not JSON is `MCP_STATUS_INVALID_JSON`, JSON of another shape (an unknown
+// member, a wrong type) `MCP_STATUS_INVALID_ARGUMENT`, with the reason in `*error_out` (may be
+// NULL; written only on failure); the responder can still answer then. Any thread.
+enum mcp_status mcp_token_responder_accept(const struct mcp_token_responder *responder,
+                                           const char *auth_json,
+                                           size_t auth_json_len,
+                                           struct mcp_error **error_out);
+
+// Refuses the token. `kind` is an `mcp_token_rejection` value (others:
+// `MCP_STATUS_INVALID_ARGUMENT`); `message` (UTF-8, copied; may be NULL with length 0) goes to the
+// client as `error_description`. `MCP_STATUS_ALREADY_USED` after an answer. Any thread.
+enum mcp_status mcp_token_responder_reject(const struct mcp_token_responder *responder,
+                                           uint32_t kind,
+                                           const char *message,
+                                           size_t message_len);
+
+// Frees the responder (and the token view); unanswered, the request gets 503. NULL is ignored.
+// Any thread.
+void mcp_token_responder_free(struct mcp_token_responder *responder);
 
 // The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
 const struct mcp_request *mcp_responder_request(const struct mcp_responder *responder);

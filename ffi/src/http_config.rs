@@ -263,3 +263,30 @@ pub extern "C" fn mcp_http_server_config_set_sse_keepalive_ms(
         mcp_status::MCP_STATUS_OK
     })
 }
+
+/// Requires OAuth 2.1 bearer tokens on every MCP request, checked by `auth`'s callback (see
+/// `mcp_resource_server_config_new`), and serves its protected resource metadata (RFC 9728) at
+/// `/.well-known/oauth-protected-resource` plus the resource's path. Requests without a valid token
+/// get 401 with a `WWW-Authenticate: Bearer` challenge naming the metadata; missing scopes get 403
+/// `insufficient_scope`. Handlers read the caller with `mcp_request_auth` and its kin. `auth` is
+/// checked and copied here: a resource that is not an absolute http(s) URL, no authorization server,
+/// or an invalid scope is `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be
+/// NULL; written only on failure). NULL `auth` turns OAuth off again.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_auth(
+    config: *mut mcp_http_server_config,
+    auth: *const crate::resource_server::mcp_resource_server_config,
+    error_out: *mut *mut crate::error::mcp_error,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        c.config.auth = match unsafe { auth.as_ref() } {
+            None => None,
+            Some(a) => match a.build() {
+                Ok(built) => Some(built),
+                Err(e) => return e.store(error_out),
+            },
+        };
+        mcp_status::MCP_STATUS_OK
+    })
+}
