@@ -266,22 +266,6 @@ typedef struct mcp_str {
   size_t len;
 } mcp_str;
 
-// Answers a server's input request (`elicitation/create`, `sampling/createMessage`, `roots/list`).
-// Called on a runtime thread, possibly concurrently for different requests. `params_json` is the
-// request's params as JSON, valid only during the call (copy it to keep it). The callee owns `reply`:
-// answer it once (now or later, any thread) with `mcp_input_reply_result` or `_error`, then free it
-// with `mcp_input_reply_free`. Must not unwind.
-typedef void (*mcp_input_cb)(void *userdata,
-                             struct mcp_str params_json,
-                             struct mcp_input_reply *reply);
-
-// Sees a notification from the server (progress, log messages, list changes): `method` and
-// `params_json` are valid only during the call. Called on a runtime thread, one notification at a
-// time, in arrival order. Must not block for long, call the client, or unwind.
-typedef void (*mcp_notification_cb)(void *userdata,
-                                    struct mcp_str method,
-                                    struct mcp_str params_json);
-
 // Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
 // `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
 // a runtime thread, never concurrently for one call, always before that call's `mcp_call_cb`. Must
@@ -302,6 +286,22 @@ typedef void (*mcp_call_cb)(void *userdata,
                             enum mcp_status status,
                             struct mcp_string *result,
                             struct mcp_error *error);
+
+// Answers a server's input request (`elicitation/create`, `sampling/createMessage`, `roots/list`).
+// Called on a runtime thread, possibly concurrently for different requests. `params_json` is the
+// request's params as JSON, valid only during the call (copy it to keep it). The callee owns `reply`:
+// answer it once (now or later, any thread) with `mcp_input_reply_result` or `_error`, then free it
+// with `mcp_input_reply_free`. Must not unwind.
+typedef void (*mcp_input_cb)(void *userdata,
+                             struct mcp_str params_json,
+                             struct mcp_input_reply *reply);
+
+// Sees a notification from the server (progress, log messages, list changes): `method` and
+// `params_json` are valid only during the call. Called on a runtime thread, one notification at a
+// time, in arrival order. Must not block for long, call the client, or unwind.
+typedef void (*mcp_notification_cb)(void *userdata,
+                                    struct mcp_str method,
+                                    struct mcp_str params_json);
 
 // One extra HTTP header: `name` and `value`, both UTF-8 views (read during the call only).
 typedef struct mcp_header {
@@ -425,79 +425,6 @@ enum mcp_status mcp_client_builder_set_child_cwd(struct mcp_client_builder *buil
                                                  const char *dir,
                                                  size_t dir_len);
 
-// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
-enum mcp_status mcp_client_builder_new(const char *name,
-                                       size_t name_len,
-                                       const char *version,
-                                       size_t version_len,
-                                       struct mcp_client_builder **builder_out);
-
-// Sets the idle timeout of each request in milliseconds (progress notifications restart it;
-// default 60000). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
-enum mcp_status mcp_client_builder_set_timeout_ms(struct mcp_client_builder *builder,
-                                                  uint64_t timeout_ms);
-
-// Asks the server for log messages at `level` (an `mcp_log_level` value) and above: per request in
-// the modern era, with `logging/setLevel` after connecting in the legacy one. Others:
-// `MCP_STATUS_INVALID_ARGUMENT`. Messages arrive through `mcp_client_builder_on_notification`.
-enum mcp_status mcp_client_builder_set_log_level(struct mcp_client_builder *builder,
-                                                 uint32_t level);
-
-// Pins the protocol version (UTF-8, copied): a modern-era version ("2026-07-28") skips the legacy
-// fallback; a legacy one ("2025-11-25", "2025-06-18", ...) uses the `initialize` handshake. By
-// default the client probes with `server/discover` and falls back to `initialize`.
-enum mcp_status mcp_client_builder_set_protocol_version(struct mcp_client_builder *builder,
-                                                        const char *version,
-                                                        size_t version_len);
-
-// Answers `elicitation/create` with `cb` (declares form elicitation). The library owns `userdata`
-// from this call on, also when it fails, and calls `userdata_free(userdata)` exactly once when it
-// no longer needs it.
-enum mcp_status mcp_client_builder_on_elicitation(struct mcp_client_builder *builder,
-                                                  mcp_input_cb cb,
-                                                  void *userdata,
-                                                  mcp_userdata_free_cb userdata_free);
-
-// Answers `sampling/createMessage` with `cb` (declares sampling). Ownership as for elicitation.
-enum mcp_status mcp_client_builder_on_sampling(struct mcp_client_builder *builder,
-                                               mcp_input_cb cb,
-                                               void *userdata,
-                                               mcp_userdata_free_cb userdata_free);
-
-// Answers `roots/list` with `cb` (declares roots). Ownership as for elicitation.
-enum mcp_status mcp_client_builder_on_roots(struct mcp_client_builder *builder,
-                                            mcp_input_cb cb,
-                                            void *userdata,
-                                            mcp_userdata_free_cb userdata_free);
-
-// Calls `cb` with every notification the server sends. Ownership of `userdata` as for
-// `mcp_client_builder_on_elicitation`.
-enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *builder,
-                                                   mcp_notification_cb cb,
-                                                   void *userdata,
-                                                   mcp_userdata_free_cb userdata_free);
-
-// Spawns `program` with `args` (`nargs` views, may be NULL when 0; all copied), connects over its
-// stdin/stdout on `runtime`, negotiates the era, and writes the client to `*client_out`. Blocks
-// until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
-// failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
-// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
-// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
-// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
-// callback, never to this process's stderr); its environment and working directory are this
-// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
-enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *builder,
-                                                 const struct mcp_runtime *runtime,
-                                                 const char *program,
-                                                 size_t program_len,
-                                                 const struct mcp_str *args,
-                                                 size_t nargs,
-                                                 struct mcp_client **client_out,
-                                                 struct mcp_error **error_out);
-
-// Frees a client builder (finalizing handler userdata it still holds). NULL is ignored.
-void mcp_client_builder_free(struct mcp_client_builder *builder);
-
 // The era in use; `MCP_ERA_MODERN` for NULL.
 enum mcp_era mcp_client_era(const struct mcp_client *client);
 
@@ -584,31 +511,6 @@ enum mcp_status mcp_client_call(const struct mcp_client *client,
                                 struct mcp_string **json_out,
                                 struct mcp_error **error_out);
 
-// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
-// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
-// also from the call's own callbacks.
-enum mcp_status mcp_call_cancel(const struct mcp_call *call);
-
-// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
-void mcp_call_free(struct mcp_call *call);
-
-// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
-// When `progress` is not NULL the request asks for progress and each notification reaches
-// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
-// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
-// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
-// is written; `userdata` must stay valid until `cb` has run.
-enum mcp_status mcp_client_call_async(const struct mcp_client *client,
-                                      const char *method,
-                                      size_t method_len,
-                                      const char *params,
-                                      size_t params_len,
-                                      uint64_t timeout_ms,
-                                      mcp_progress_cb progress,
-                                      mcp_call_cb cb,
-                                      void *userdata,
-                                      struct mcp_call **call_out);
-
 // Closes the connection: the server's stdin is closed, then the process is stopped. Calls in flight
 // fail with `MCP_STATUS_TRANSPORT`. Idempotent; blocks until the process is gone. Not from a
 // callback.
@@ -637,6 +539,107 @@ enum mcp_status mcp_client_call_tool_async(const struct mcp_client *client,
                                            void *userdata,
                                            mcp_userdata_free_cb userdata_free,
                                            struct mcp_call **call_out);
+
+// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
+// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
+// also from the call's own callbacks.
+enum mcp_status mcp_call_cancel(const struct mcp_call *call);
+
+// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
+void mcp_call_free(struct mcp_call *call);
+
+// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
+// When `progress` is not NULL the request asks for progress and each notification reaches
+// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
+// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
+// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
+// is written; `userdata` must stay valid until `cb` has run.
+enum mcp_status mcp_client_call_async(const struct mcp_client *client,
+                                      const char *method,
+                                      size_t method_len,
+                                      const char *params,
+                                      size_t params_len,
+                                      uint64_t timeout_ms,
+                                      mcp_progress_cb progress,
+                                      mcp_call_cb cb,
+                                      void *userdata,
+                                      struct mcp_call **call_out);
+
+// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
+enum mcp_status mcp_client_builder_new(const char *name,
+                                       size_t name_len,
+                                       const char *version,
+                                       size_t version_len,
+                                       struct mcp_client_builder **builder_out);
+
+// Sets the idle timeout of each request in milliseconds (progress notifications restart it;
+// default 60000), by the rules of `mcp_client_config_set_timeouts_ms`: 0, or a value above the
+// total timeout (default 600000), is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_builder_set_timeout_ms(struct mcp_client_builder *builder,
+                                                  uint64_t timeout_ms);
+
+// Asks the server for log messages at `level` (an `mcp_log_level` value) and above: per request in
+// the modern era, with `logging/setLevel` after connecting in the legacy one. Others:
+// `MCP_STATUS_INVALID_ARGUMENT`. Messages arrive through `mcp_client_builder_on_notification`.
+enum mcp_status mcp_client_builder_set_log_level(struct mcp_client_builder *builder,
+                                                 uint32_t level);
+
+// Pins the protocol version (UTF-8, copied) by the rule of `mcp_client_config_set_version`: a
+// modern-era version ("2026-07-28") skips the legacy fallback; a legacy one ("2025-11-25",
+// "2025-06-18", ...) uses the `initialize` handshake; "auto" (the default) probes with
+// `server/discover` and falls back to `initialize`. A revision libmcp does not know is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_builder_set_protocol_version(struct mcp_client_builder *builder,
+                                                        const char *version,
+                                                        size_t version_len);
+
+// Answers `elicitation/create` with `cb` (declares form elicitation). The library owns `userdata`
+// from this call on, also when it fails, and calls `userdata_free(userdata)` exactly once when it
+// no longer needs it.
+enum mcp_status mcp_client_builder_on_elicitation(struct mcp_client_builder *builder,
+                                                  mcp_input_cb cb,
+                                                  void *userdata,
+                                                  mcp_userdata_free_cb userdata_free);
+
+// Answers `sampling/createMessage` with `cb` (declares sampling). Ownership as for elicitation.
+enum mcp_status mcp_client_builder_on_sampling(struct mcp_client_builder *builder,
+                                               mcp_input_cb cb,
+                                               void *userdata,
+                                               mcp_userdata_free_cb userdata_free);
+
+// Answers `roots/list` with `cb` (declares roots). Ownership as for elicitation.
+enum mcp_status mcp_client_builder_on_roots(struct mcp_client_builder *builder,
+                                            mcp_input_cb cb,
+                                            void *userdata,
+                                            mcp_userdata_free_cb userdata_free);
+
+// Calls `cb` with every notification the server sends. Ownership of `userdata` as for
+// `mcp_client_builder_on_elicitation`.
+enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *builder,
+                                                   mcp_notification_cb cb,
+                                                   void *userdata,
+                                                   mcp_userdata_free_cb userdata_free);
+
+// Spawns `program` with `args` (`nargs` views, may be NULL when 0; all copied), connects over its
+// stdin/stdout on `runtime`, negotiates the era, and writes the client to `*client_out`. Blocks
+// until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
+// failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
+// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
+// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
+// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
+// callback, never to this process's stderr); its environment and working directory are this
+// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
+enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *builder,
+                                                 const struct mcp_runtime *runtime,
+                                                 const char *program,
+                                                 size_t program_len,
+                                                 const struct mcp_str *args,
+                                                 size_t nargs,
+                                                 struct mcp_client **client_out,
+                                                 struct mcp_error **error_out);
+
+// Frees a client builder (finalizing handler userdata it still holds). NULL is ignored.
+void mcp_client_builder_free(struct mcp_client_builder *builder);
 
 // Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
 enum mcp_status mcp_client_config_new(struct mcp_client_config **config_out);
@@ -694,28 +697,6 @@ enum mcp_status mcp_client_config_set_capabilities(struct mcp_client_config *con
 enum mcp_status mcp_client_builder_set_config(struct mcp_client_builder *builder,
                                               const struct mcp_client_config *config);
 
-// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
-// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
-// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
-// callback may then run during this call, on another thread), sending the `nheaders` extra
-// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
-// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
-// `server/discover` probe, remembered per origin for the life of the process) and writes the client
-// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
-// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
-// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
-// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
-// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
-// ends a legacy session with DELETE).
-enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *builder,
-                                                const struct mcp_runtime *runtime,
-                                                const char *url,
-                                                size_t url_len,
-                                                const struct mcp_header *headers,
-                                                size_t nheaders,
-                                                struct mcp_client **client_out,
-                                                struct mcp_error **error_out);
-
 // Authorizes the HTTP client with a copy of `oauth` (NULL turns authorization off again): the
 // client sends its bearer token with every request and, on a 401 or a 403 `insufficient_scope`
 // challenge, discovers the authorization server, registers, authorizes and retries. Tokens are kept
@@ -737,6 +718,28 @@ enum mcp_status mcp_client_config_add_root_certificates_pem(struct mcp_client_co
 // `MCP_STATUS_INVALID_ARGUMENT`.
 enum mcp_status mcp_client_config_set_skip_default_roots(struct mcp_client_config *config,
                                                          bool skip);
+
+// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
+// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
+// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
+// callback may then run during this call, on another thread), sending the `nheaders` extra
+// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
+// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
+// `server/discover` probe, remembered per origin for the life of the process) and writes the client
+// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
+// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
+// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
+// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
+// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
+// ends a legacy session with DELETE).
+enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *builder,
+                                                const struct mcp_runtime *runtime,
+                                                const char *url,
+                                                size_t url_len,
+                                                const struct mcp_header *headers,
+                                                size_t nheaders,
+                                                struct mcp_client **client_out,
+                                                struct mcp_error **error_out);
 
 // The kind of failure (never `MCP_STATUS_OK`); `MCP_STATUS_NULL_PARAMETER` when `error` is NULL.
 enum mcp_status mcp_error_status(const struct mcp_error *error);
@@ -1415,25 +1418,6 @@ void mcp_server_builder_free(struct mcp_server_builder *builder);
 // userdata is finalized when the last of them goes. NULL is ignored.
 void mcp_server_free(struct mcp_server *server);
 
-// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
-// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
-// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
-// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
-enum mcp_status mcp_server_add_tool(const struct mcp_server *server,
-                                    const char *definition,
-                                    size_t definition_len,
-                                    mcp_handler_cb cb,
-                                    void *userdata,
-                                    mcp_userdata_free_cb userdata_free,
-                                    struct mcp_error **error_out);
-
-// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
-// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
-enum mcp_status mcp_server_remove_tool(const struct mcp_server *server,
-                                       const char *name,
-                                       size_t name_len,
-                                       bool *removed_out);
-
 // Starts serving `server` over this process's stdin and stdout on `runtime` and writes the running
 // serve to `*serve_out`. Nothing else may write to stdout meanwhile. The serve ends when stdin
 // closes (after in-flight requests finish) or `mcp_serve_stop` is called. Free with
@@ -1515,6 +1499,25 @@ enum mcp_status mcp_server_config_set_state_key(struct mcp_server_config *config
 // after `mcp_server_builder_build`.
 enum mcp_status mcp_server_builder_set_config(struct mcp_server_builder *builder,
                                               const struct mcp_server_config *config);
+
+// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
+// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
+// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
+// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
+enum mcp_status mcp_server_add_tool(const struct mcp_server *server,
+                                    const char *definition,
+                                    size_t definition_len,
+                                    mcp_handler_cb cb,
+                                    void *userdata,
+                                    mcp_userdata_free_cb userdata_free,
+                                    struct mcp_error **error_out);
+
+// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
+// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
+enum mcp_status mcp_server_remove_tool(const struct mcp_server *server,
+                                       const char *name,
+                                       size_t name_len,
+                                       bool *removed_out);
 
 // Registers (or replaces) a prompt on a built server, even while it serves, and tells listening
 // clients the prompt list changed. `definition` as in `mcp_server_builder_add_prompt`; ownership of

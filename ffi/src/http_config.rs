@@ -3,10 +3,11 @@
 
 use std::ffi::c_char;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use libmcp::transport::http::HttpServerConfig;
 
+use crate::config_change::change;
+use crate::server_config::ms;
 use crate::status::mcp_status;
 
 /// Options of `mcp_server_serve_http`, starting from safe defaults: bind 127.0.0.1:3000, path
@@ -64,11 +65,6 @@ pub extern "C" fn mcp_http_server_config_set_bind(
     })
 }
 
-/// A path must start with `/` and hold no query or fragment.
-fn valid_path(p: &str) -> bool {
-    p.starts_with('/') && !p.contains(['?', '#', ' '])
-}
-
 /// Sets the one MCP endpoint path (default "/mcp"); it must start with `/` and hold no `?`, `#` or
 /// space, else `MCP_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]
@@ -78,13 +74,8 @@ pub extern "C" fn mcp_http_server_config_set_path(
     path_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
         let path = try_str!(path, path_len);
-        if !valid_path(path) {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.path = path.to_string();
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| c.path = path.into())
     })
 }
 
@@ -127,21 +118,17 @@ pub extern "C" fn mcp_http_server_config_set_http_sse(
     messages_path_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
         let sse = try_str!(sse_path, sse_path_len);
         let messages = try_str!(messages_path, messages_path_len);
-        if (!sse.is_empty() && !valid_path(sse)) || (!messages.is_empty() && !valid_path(messages))
-        {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.http_sse = on;
-        if !sse.is_empty() {
-            c.config.sse_path = sse.to_string();
-        }
-        if !messages.is_empty() {
-            c.config.messages_path = messages.to_string();
-        }
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.http_sse = on;
+            if !sse.is_empty() {
+                c.sse_path = sse.into();
+            }
+            if !messages.is_empty() {
+                c.messages_path = messages.into();
+            }
+        })
     })
 }
 
@@ -167,13 +154,8 @@ pub extern "C" fn mcp_http_server_config_add_allowed_host(
     host_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        let host = try_str!(host, host_len);
-        if host.is_empty() || host.contains(['/', ' ']) {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.allowed_hosts.push(host.to_ascii_lowercase());
-        mcp_status::MCP_STATUS_OK
+        let host = try_str!(host, host_len).to_ascii_lowercase();
+        change(&mut try_mut!(config).config, |c| c.allowed_hosts.push(host))
     })
 }
 
@@ -186,13 +168,10 @@ pub extern "C" fn mcp_http_server_config_add_allowed_origin(
     origin_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        let origin = try_str!(origin, origin_len);
-        if !origin.contains("://") {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.allowed_origins.push(origin.to_string());
-        mcp_status::MCP_STATUS_OK
+        let origin = try_str!(origin, origin_len).to_string();
+        change(&mut try_mut!(config).config, |c| {
+            c.allowed_origins.push(origin)
+        })
     })
 }
 
@@ -203,14 +182,7 @@ pub extern "C" fn mcp_http_server_config_set_max_body_bytes(
     config: *mut mcp_http_server_config,
     bytes: usize,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        if bytes == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.max_body_bytes = bytes;
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_body_bytes = bytes) })
 }
 
 /// Sets how many legacy sessions may live at once (`initialize` beyond that gets 503). 0 is
@@ -220,14 +192,7 @@ pub extern "C" fn mcp_http_server_config_set_max_sessions(
     config: *mut mcp_http_server_config,
     sessions: usize,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        if sessions == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.max_sessions = sessions;
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_sessions = sessions) })
 }
 
 /// Sets after how many milliseconds without a request or open stream a legacy session ends. 0 is
@@ -238,12 +203,9 @@ pub extern "C" fn mcp_http_server_config_set_session_idle_timeout_ms(
     timeout_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        if timeout_ms == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.session_idle_timeout = Duration::from_millis(timeout_ms);
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.session_idle_timeout = ms(timeout_ms)
+        })
     })
 }
 
@@ -255,12 +217,9 @@ pub extern "C" fn mcp_http_server_config_set_sse_keepalive_ms(
     interval_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        if interval_ms == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.sse_keepalive = Duration::from_millis(interval_ms);
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.sse_keepalive = ms(interval_ms)
+        })
     })
 }
 

@@ -24,13 +24,15 @@
 #[macro_use]
 mod macros;
 
+mod builder_slot;
 pub mod cancel;
 pub mod child;
 pub mod client;
 pub mod client_async;
+pub mod client_builder;
 pub mod client_config;
 pub mod client_http;
-pub mod client_tls;
+mod config_change;
 pub mod error;
 pub mod handler;
 pub mod http_config;
@@ -56,9 +58,9 @@ pub use cancel::*;
 pub use child::*;
 pub use client::*;
 pub use client_async::*;
+pub use client_builder::*;
 pub use client_config::*;
 pub use client_http::*;
-pub use client_tls::*;
 pub use error::*;
 pub use handler::*;
 pub use http_config::*;
