@@ -638,6 +638,22 @@ enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *buil
                                                  struct mcp_client **client_out,
                                                  struct mcp_error **error_out);
 
+// Connects over descriptors the host already has, as `mcp_client_builder_connect_stdio` does over a
+// child's pipes: `read_fd` carries the server's messages in, `write_fd` the client's out (the same
+// number twice for a connected socket), newline-delimited JSON. Negotiates the era and writes the
+// client to `*client_out`; blocks until connected. The library owns the descriptors from this call
+// on, also when it fails: it sets `O_NONBLOCK` on them and closes them when the client is closed or
+// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT`; one the reactor cannot watch (a
+// regular file) `MCP_STATUS_IO` with the reason; other failures as for `connect_stdio`, with the reason in
+// `*error_out` (may be NULL; written only on failure). `MCP_STATUS_ALREADY_USED` after a connect.
+// Not from a callback.
+enum mcp_status mcp_client_builder_connect_fds(struct mcp_client_builder *builder,
+                                               const struct mcp_runtime *runtime,
+                                               int32_t read_fd,
+                                               int32_t write_fd,
+                                               struct mcp_client **client_out,
+                                               struct mcp_error **error_out);
+
 // Frees a client builder (finalizing handler userdata it still holds). NULL is ignored.
 void mcp_client_builder_free(struct mcp_client_builder *builder);
 

@@ -12,6 +12,7 @@ use crate::client::mcp_client;
 use crate::client_config::{set_log_level, version_preference};
 use crate::config_change::change;
 use crate::error::mcp_error;
+use crate::fd_stream::FdStream;
 use crate::handler::{Userdata, mcp_userdata_free_cb};
 use crate::input::{input_handler, mcp_input_cb};
 use crate::runtime::{block_on, mcp_runtime};
@@ -238,6 +239,50 @@ pub extern "C" fn mcp_client_builder_connect_stdio(
             spec.env = b.child_env.clone();
             spec.cwd = b.child_cwd.clone();
             c.connect_stdio(spec)
+        })
+    })
+}
+
+/// Connects over descriptors the host already has, as `mcp_client_builder_connect_stdio` does over a
+/// child's pipes: `read_fd` carries the server's messages in, `write_fd` the client's out (the same
+/// number twice for a connected socket), newline-delimited JSON. Negotiates the era and writes the
+/// client to `*client_out`; blocks until connected. The library owns the descriptors from this call
+/// on, also when it fails: it sets `O_NONBLOCK` on them and closes them when the client is closed or
+/// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT`; one the reactor cannot watch (a
+/// regular file) `MCP_STATUS_IO` with the reason; other failures as for `connect_stdio`, with the reason in
+/// `*error_out` (may be NULL; written only on failure). `MCP_STATUS_ALREADY_USED` after a connect.
+/// Not from a callback.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_builder_connect_fds(
+    builder: *mut mcp_client_builder,
+    runtime: *const mcp_runtime,
+    read_fd: i32,
+    write_fd: i32,
+    client_out: *mut *mut mcp_client,
+    error_out: *mut *mut mcp_error,
+) -> mcp_status {
+    // Owned at once, so every failure below closes them.
+    let fds = crate::fd_stream::owned_pair(read_fd, write_fd);
+    ffi_boundary!({
+        let Some((reader, writer)) = fds else {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+        };
+        let rt = try_ref!(runtime).rt.clone();
+        let streams = {
+            // Registration needs the runtime's reactor.
+            let _entered = rt.enter();
+            FdStream::new(reader).and_then(|r| Ok((r, FdStream::new(writer)?)))
+        };
+        let (reader, writer) = match streams {
+            Ok(pair) => pair,
+            Err(e) => {
+                let why = format!("the reactor cannot watch the descriptor: {e}");
+                return mcp_error::new(mcp_status::MCP_STATUS_IO, why).store(error_out);
+            }
+        };
+        let out = (client_out, error_out);
+        connect(builder, runtime, "mcp_client_connect_fds", out, |_, c| {
+            c.connect_io(reader, writer)
         })
     })
 }

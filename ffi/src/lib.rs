@@ -34,6 +34,7 @@ pub mod client_config;
 pub mod client_http;
 mod config_change;
 pub mod error;
+mod fd_stream;
 pub mod handler;
 pub mod http_config;
 pub mod http_server;
