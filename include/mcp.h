@@ -311,6 +311,34 @@ typedef struct mcp_header {
   struct mcp_str value;
 } mcp_header;
 
+// Loads the record of session `id` (`id_len` bytes, NUL-terminated, valid during the call): on
+// success return true and write the record's JSON, exactly as `mcp_session_save_cb` received it,
+// to `*record_out` as an `mcp_string` the library takes over (`mcp_string_new`), or leave it NULL
+// when there is no such session. Return false when the store cannot answer (the request gets
+// 503). Called on a blocking-pool thread, possibly on several at once: it may block (a network
+// store) and may call blocking library functions. Must not unwind.
+typedef bool (*mcp_session_load_cb)(void *userdata,
+                                    const char *id,
+                                    size_t id_len,
+                                    struct mcp_string **record_out);
+
+// Creates or replaces the record of session `id`: `record_json` (`record_len` bytes,
+// NUL-terminated, valid during the call) is the JSON to keep and hand back on load. Return false
+// when it could not be kept (the request gets 503). Threads as for `mcp_session_load_cb`.
+typedef bool (*mcp_session_save_cb)(void *userdata,
+                                    const char *id,
+                                    size_t id_len,
+                                    const char *record_json,
+                                    size_t record_len);
+
+// Deletes the record of session `id` (it was deleted or expired) and writes whether there was one
+// to `*removed_out`. Return false when the store cannot answer. Threads as for
+// `mcp_session_load_cb`.
+typedef bool (*mcp_session_remove_cb)(void *userdata,
+                                      const char *id,
+                                      size_t id_len,
+                                      bool *removed_out);
+
 // Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
 // path such as `libmcp::server::complete`, or `libmcp::child_stderr` for a line a child server
 // wrote to its stderr) and the message, with any extra fields appended as ` key=value`. Both views
@@ -862,6 +890,22 @@ enum mcp_status mcp_http_server_config_set_sse_keepalive_ms(struct mcp_http_serv
 enum mcp_status mcp_http_server_config_set_auth(struct mcp_http_server_config *config,
                                                 const struct mcp_resource_server_config *auth,
                                                 struct mcp_error **error_out);
+
+// Keeps the server's legacy sessions in a store of the host's (a database, a cache shared by
+// several instances behind one load balancer) through three callbacks, instead of this process's
+// memory: an instance that receives a session it does not run loads its record and serves it
+// (negotiated version, client capabilities and info, log level, subscriptions, principal), every
+// change is saved, DELETE and expiry remove it. Requests in flight, server-to-client requests and
+// open streams stay with the instance that holds them (route by `Mcp-Session-Id` for those). The
+// library owns `userdata` from this call on, also when it fails, and calls `userdata_free`
+// exactly once when the last server and configuration using the store are gone. Any callback NULL
+// is `MCP_STATUS_NULL_PARAMETER`. See `mcp_session_load_cb` for the threads the callbacks run on.
+enum mcp_status mcp_http_server_config_set_session_store(struct mcp_http_server_config *config,
+                                                         mcp_session_load_cb load,
+                                                         mcp_session_save_cb save,
+                                                         mcp_session_remove_cb remove,
+                                                         void *userdata,
+                                                         mcp_userdata_free_cb userdata_free);
 
 // Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on

@@ -249,3 +249,33 @@ pub extern "C" fn mcp_http_server_config_set_auth(
         mcp_status::MCP_STATUS_OK
     })
 }
+
+/// Keeps the server's legacy sessions in a store of the host's (a database, a cache shared by
+/// several instances behind one load balancer) through three callbacks, instead of this process's
+/// memory: an instance that receives a session it does not run loads its record and serves it
+/// (negotiated version, client capabilities and info, log level, subscriptions, principal), every
+/// change is saved, DELETE and expiry remove it. Requests in flight, server-to-client requests and
+/// open streams stay with the instance that holds them (route by `Mcp-Session-Id` for those). The
+/// library owns `userdata` from this call on, also when it fails, and calls `userdata_free`
+/// exactly once when the last server and configuration using the store are gone. Any callback NULL
+/// is `MCP_STATUS_NULL_PARAMETER`. See `mcp_session_load_cb` for the threads the callbacks run on.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_session_store(
+    config: *mut mcp_http_server_config,
+    load: crate::session_store::mcp_session_load_cb,
+    save: crate::session_store::mcp_session_save_cb,
+    remove: crate::session_store::mcp_session_remove_cb,
+    userdata: *mut std::ffi::c_void,
+    userdata_free: crate::handler::mcp_userdata_free_cb,
+) -> mcp_status {
+    let userdata = crate::handler::Userdata::new(userdata, userdata_free);
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let (Some(load), Some(save), Some(remove)) = (load, save, remove) else {
+            return mcp_status::MCP_STATUS_NULL_PARAMETER;
+        };
+        let store = crate::session_store::CSessionStore::new(load, save, remove, userdata);
+        c.config.session_store = std::sync::Arc::new(store);
+        mcp_status::MCP_STATUS_OK
+    })
+}

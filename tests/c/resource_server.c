@@ -7,14 +7,12 @@
  * another thread; per-tool scopes; and the caller as handlers see it (mcp_request_auth and the
  * subject, client id, scopes, claims and has_scope accessors). */
 #define _DEFAULT_SOURCE
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "raw_http.h"
 
 #define RESOURCE "https://mcp.example.com/mcp"
 #define BASE "\"audience\":[\"" RESOURCE "\"],\"clientId\":\"app\",\"subject\":\"ada\""
@@ -114,44 +112,6 @@ static void admin(void *userdata, const mcp_request *req, mcp_responder *r) {
   (void)req;
   OK(mcp_responder_result(r, S("{\"content\":[{\"type\":\"text\",\"text\":\"admin done\"}]}")));
   mcp_responder_free(r);
-}
-
-/* ---- raw HTTP/1.1 ---- */
-
-/* Sends `request` to 127.0.0.1:port and reads the answer until the server closes (Connection:
- * close). Returns the heap-allocated answer. */
-static char *exchange(unsigned short port, const char *request) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  CHECK(fd >= 0);
-  struct sockaddr_in a;
-  memset(&a, 0, sizeof a);
-  a.sin_family = AF_INET;
-  a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  CHECK(connect(fd, (struct sockaddr *)&a, sizeof a) == 0);
-  size_t len = strlen(request);
-  for (size_t off = 0; off < len;) {
-    ssize_t w = write(fd, request + off, len - off);
-    CHECK(w > 0);
-    off += (size_t)w;
-  }
-  size_t cap = 8192, used = 0;
-  char *out = malloc(cap);
-  CHECK(out);
-  for (;;) {
-    if (used + 1 == cap) {
-      cap *= 2;
-      out = realloc(out, cap);
-      CHECK(out);
-    }
-    ssize_t got = read(fd, out + used, cap - used - 1);
-    CHECK(got >= 0);
-    if (got == 0) break;
-    used += (size_t)got;
-  }
-  out[used] = '\0';
-  close(fd);
-  return out;
 }
 
 /* A 2026-07-28 tools/call of `tool` with `authorization` (NULL: none). */
