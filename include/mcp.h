@@ -148,6 +148,29 @@ typedef enum mcp_token_rejection {
   MCP_TOKEN_UNAVAILABLE = 1,
 } mcp_token_rejection;
 
+// What a recorded event carries (`kind` of the event callbacks).
+typedef enum mcp_event_kind {
+  // A result response (it ends the POST stream it answers).
+  MCP_EVENT_RESULT = 0,
+  // An error response; `error_code` holds its JSON-RPC code.
+  MCP_EVENT_ERROR = 1,
+  // A notification.
+  MCP_EVENT_NOTIFICATION = 2,
+  // A server-to-client request.
+  MCP_EVENT_REQUEST = 3,
+} mcp_event_kind;
+
+// How a replay went (the value `mcp_event_replay_cb` returns).
+typedef enum mcp_replay {
+  // The events after `after` were pushed (none is fine: nothing followed yet).
+  MCP_REPLAY_OK = 0,
+  // Some of them were dropped to keep within the store's bounds (the client gets 404 and
+  // starts over).
+  MCP_REPLAY_EVICTED = 1,
+  // The store never recorded event `after` on that stream.
+  MCP_REPLAY_UNKNOWN = 2,
+} mcp_replay;
+
 // One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 // Free it with `mcp_call_free` (which does not cancel). Any thread.
 typedef struct mcp_call mcp_call;
@@ -168,6 +191,9 @@ typedef struct mcp_client_config mcp_client_config;
 // An error returned through an `error_out` parameter. Owned by the caller; release it with
 // `mcp_error_free`.
 typedef struct mcp_error mcp_error;
+
+// The events a replay hands back (see `mcp_event_replay_cb`).
+typedef struct mcp_event_list mcp_event_list;
 
 // A running HTTP server. Every function on it may be called from any thread, except
 // `mcp_http_server_wait` and `mcp_http_server_free`, which block and so must not be called from a
@@ -338,6 +364,34 @@ typedef bool (*mcp_session_remove_cb)(void *userdata,
                                       const char *id,
                                       size_t id_len,
                                       bool *removed_out);
+
+// Records one event: the `seq`-th message (from 1) on stream `stream` of session `session` (both
+// views NUL-terminated and valid during the call), `kind` an `mcp_event_kind` value (`error_code`
+// set for errors, else 0), `data` the serialised JSON-RPC message. Calls for one stream come in
+// `seq` order. Called on a runtime thread for every SSE event a legacy session sends, under that
+// stream's lock: it must be quick and must not block or call blocking library functions.
+typedef void (*mcp_event_append_cb)(void *userdata,
+                                    const char *session,
+                                    size_t session_len,
+                                    uint64_t stream,
+                                    uint64_t seq,
+                                    uint32_t kind,
+                                    int32_t error_code,
+                                    const char *data,
+                                    size_t data_len);
+
+// Hands back the events of `stream` in `session` that follow `after` (a `seq`; 0: the whole
+// stream), in order, each with `mcp_event_list_push(events, ...)`, and returns an `mcp_replay`
+// value. `events` is valid only during the call. Threads as for `mcp_event_append_cb`.
+typedef uint32_t (*mcp_event_replay_cb)(void *userdata,
+                                        const char *session,
+                                        size_t session_len,
+                                        uint64_t stream,
+                                        uint64_t after,
+                                        struct mcp_event_list *events);
+
+// Forgets every event of `session` (it ended or expired). Threads as for `mcp_event_append_cb`.
+typedef void (*mcp_event_remove_cb)(void *userdata, const char *session, size_t session_len);
 
 // Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
 // path such as `libmcp::server::complete`, or `libmcp::child_stderr` for a line a child server
@@ -801,6 +855,18 @@ struct mcp_str mcp_error_data(const struct mcp_error *error);
 // Frees an error. NULL is ignored. Any thread.
 void mcp_error_free(struct mcp_error *error);
 
+// Adds one event to a replay's list: its `seq` (each above the one pushed before), `kind` (an
+// `mcp_event_kind` value, with `error_code` for errors) and `data` (`data_len` bytes, copied), as
+// `mcp_event_append_cb` received them. An unknown kind, a `seq` not above the last one pushed, or
+// data that is not UTF-8 is refused (`MCP_STATUS_INVALID_ARGUMENT` / `_INVALID_UTF8`). Only during
+// the `mcp_event_replay_cb` call that received `events`.
+enum mcp_status mcp_event_list_push(struct mcp_event_list *events,
+                                    uint64_t seq,
+                                    uint32_t kind,
+                                    int32_t error_code,
+                                    const char *data,
+                                    size_t data_len);
+
 // Creates a configuration holding the defaults. Free with `mcp_http_server_config_free`.
 enum mcp_status mcp_http_server_config_new(struct mcp_http_server_config **config_out);
 
@@ -906,6 +972,20 @@ enum mcp_status mcp_http_server_config_set_session_store(struct mcp_http_server_
                                                          mcp_session_remove_cb remove,
                                                          void *userdata,
                                                          mcp_userdata_free_cb userdata_free);
+
+// Keeps the SSE events of legacy sessions (what a client resuming with `Last-Event-ID` gets again)
+// in a store of the host's through three callbacks, instead of this process's memory: shared by
+// several instances together with a session store (`mcp_http_server_config_set_session_store`), a
+// client resumes on any instance the events already recorded. The library owns `userdata` from
+// this call on, also when it fails, and calls `userdata_free` exactly once when the last server
+// and configuration using the store are gone. Any callback NULL is `MCP_STATUS_NULL_PARAMETER`.
+// See `mcp_event_append_cb` for the threads the callbacks run on (they must not block).
+enum mcp_status mcp_http_server_config_set_event_store(struct mcp_http_server_config *config,
+                                                       mcp_event_append_cb append,
+                                                       mcp_event_replay_cb replay,
+                                                       mcp_event_remove_cb remove,
+                                                       void *userdata,
+                                                       mcp_userdata_free_cb userdata_free);
 
 // Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on

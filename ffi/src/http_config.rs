@@ -270,12 +270,56 @@ pub extern "C" fn mcp_http_server_config_set_session_store(
 ) -> mcp_status {
     let userdata = crate::handler::Userdata::new(userdata, userdata_free);
     ffi_boundary!({
-        let c = try_mut!(config);
-        let (Some(load), Some(save), Some(remove)) = (load, save, remove) else {
-            return mcp_status::MCP_STATUS_NULL_PARAMETER;
-        };
-        let store = crate::session_store::CSessionStore::new(load, save, remove, userdata);
-        c.config.session_store = std::sync::Arc::new(store);
-        mcp_status::MCP_STATUS_OK
+        let callbacks = load.zip(save).zip(remove);
+        set_store(config, callbacks, |c, ((load, save), remove)| {
+            let store = crate::session_store::CSessionStore::new(load, save, remove, userdata);
+            c.session_store = std::sync::Arc::new(store);
+        })
     })
+}
+
+/// Keeps the SSE events of legacy sessions (what a client resuming with `Last-Event-ID` gets again)
+/// in a store of the host's through three callbacks, instead of this process's memory: shared by
+/// several instances together with a session store (`mcp_http_server_config_set_session_store`), a
+/// client resumes on any instance the events already recorded. The library owns `userdata` from
+/// this call on, also when it fails, and calls `userdata_free` exactly once when the last server
+/// and configuration using the store are gone. Any callback NULL is `MCP_STATUS_NULL_PARAMETER`.
+/// See `mcp_event_append_cb` for the threads the callbacks run on (they must not block).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_event_store(
+    config: *mut mcp_http_server_config,
+    append: crate::event_store::mcp_event_append_cb,
+    replay: crate::event_store::mcp_event_replay_cb,
+    remove: crate::event_store::mcp_event_remove_cb,
+    userdata: *mut std::ffi::c_void,
+    userdata_free: crate::handler::mcp_userdata_free_cb,
+) -> mcp_status {
+    let userdata = crate::handler::Userdata::new(userdata, userdata_free);
+    ffi_boundary!({
+        let callbacks = append.zip(replay).zip(remove);
+        set_store(config, callbacks, |c, ((append, replay), remove)| {
+            let store = crate::event_store::CEventStore {
+                append,
+                replay,
+                remove,
+                userdata,
+            };
+            c.event_store = std::sync::Arc::new(store);
+        })
+    })
+}
+
+/// The body of the store setters: every callback given (else `MCP_STATUS_NULL_PARAMETER`), then
+/// `install` puts the store built from them on the configuration.
+fn set_store<T>(
+    config: *mut mcp_http_server_config,
+    callbacks: Option<T>,
+    install: impl FnOnce(&mut HttpServerConfig, T),
+) -> mcp_status {
+    let c = try_mut!(config);
+    let Some(callbacks) = callbacks else {
+        return mcp_status::MCP_STATUS_NULL_PARAMETER;
+    };
+    install(&mut c.config, callbacks);
+    mcp_status::MCP_STATUS_OK
 }

@@ -217,15 +217,11 @@ int main(void) {
 
   mcp_runtime *rt = NULL;
   OK(mcp_runtime_new(2, &rt));
-  mcp_server_builder *b = NULL;
-  mcp_server *server = NULL;
-  OK(mcp_server_builder_new(S("auth-c"), S("1.0.0"), &b));
-  OK(mcp_server_builder_add_tool(b, S("{\"name\":\"whoami\",\"inputSchema\":{\"type\":\"object\"}}"),
-                                 whoami, NULL, NULL));
-  OK(mcp_server_builder_add_tool(b, S("{\"name\":\"admin\",\"inputSchema\":{\"type\":\"object\"}}"),
-                                 admin, NULL, NULL));
-  OK(mcp_server_builder_build(b, &server, NULL));
-  mcp_server_builder_free(b);
+  const test_tool tools[] = {
+      {"{\"name\":\"whoami\",\"inputSchema\":{\"type\":\"object\"}}", whoami},
+      {"{\"name\":\"admin\",\"inputSchema\":{\"type\":\"object\"}}", admin},
+  };
+  mcp_server *server = tool_server("auth-c", tools, 2);
 
   mcp_resource_server_config *auth = NULL;
   OK(mcp_resource_server_config_new(S(RESOURCE), verify, &freed, count_free, &auth));
