@@ -1277,7 +1277,7 @@ struct mcp_str mcp_request_auth_claims(const struct mcp_request *request);
 bool mcp_request_has_scope(const struct mcp_request *request, const char *scope, size_t scope_len);
 
 // Creates a configuration for the resource `resource` (UTF-8, copied: the canonical URL of the MCP
-// endpoint as clients reach it, e.g. "https://mcp.example.com/mcp"), whose bearer tokens `verify`
+// endpoint as clients reach it, e.g. `"https://mcp.example.com/mcp"`), whose bearer tokens `verify`
 // checks. The library owns `userdata` from this call on, also when it fails, and calls
 // `userdata_free(userdata)` exactly once, when the last server using it has stopped and every copy
 // of the configuration is freed. Defaults: tokens must name the resource in their audience, no

@@ -132,7 +132,7 @@ fn set_scopes(
 }
 
 /// Creates a configuration for the resource `resource` (UTF-8, copied: the canonical URL of the MCP
-/// endpoint as clients reach it, e.g. "https://mcp.example.com/mcp"), whose bearer tokens `verify`
+/// endpoint as clients reach it, e.g. `"https://mcp.example.com/mcp"`), whose bearer tokens `verify`
 /// checks. The library owns `userdata` from this call on, also when it fails, and calls
 /// `userdata_free(userdata)` exactly once, when the last server using it has stopped and every copy
 /// of the configuration is freed. Defaults: tokens must name the resource in their audience, no
