@@ -238,7 +238,8 @@ impl ResourceServerConfig {
     }
 }
 
-/// Builds a [`ResourceServerConfig`].
+/// Builds a [`ResourceServerConfig`]. A clone shares the verifier.
+#[derive(Clone)]
 pub struct ResourceServerConfigBuilder {
     verifier: Arc<dyn TokenVerifier>,
     metadata: ProtectedResourceMetadata,

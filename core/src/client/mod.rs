@@ -29,6 +29,7 @@ mod pages;
 mod raw;
 mod subscription;
 mod typed;
+mod validate;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -26,6 +26,7 @@ pub mod registry;
 mod session;
 #[cfg(feature = "schemars")]
 mod typed;
+mod validate;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
