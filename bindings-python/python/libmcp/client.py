@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import os
 from types import TracebackType
 from typing import Any, Awaitable, Callable, Union
 
 from . import _native
 from ._bridge import call_native
 from .errors import ProtocolError
+from .auth import OAuth
 from .model import McpObject, wrap
 
 __all__ = ["Client", "InputHandler", "Subscription"]
@@ -72,6 +74,18 @@ async def _swallow(aw: Awaitable[Any]) -> None:
         await aw
     except Exception as e:  # noqa: BLE001
         log.error("callback failed", exc_info=e)
+
+
+def _pem(cert: str | bytes | os.PathLike[str]) -> bytes:
+    """A root certificate option as PEM bytes: bytes as given, ``str`` PEM text, or a file's content."""
+    if isinstance(cert, bytes):
+        return cert
+    if isinstance(cert, str) and cert.lstrip().startswith("-----BEGIN"):
+        return cert.encode()
+    if isinstance(cert, (str, os.PathLike)):
+        with open(cert, "rb") as f:
+            return f.read()
+    raise TypeError(f"a root certificate must be PEM bytes, PEM text or a path, not {type(cert).__name__}")
 
 
 class Client:
@@ -145,6 +159,9 @@ class Client:
         url: str,
         *,
         headers: dict[str, str] | None = None,
+        auth: OAuth | None = None,
+        root_certificates: list[str | bytes | os.PathLike[str]] | None = None,
+        skip_default_roots: bool = False,
         name: str = "libmcp-python",
         version: str = "0.1.0",
         protocol_version: str | None = None,
@@ -157,13 +174,23 @@ class Client:
         request_timeout: float | None = None,
         log_level: str | None = None,
     ) -> Client:
-        """A client of the Streamable HTTP endpoint at ``url`` (options as in :meth:`stdio`)."""
+        """A client of the Streamable HTTP endpoint at ``url`` (other options as in :meth:`stdio`).
+
+        ``auth`` authorizes with OAuth 2.1 (:class:`libmcp.auth.OAuth`). ``root_certificates`` are
+        trusted for ``https://`` URLs (the MCP server's and the authorization servers') besides the
+        bundled Mozilla roots, or instead of them with ``skip_default_roots``: each a PEM bundle as
+        ``bytes`` or as ``str`` text, or the path of a PEM file."""
         options = cls._make_options(name, version, protocol_version, elicitation, elicitation_url, sampling,
                                     roots, on_notification, on_wire, request_timeout, log_level)
         header_list = list(headers.items()) if headers else None
+        roots_pem = [_pem(c) for c in root_certificates] if root_certificates else None
+        if auth is not None and not isinstance(auth, OAuth):
+            raise TypeError(f"auth must be a libmcp.auth.OAuth, not {type(auth).__name__}")
 
         async def connect(opts: dict[str, Any]) -> Any:
-            return await call_native(_native.connect_http, opts, url, header_list)
+            native_auth = auth._bind(asyncio.get_running_loop()) if auth is not None else None
+            return await call_native(_native.connect_http, opts, url, header_list, native_auth, roots_pem,
+                                     skip_default_roots)
 
         return cls(connect, options)
 
