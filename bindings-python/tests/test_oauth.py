@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import HERE, MODERN, LEGACY, run
+from support import HERE, LEGACY, MODERN, run, serving
 
 from libmcp import AuthError, AuthInfo, Client, Context, DefinitionError, InvalidToken, OAuth, ResourceServer, Server
 from libmcp.auth import FileTokenStore, LocalCallback, MemoryTokenStore
@@ -363,14 +363,7 @@ def test_context_auth_is_none_without_a_resource_server() -> None:
         return repr(ctx.auth)
 
     async def main() -> Any:
-        loop_task = asyncio.create_task(server.serve_async("http", port=0, ready=urls.append))
-        while not urls:
-            await asyncio.sleep(0.01)
-        try:
-            async with Client.http(urls[0]) as c:
-                return await c.call_tool("who")
-        finally:
-            loop_task.cancel()
+        async with serving(server) as url, Client.http(url) as c:
+            return await c.call_tool("who")
 
-    urls: list[str] = []
     assert run(main()).content[0].text == "None"
