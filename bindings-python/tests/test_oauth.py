@@ -367,3 +367,32 @@ def test_context_auth_is_none_without_a_resource_server() -> None:
             return await c.call_tool("who")
 
     assert run(main()).content[0].text == "None"
+
+
+def test_sync_client_with_oauth(protected: ResourceProcess, authz: AuthorizationServer) -> None:
+    from libmcp.sync import Client as SyncClient
+
+    async def authorize(url: str) -> str:
+        # An async authorize callable runs on the sync client's own loop.
+        return await asyncio.to_thread(_follow_redirect, url)
+
+    with SyncClient.http(protected.url, auth=OAuth(authorize=authorize)) as c:
+        assert c.call_tool("whoami").structured_content == {"subject": "user-1", "scopes": ["mcp:read"],
+                                                            "client": "client-1", "tier": "gold"}
+    assert len(authz.authorizations) == 1
+
+
+def _follow_redirect(url: str) -> str:
+    """GETs ``url`` without following its redirect; the Location."""
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+            return None
+
+    try:
+        urllib.request.build_opener(NoRedirect).open(url, timeout=10)
+    except urllib.error.HTTPError as e:
+        if e.code == 302:
+            return str(e.headers["Location"])
+        raise
+    raise AssertionError("the authorization endpoint did not redirect")
