@@ -18,6 +18,10 @@ use serde_json::value::RawValue;
 pub const LEGACY_VERSION: &str = "2025-11-25";
 /// The modern revision named in every request's `_meta`.
 pub const MODERN_VERSION: &str = "2026-07-28";
+/// The small echo payload, bytes.
+pub const SMALL_PAYLOAD: usize = 64;
+/// The large echo payload, bytes.
+pub const LARGE_PAYLOAD: usize = 64 * 1024;
 /// Id of the request that closes a phase; its response tells the reader nothing more is coming.
 const SENTINEL_ID: &str = "end";
 
@@ -68,6 +72,42 @@ pub struct Plan {
     pub phase_time: Duration,
     /// Check the echoed text of every n-th response (1 = all).
     pub verify_every: usize,
+}
+
+impl Plan {
+    /// The plan of `mcp-bench` (and `mcp-bench-python`): `small` requests of 64 B and `large` of
+    /// 64 KiB at 1 and then 32 in flight, after a warm-up of `warm` small and `warm / 10` large
+    /// requests at 32 in flight.
+    pub fn standard(
+        small: usize,
+        large: usize,
+        warm: usize,
+        phase_time: Duration,
+        verify_every: usize,
+    ) -> Plan {
+        let phase = |in_flight, payload, requests| PhaseSpec {
+            in_flight,
+            payload,
+            requests,
+        };
+        Plan {
+            warmup: vec![
+                phase(32, SMALL_PAYLOAD, warm),
+                phase(32, LARGE_PAYLOAD, (warm / 10).max(1)),
+            ],
+            phases: [1, 32]
+                .into_iter()
+                .flat_map(|n| {
+                    [
+                        phase(n, SMALL_PAYLOAD, small),
+                        phase(n, LARGE_PAYLOAD, large),
+                    ]
+                })
+                .collect(),
+            phase_time,
+            verify_every,
+        }
+    }
 }
 
 /// The measurements of one phase.

@@ -10,11 +10,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use libmcp_bench::driver::{Mode, PhaseSpec, Plan, RunResult, Target, run_target};
+use libmcp_bench::driver::{Mode, Plan, RunResult, Target, run_target};
 use libmcp_bench::report;
-
-const SMALL: usize = 64;
-const LARGE: usize = 64 * 1024;
 
 struct Options {
     quick: bool,
@@ -84,37 +81,14 @@ fn main() {
     let large = o
         .requests_large
         .unwrap_or(if o.quick { 30 } else { (small / 10).max(1) });
-    let mut phases = Vec::new();
-    for in_flight in [1, 32] {
-        phases.push(PhaseSpec {
-            in_flight,
-            payload: SMALL,
-            requests: small,
-        });
-        phases.push(PhaseSpec {
-            in_flight,
-            payload: LARGE,
-            requests: large,
-        });
-    }
     let warm = if o.quick { 50 } else { 2_000 };
-    let plan = Plan {
-        warmup: vec![
-            PhaseSpec {
-                in_flight: 32,
-                payload: SMALL,
-                requests: warm,
-            },
-            PhaseSpec {
-                in_flight: 32,
-                payload: LARGE,
-                requests: (warm / 10).max(1),
-            },
-        ],
-        phases,
-        phase_time: Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
-        verify_every: if o.quick { 1 } else { 97 },
-    };
+    let plan = Plan::standard(
+        small,
+        large,
+        warm,
+        Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
+        if o.quick { 1 } else { 97 },
+    );
     let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
     let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
     let target =

@@ -12,11 +12,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::report;
-use super::run::{HttpPhaseSpec, HttpPlan, HttpRunResult, HttpTarget, run_http_target};
+use super::run::{HttpPlan, HttpRunResult, HttpTarget, run_http_target};
 use crate::driver::Mode;
-
-const SMALL: usize = 64;
-const LARGE: usize = 64 * 1024;
 
 struct Options {
     quick: bool,
@@ -99,39 +96,19 @@ pub fn main(args: &[String]) -> i32 {
         .requests_large
         .unwrap_or(if o.quick { 32 } else { (small / 10).max(1) });
     let warm = if o.quick { 32 } else { 2_000 };
-    let plan = HttpPlan {
-        sessions: o.sessions.clone().unwrap_or_else(|| vec![1, 32]),
-        warmup: vec![
-            HttpPhaseSpec {
-                payload: SMALL,
-                requests: warm,
-            },
-            HttpPhaseSpec {
-                payload: LARGE,
-                requests: (warm / 10).max(1),
-            },
-        ],
-        phases: vec![
-            HttpPhaseSpec {
-                payload: SMALL,
-                requests: small,
-            },
-            HttpPhaseSpec {
-                payload: LARGE,
-                requests: large,
-            },
-        ],
-        phase_time: Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
-        verify_every: if o.quick { 1 } else { 97 },
-        idle_sessions: o.idle.clone().unwrap_or_else(|| {
+    let plan = HttpPlan::standard(
+        o.sessions.clone().unwrap_or_else(|| vec![1, 32]),
+        (small, large, warm),
+        Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
+        if o.quick { 1 } else { 97 },
+        o.idle.clone().unwrap_or_else(|| {
             if o.quick {
                 vec![50, 100]
             } else {
                 vec![1_000, 5_000]
             }
         }),
-        io_timeout: Duration::from_secs(30),
-    };
+    );
     let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
     let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
     let target = |label: &str, implementation: &str, mode, program: &PathBuf| HttpTarget {

@@ -13,7 +13,8 @@ use super::client::BodyKind;
 use super::server::ServerProcess;
 use super::session::{McpSession, Outcome};
 use crate::driver::{
-    Error, Mode, filler, payload_text, percentile_us, proc_cpu_us, proc_status_kib,
+    Error, LARGE_PAYLOAD, Mode, SMALL_PAYLOAD, filler, payload_text, percentile_us, proc_cpu_us,
+    proc_status_kib,
 };
 
 /// A server to benchmark over HTTP.
@@ -56,6 +57,33 @@ pub struct HttpPlan {
     pub idle_sessions: Vec<usize>,
     /// Socket I/O timeout: a server silent for this long fails the run.
     pub io_timeout: Duration,
+}
+
+impl HttpPlan {
+    /// The plan of `mcp-bench --http` (and `mcp-bench-python`): on `sessions` sessions each,
+    /// `small` calls of 64 B and `large` of 64 KiB after a warm-up of `warm` small and `warm / 10`
+    /// large ones; then the idle-session memory measurement (`idle_sessions`, empty to skip).
+    pub fn standard(
+        sessions: Vec<usize>,
+        (small, large, warm): (usize, usize, usize),
+        phase_time: Duration,
+        verify_every: usize,
+        idle_sessions: Vec<usize>,
+    ) -> HttpPlan {
+        let phase = |payload, requests| HttpPhaseSpec { payload, requests };
+        HttpPlan {
+            sessions,
+            warmup: vec![
+                phase(SMALL_PAYLOAD, warm),
+                phase(LARGE_PAYLOAD, (warm / 10).max(1)),
+            ],
+            phases: vec![phase(SMALL_PAYLOAD, small), phase(LARGE_PAYLOAD, large)],
+            phase_time,
+            verify_every,
+            idle_sessions,
+            io_timeout: Duration::from_secs(30),
+        }
+    }
 }
 
 /// The measurements of one phase.
