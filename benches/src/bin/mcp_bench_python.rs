@@ -13,9 +13,11 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::Duration;
 
-use libmcp_bench::driver::{Error, Mode, PhaseResult, Plan, SMALL_PAYLOAD, Target, run_target};
+use libmcp_bench::args::Common;
+use libmcp_bench::driver::{
+    EchoCounts, Error, Mode, PhaseResult, Plan, SMALL_PAYLOAD, Target, run_target,
+};
 use libmcp_bench::http::run::{HttpPhaseResult, HttpPlan, HttpTarget, run_http_target};
 use libmcp_bench::{http, report};
 use serde::Serialize;
@@ -41,40 +43,22 @@ fn usage() -> ! {
 
 struct Options {
     programs: Vec<Option<PathBuf>>,
-    rounds: usize,
-    requests: Option<usize>,
-    requests_large: Option<usize>,
-    phase_time: Option<u64>,
-    quick: bool,
-    json: bool,
+    common: Common,
 }
 
 fn parse() -> Options {
     let mut o = Options {
         programs: vec![None; ROLES.len()],
-        rounds: 1,
-        requests: None,
-        requests_large: None,
-        phase_time: None,
-        quick: false,
-        json: false,
+        common: Common::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| usage());
-        let number = |v: String| v.parse::<usize>().unwrap_or_else(|_| usage());
         if let Some(i) = ROLES.iter().position(|(flag, _)| *flag == a) {
-            o.programs[i] = Some(value().into());
+            o.programs[i] = Some(args.next().unwrap_or_else(|| usage()).into());
             continue;
         }
-        match a.as_str() {
-            "--rounds" => o.rounds = number(value()).max(1),
-            "--requests" => o.requests = Some(number(value())),
-            "--requests-large" => o.requests_large = Some(number(value())),
-            "--phase-time" => o.phase_time = Some(number(value()) as u64),
-            "--quick" => o.quick = true,
-            "--json" => o.json = true,
-            _ => usage(),
+        if !o.common.take(&a, &mut || args.next(), usage) {
+            usage();
         }
     }
     if o.programs.iter().any(Option::is_none) {
@@ -134,20 +118,15 @@ impl Phase for HttpPhaseResult {
 }
 
 fn plans(o: &Options) -> (Plan, HttpPlan) {
-    let small = o.requests.unwrap_or(if o.quick { 300 } else { 20_000 });
-    let large = o
-        .requests_large
-        .unwrap_or(if o.quick { 30 } else { (small / 10).max(1) });
-    let warm = if o.quick { 50 } else { 2_000 };
-    let phase_time = Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 }));
-    let verify_every = if o.quick { 1 } else { 97 };
-    let stdio = Plan::standard(small, large, warm, phase_time, verify_every);
+    let c = &o.common;
+    let counts = EchoCounts::new(c.quick, c.requests, c.requests_large);
+    let stdio = Plan::echo(counts, c.phase_time(), c.verify_every());
     // Idle-session memory is mcp-bench --http's subject; here only throughput and peak RSS.
-    let http = HttpPlan::standard(
+    let http = HttpPlan::echo(
+        counts,
         vec![1, 32],
-        (small, large, warm),
-        phase_time,
-        verify_every,
+        c.phase_time(),
+        c.verify_every(),
         Vec::new(),
     );
     (stdio, http)
@@ -161,8 +140,12 @@ fn rounds<R>(
     run: impl Fn() -> Result<R, Error>,
 ) -> Vec<R> {
     let mut done = Vec::new();
-    for round in 0..o.rounds {
-        eprintln!("mcp-bench-python: round {}/{}: {what}", round + 1, o.rounds);
+    for round in 0..o.common.rounds {
+        eprintln!(
+            "mcp-bench-python: round {}/{}: {what}",
+            round + 1,
+            o.common.rounds
+        );
         match run() {
             Ok(r) => done.push(r),
             Err(e) => failures.push(format!("{what}: {e}")),
@@ -216,6 +199,7 @@ fn measure(o: &Options, failures: &mut Vec<String>) -> Vec<Row> {
                 implementation: label.to_string(),
                 mode,
                 program: program.clone(),
+                args: Vec::new(),
             };
             let done = rounds(o, &format!("{label} ({mode:?}) HTTP"), failures, || {
                 run_http_target(&http, &http_plan)
@@ -371,14 +355,15 @@ fn main() {
     let o = parse();
     let mut failures = Vec::new();
     let rows = measure(&o, &mut failures);
-    if o.json {
-        let v = serde_json::json!({ "rounds": o.rounds, "rows": rows, "failures": failures });
+    if o.common.json {
+        let v =
+            serde_json::json!({ "rounds": o.common.rounds, "rows": rows, "failures": failures });
         println!(
             "{}",
             serde_json::to_string_pretty(&v).expect("serializable")
         );
     } else {
-        print!("{}", markdown(&rows, o.rounds, &failures));
+        print!("{}", markdown(&rows, o.common.rounds, &failures));
     }
     // The SDK may not speak the modern era; every libmcp run must work.
     let fatal = failures.iter().any(|f| !f.starts_with(SDK));
