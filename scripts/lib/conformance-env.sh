@@ -122,3 +122,23 @@ conformance_pending_scenarios() {
   done
   return "$status"
 }
+
+# Not-scored client scenarios (extensions) run one by one: each must pass (exit code 0: no FAILURE,
+# no WARNING, the client exited 0).
+# Usage: conformance_client_scenarios NAME COMMAND WORK-DIR SCENARIO...; returns non-zero when one failed.
+conformance_client_scenarios() {
+  local name="$1" command="$2" work="$3" scenario out status=0
+  shift 3
+  for scenario in "$@"; do
+    out="$work/client-ext-${scenario//\//-}.txt"
+    if conformance client --command "$command" --scenario "$scenario" --timeout 60000 \
+        -o "$work/client-ext" > "$out" 2>&1; then
+      echo "ok   $scenario ($name): $(grep -E '^Passed:' "$out" | tail -1)"
+    else
+      echo "FAIL $scenario ($name)"
+      grep -E 'FAILURE|WARNING|Passed:' "$out" | sed 's/^/     /' || tail -20 "$out"
+      status=1
+    fi
+  done
+  return "$status"
+}
