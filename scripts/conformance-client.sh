@@ -4,7 +4,8 @@
 # 2025-03-26 OAuth back-compat scenarios (conformance_client_legs in scripts/lib/conformance-env.sh),
 # then the not-scored extension scenarios one by one, each of which must pass too: the OAuth
 # extensions (client credentials with a JWT assertion and with a secret, enterprise-managed
-# authorization, DPoP with and without nonces, workload identity JWT bearer).
+# authorization, DPoP with and without nonces, workload identity JWT bearer) and the skills extension
+# (no file read before a skill is loaded; files failing digest, size or frontmatter checks refused).
 # scripts/test.d/31-conformance-client.sh runs this.
 # Usage: scripts/conformance-client.sh [output-dir]
 set -euo pipefail
@@ -26,6 +27,8 @@ mkdir -p "$out"
 EXTENSION_SCENARIOS=(
   auth/client-credentials-jwt auth/client-credentials-basic auth/enterprise-managed-authorization
   auth/dpop auth/dpop-nonce auth/wif-jwt-bearer
+  sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size
+  sep-2640-client-verify-frontmatter
 )
 
 status=0

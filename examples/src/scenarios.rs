@@ -8,11 +8,12 @@ use libmcp::auth::client::{
 };
 use libmcp::client::{Client, ClientBuilder, VersionPreference};
 use libmcp::model::Tool;
+use libmcp::skills::SkillResources;
 use libmcp::{Era, ProtocolVersion};
 use serde_json::{Map, Value, json};
 
 /// The scenarios [`run`] implements.
-pub const SCENARIOS: [&str; 11] = [
+pub const SCENARIOS: [&str; 15] = [
     "initialize",
     "tools_call",
     "elicitation-sep1034-client-defaults",
@@ -24,6 +25,10 @@ pub const SCENARIOS: [&str; 11] = [
     "http-standard-headers",
     "http-custom-headers",
     "http-invalid-tool-headers",
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
 ];
 
 /// The OAuth scenarios [`run`] implements (authorization code with PKCE over HTTP, and the
@@ -271,6 +276,37 @@ pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), Str
         "http-invalid-tool-headers" => {
             list_tools(client).await?;
             call(client, "valid_tool", json!({})).await
+        }
+        // Listing reads no skill file (files are read only when a skill is loaded).
+        "sep-2640-client-no-prefetch" => client
+            .list_all_skills()
+            .await
+            .map(drop)
+            .map_err(|e| format!("skills/list: {e}")),
+        // Loads every skill: its SKILL.md, verified, then its other files, each verified; the
+        // first file that fails verification stops the scenario with an error.
+        "sep-2640-client-verify-digest"
+        | "sep-2640-client-verify-size"
+        | "sep-2640-client-verify-frontmatter" => {
+            let skills = client
+                .list_all_skills()
+                .await
+                .map_err(|e| format!("skills/list: {e}"))?;
+            for entry in skills {
+                client
+                    .read_skill_file(&entry, &entry.uri)
+                    .await
+                    .map_err(|e| format!("loading {}: {e}", entry.uri))?;
+                if let SkillResources::Listed(files) = &entry.resources {
+                    for f in files.iter().filter(|f| f.uri != entry.uri) {
+                        client
+                            .read_skill_file(&entry, &f.uri)
+                            .await
+                            .map_err(|e| format!("reading {}: {e}", f.uri))?;
+                    }
+                }
+            }
+            Ok(())
         }
         // Every request is authorized by the transport; two requests after connecting let the
         // step-up and migration scenarios challenge again.
