@@ -43,6 +43,17 @@ struct As {
     seen: Vec<Seen>,
     /// Answer the first token request with `use_dpop_nonce`.
     want_nonce: bool,
+    /// Issue DPoP-bound tokens: token → the JWK thumbprint of the proof's key.
+    bind: Option<std::collections::HashMap<String, String>>,
+}
+
+/// The RFC 7638 thumbprint of the P-256 key in a proof's header.
+fn thumbprint(proof: &str) -> String {
+    use sha2::Digest;
+    let (header, _) = claims(proof);
+    let jwk = &header["jwk"];
+    let canonical = json!({"crv": jwk["crv"], "kty": jwk["kty"], "x": jwk["x"], "y": jwk["y"]});
+    URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(canonical.to_string()))
 }
 
 type Shared = Arc<Mutex<As>>;
@@ -75,10 +86,15 @@ async fn token_endpoint(st: Shared, req: Request<Incoming>) -> Response<Full<Byt
     s.issued += 1;
     let token = format!("cc-{}", s.issued);
     s.valid.insert(token.clone());
+    let mut token_type = "Bearer";
+    if let (Some(bound), Some(proof)) = (s.bind.as_mut(), dpop.as_deref()) {
+        bound.insert(token.clone(), thumbprint(proof));
+        token_type = "DPoP";
+    }
     json_reply(
         200,
         &[],
-        &json!({"access_token": token, "token_type": "Bearer", "expires_in": 60}),
+        &json!({"access_token": token, "token_type": token_type, "expires_in": 60}),
     )
 }
 
@@ -148,10 +164,14 @@ async fn resource_server(st: &Shared) -> (HttpServerHandle, String) {
     let tokens = st.clone();
     let audience = url.clone();
     let verify = move |token: String| {
-        let ok = tokens.lock().valid.contains(&token);
-        let info = AuthInfo::new()
+        let s = tokens.lock();
+        let ok = s.valid.contains(&token);
+        let mut info = AuthInfo::new()
             .client_id("svc")
             .audience([audience.clone()]);
+        if let Some(jkt) = s.bind.as_ref().and_then(|b| b.get(&token)) {
+            info = info.claim("cnf", json!({ "jkt": jkt }));
+        }
         async move {
             if ok {
                 Ok(info)
@@ -161,8 +181,10 @@ async fn resource_server(st: &Shared) -> (HttpServerHandle, String) {
         }
     };
     let issuer = st.lock().issuer.clone();
+    let dpop = st.lock().bind.is_some();
     let auth = ResourceServerConfig::builder(url.clone(), verify)
         .authorization_server(issuer)
+        .dpop(dpop)
         .build()
         .unwrap();
     let server = Server::builder("grants-test", "1.0.0")
@@ -267,4 +289,60 @@ async fn dpop_proofs_at_the_token_endpoint_with_the_nonce_retry() {
     assert_eq!(c2["nonce"], "n-1");
     assert_ne!(c1["jti"], c2["jti"]);
     assert_eq!(s.seen[1].body, s.seen[0].body);
+}
+
+#[tokio::test]
+async fn a_dpop_bound_token_is_accepted_with_a_proof_per_request() {
+    let st = authorization_server(false).await;
+    st.lock().bind = Some(Default::default());
+    let (_server, url) = resource_server(&st).await;
+    let config = OAuthConfig::client_credentials("svc", "s3cret").with_dpop(true);
+    let client = connect(&url, config).await.unwrap();
+    // Every request carries a fresh proof the resource server checks (method, URL, ath, jti) and
+    // whose key is the one the token is bound to.
+    for _ in 0..3 {
+        client.call_tool("ping", json!({})).await.unwrap();
+    }
+    let s = st.lock();
+    assert_eq!(s.issued, 1, "one token, accepted on every request");
+    assert_eq!(s.bind.as_ref().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_dpop_bound_token_without_its_proof_is_refused() {
+    // The checks the HTTP server runs on each request: a bound token presented as a bearer token,
+    // or with no proof, or with a proof that does not parse, is refused before anything is served.
+    let bound = |_t: String| async {
+        Ok::<_, TokenRejection>(AuthInfo::new().claim("cnf", json!({"jkt": "k"})))
+    };
+    let rs = ResourceServerConfig::builder("http://127.0.0.1:9/mcp", bound)
+        .authorization_server("http://as.example")
+        .check_audience(false)
+        .dpop(true)
+        .build()
+        .unwrap();
+    let refused = async |authorization: &str, proof: Option<&str>| {
+        let e = rs
+            .authenticate_request(Some(authorization), proof, "POST")
+            .await
+            .unwrap_err();
+        format!("{e:?}")
+    };
+    assert!(refused("Bearer stolen", None).await.contains("DPoP-bound"));
+    assert!(refused("DPoP stolen", None).await.contains("proof header"));
+    assert!(
+        refused("DPoP stolen", Some("x.y.z"))
+            .await
+            .contains("DPoP proof")
+    );
+    // Without DPoP on, the DPoP scheme is not accepted at all.
+    let plain = ResourceServerConfig::builder("http://127.0.0.1:9/mcp", bound)
+        .authorization_server("http://as.example")
+        .build()
+        .unwrap();
+    let e = plain
+        .authenticate_request(Some("DPoP t"), Some("x.y.z"), "POST")
+        .await
+        .unwrap_err();
+    assert!(format!("{e:?}").contains("Bearer scheme"));
 }

@@ -138,6 +138,51 @@ mod tests {
         assert_eq!(dpop.thumbprint(), key.thumbprint());
     }
 
+    /// The resource server's checker against this client's proofs.
+    #[test]
+    fn the_resource_server_check_binds_method_url_time_token_and_use() {
+        use crate::auth::dpop_check::ProofChecker;
+        let key = SigningKey::generate_es256().unwrap();
+        let dpop = Dpop::with_key(key.clone());
+        let url = "http://rs/mcp";
+        let checker = ProofChecker::default();
+        let t = now();
+        let p = dpop.proof("POST", url, Some("tok")).unwrap();
+        assert_eq!(
+            checker.check(&p, "POST", url, "tok", t),
+            Ok(key.thumbprint())
+        );
+        assert!(
+            checker
+                .check(&p, "POST", url, "tok", t)
+                .unwrap_err()
+                .contains("replayed")
+        );
+        let err = |p: &str, m: &str, u: &str, tok: &str, at: u64| {
+            ProofChecker::default().check(p, m, u, tok, at).unwrap_err()
+        };
+        let p = dpop.proof("POST", url, Some("tok")).unwrap();
+        assert!(err(&p, "GET", url, "tok", t).contains("not GET"));
+        assert!(err(&p, "POST", "http://rs/other", "tok", t).contains("not http://rs/other"));
+        assert!(err(&p, "POST", url, "other-token", t).contains("ath"));
+        assert!(err(&p, "POST", url, "tok", t + 301).contains("stale"));
+        // A proof signed by another key than its jwk header names.
+        let other = SigningKey::generate_es256().unwrap();
+        let header = json!({"typ": "dpop+jwt", "jwk": key.public_jwk()});
+        let forged = other
+            .sign(
+                &header,
+                &proof_claims("POST", url, t, "j", Some("tok"), None),
+            )
+            .unwrap();
+        assert!(err(&forged, "POST", url, "tok", t).contains("signature"));
+        let wrong_typ = key
+            .sign(&json!({"typ": "JWT", "jwk": key.public_jwk()}), &json!({}))
+            .unwrap();
+        assert!(err(&wrong_typ, "POST", url, "tok", t).contains("typ"));
+        assert!(err("a.b", "POST", url, "tok", t).contains("compact JWS"));
+    }
+
     #[test]
     fn token_endpoint_proof_has_no_ath() {
         let c = proof_claims("POST", "http://as/token", 7, "j", None, None);
