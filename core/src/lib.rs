@@ -23,6 +23,7 @@ pub mod outgoing;
 pub mod request_state;
 pub mod schema;
 mod shapes;
+pub mod skills;
 pub mod uri_template;
 pub mod version;
 

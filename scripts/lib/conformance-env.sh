@@ -105,18 +105,45 @@ conformance_client_legs() {
 
 # The pending (not yet scored) server scenarios an everything-server implements, one by one: every
 # check SUCCESS (or INFO), none FAILURE or WARNING (a warning is how server-sse-polling reports a
-# server that did not resume), at least one SUCCESS.
-# Usage: conformance_pending_scenarios NAME URL WORK-DIR; returns non-zero when one failed.
+# server that did not resume), at least one SUCCESS. Given SCENARIOs (extensions) instead, a SKIPPED
+# check fails too: it is how an extension scenario reports a server that does not declare it.
+# Usage: conformance_pending_scenarios NAME URL WORK-DIR [SCENARIO...]; returns non-zero when one failed.
 conformance_pending_scenarios() {
   local name="$1" url="$2" work="$3" scenario out rc ok bad status=0
-  for scenario in server-sse-polling http-header-validation http-custom-header-server-validation json-schema-2020-12; do
+  shift 3
+  local scenarios=("$@") bad_status="FAILURE|WARNING|SKIPPED"
+  if [ "${#scenarios[@]}" -eq 0 ]; then
+    bad_status="FAILURE|WARNING"
+    scenarios=(server-sse-polling http-header-validation http-custom-header-server-validation json-schema-2020-12)
+  fi
+  for scenario in "${scenarios[@]}"; do
     out="$work/pending-$scenario.txt"
     if conformance server --url "$url" --scenario "$scenario" --verbose > "$out" 2>&1; then rc=0; else rc=$?; fi
     ok="$(grep -c '"status": "SUCCESS"' "$out" || true)"
-    bad="$(grep -cE '"status": "(FAILURE|WARNING)"' "$out" || true)"
+    bad="$(grep -cE "\"status\": \"($bad_status)\"" "$out" || true)"
     echo "pending scenario $scenario ($name): $ok checks passed, $bad failed or warned (exit code $rc)"
     if [ "$rc" -ne 0 ] || [ "$bad" -ne 0 ] || [ "$ok" -eq 0 ]; then
-      grep -B3 -A3 -E '"status": "(FAILURE|WARNING)"' "$out" || tail -20 "$out"
+      grep -B3 -A3 -E "\"status\": \"($bad_status)\"" "$out" || tail -20 "$out"
+      status=1
+    fi
+  done
+  return "$status"
+}
+
+# Not-scored client scenarios (extensions) run one by one: each must pass (exit code 0: no FAILURE,
+# no WARNING, the client exited 0).
+# Usage: conformance_client_scenarios NAME COMMAND WORK-DIR SCENARIO...; returns non-zero when one failed.
+conformance_client_scenarios() {
+  local name="$1" command="$2" work="$3" scenario out status=0
+  shift 3
+  for scenario in "$@"; do
+    out="$work/client-ext-${scenario//\//-}.txt"
+    if conformance client --command "$command" --scenario "$scenario" --timeout 60000 \
+        -o "$work/client-ext" > "$out" 2>&1; then
+      echo "ok   $scenario ($name): $(grep -E '^Passed:' "$out" | tail -1)"
+    else
+      echo "FAIL $scenario ($name)"
+      grep -E 'FAILURE|WARNING|Passed:' "$out" | sed 's/^/     /' || tail -20 "$out"
       status=1
     fi
   done

@@ -27,6 +27,7 @@ pub mod http;
 mod mrtr;
 mod pages;
 mod raw;
+mod skills;
 mod subscription;
 mod typed;
 mod validate;

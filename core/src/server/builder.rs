@@ -242,6 +242,15 @@ impl ServerBuilder {
         self
     }
 
+    /// Serves a skill (the skills extension): its files become resources and the extension is
+    /// declared with `skills/list`, `skills/get` and `resources/directory/read`.
+    pub fn skill(mut self, skill: crate::skills::Skill) -> Self {
+        for uri in super::skills::register(&mut self.registry, skill) {
+            self.errors.push(duplicate(DefinitionKind::Resource, uri));
+        }
+        self
+    }
+
     /// Registers a resource template (RFC 6570) with a synchronous read handler; the matched variables
     /// are in [`RequestContext::template_vars`].
     pub fn resource_template<F, R>(self, definition: impl Serialize, f: F) -> Self

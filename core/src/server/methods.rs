@@ -45,6 +45,7 @@ pub(crate) fn dispatch(
         "resources/subscribe" | "resources/unsubscribe" => offers.resources && era == Era::Legacy,
         "prompts/list" | "prompts/get" => offers.prompts,
         "completion/complete" => offers.completions,
+        m if super::skills::METHODS.contains(&m) => offers.skills,
         "server/discover" | "subscriptions/listen" => era == Era::Modern,
         "ping" | "logging/setLevel" => era == Era::Legacy,
         _ => false,
@@ -102,6 +103,9 @@ pub(crate) fn dispatch(
         "resources/read" => return read_resource(shared, ctx),
         "completion/complete" => return complete(shared, ctx),
         "subscriptions/listen" => return super::listen::listen(shared, ctx),
+        m if super::skills::METHODS.contains(&m) => {
+            super::skills::handle(shared, &ctx).map(|v| (Kind::Cacheable, v))
+        }
         _ => Err(RpcError::method_not_found(ctx.method())),
     };
     match result {

@@ -24,6 +24,7 @@ mod methods;
 mod mrtr;
 pub mod registry;
 mod session;
+mod skills;
 #[cfg(feature = "schemars")]
 mod typed;
 mod validate;
@@ -96,6 +97,7 @@ pub(crate) struct Offers {
     pub(crate) resources: bool,
     pub(crate) prompts: bool,
     pub(crate) completions: bool,
+    pub(crate) skills: bool,
 }
 
 pub(crate) struct ServerInner {
@@ -120,6 +122,7 @@ impl ServerInner {
             resources: self.enabled.resources || !r.resources.is_empty() || !r.templates.is_empty(),
             prompts: self.enabled.prompts || !r.prompts.is_empty(),
             completions: r.completion.is_some(),
+            skills: !r.skills.is_empty(),
         }
     }
 
@@ -146,6 +149,9 @@ impl ServerInner {
         }
         if o.completions {
             caps["completions"] = json!({});
+        }
+        if o.skills {
+            skills::declare(&mut caps);
         }
         caps
     }

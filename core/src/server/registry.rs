@@ -144,6 +144,8 @@ pub struct Registry {
     pub prompts: Ordered<PromptEntry>,
     /// The completion handler.
     pub completion: Option<Handler>,
+    /// Skills by name (their files are also in `resources`).
+    pub skills: Ordered<crate::skills::Skill>,
 }
 
 const CURSOR_PREFIX: &str = "mcp-offset:";

@@ -7,6 +7,7 @@
 mod content;
 mod inputs;
 mod resources;
+mod skills;
 mod transport;
 
 use std::sync::{Arc, OnceLock};
@@ -40,6 +41,7 @@ pub fn build_server() -> Server {
     let builder = content::register(builder);
     let builder = inputs::register(builder);
     let builder = resources::register(builder);
+    let builder = skills::register(builder);
     let builder = transport::register(builder);
     let builder = triggers(builder, &cell);
     let server = builder

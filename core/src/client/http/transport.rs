@@ -21,7 +21,9 @@ use super::super::ServerDescription;
 use super::super::connection::Connection;
 use super::legacy_sse;
 use super::sse::SseParser;
-use crate::auth::client::{MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of};
+use crate::auth::client::{
+    MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of, is_dpop_nonce_challenge,
+};
 use crate::error::{AuthError, Error, TransportError};
 use crate::jsonrpc::RequestId;
 use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
@@ -152,15 +154,19 @@ impl Shared {
         for (k, v) in &self.extra_headers {
             b = b.header(k, v);
         }
-        if let Some(token) = self.auth.as_ref().and_then(OAuthClient::access_token) {
-            b = b.header("authorization", format!("Bearer {token}"));
+        if let Some(auth) = &self.auth {
+            for (k, v) in auth.authorization_headers(method.as_str(), &self.endpoint.to_string()) {
+                b = b.header(k, v);
+            }
         }
         b
     }
 
     /// Sends one POST; with OAuth, a 401 or a 403 `insufficient_scope` answer runs the authorization
     /// flow and the request is sent again, up to [`MAX_FLOWS_PER_REQUEST`] flows. A challenge still
-    /// standing after that is an [`AuthError::InsufficientScope`] or [`AuthError::Rejected`].
+    /// standing after that is an [`AuthError::InsufficientScope`] or [`AuthError::Rejected`]. A 401
+    /// asking for a DPoP nonce is sent again with the nonce, once per new nonce, up to
+    /// [`MAX_FLOWS_PER_REQUEST`] times.
     async fn send_post(
         &self,
         method: Option<&str>,
@@ -168,6 +174,7 @@ impl Shared {
         body: Bytes,
     ) -> Result<Response<Incoming>, Error> {
         let mut flows = 0;
+        let mut nonce_retries = 0;
         loop {
             let mut b = self.base_request(Method::POST, method);
             for (k, v) in headers {
@@ -193,6 +200,18 @@ impl Shared {
                 .headers()
                 .get(WWW_AUTHENTICATE)
                 .and_then(|v| v.to_str().ok());
+            let new_nonce = resp
+                .headers()
+                .get("dpop-nonce")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|n| auth.note_dpop_nonce(&self.endpoint.to_string(), n));
+            if new_nonce
+                && nonce_retries < MAX_FLOWS_PER_REQUEST
+                && is_dpop_nonce_challenge(resp.status().as_u16(), www)
+            {
+                nonce_retries += 1;
+                continue;
+            }
             let Some(challenge) = challenge_of(resp.status().as_u16(), www) else {
                 return Ok(resp);
             };
