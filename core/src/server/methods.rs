@@ -46,6 +46,12 @@ pub(crate) fn dispatch(
         "prompts/list" | "prompts/get" => offers.prompts,
         "completion/complete" => offers.completions,
         "server/discover" | "subscriptions/listen" => era == Era::Modern,
+        "tasks/get" | "tasks/cancel" => offers.tasks && super::tasks::exist_at(&served.version),
+        "tasks/update" => offers.tasks && era == Era::Modern,
+        // Removed by the tasks extension (the result is inlined on tasks/get).
+        "tasks/result" | "tasks/list" => {
+            offers.tasks && served.version == crate::version::ProtocolVersion::V2025_11_25
+        }
         "ping" | "logging/setLevel" => era == Era::Legacy,
         _ => false,
     };
@@ -79,7 +85,16 @@ pub(crate) fn dispatch(
         last_progress: Mutex::new(None),
         round: 0,
         auth,
+        task_offer: None,
+        task_id: std::sync::OnceLock::new(),
     }));
+    if ctx.method().starts_with("tasks/") && !super::tasks::client_takes_tasks(&ctx) {
+        // A client that did not declare the extension has no task surface (tasks extension,
+        // "Required Capabilities").
+        let e =
+            RpcError::missing_capability(json!({"extensions": { super::tasks::EXTENSION: {} }}));
+        return fail(&ctx, &e);
+    }
     let result = match ctx.method() {
         "server/discover" => Ok((Kind::Cacheable, discover(shared))),
         "tools/list" => list(shared, &ctx, "tools", |r| {
@@ -102,6 +117,9 @@ pub(crate) fn dispatch(
         "resources/read" => return read_resource(shared, ctx),
         "completion/complete" => return complete(shared, ctx),
         "subscriptions/listen" => return super::listen::listen(shared, ctx),
+        "tasks/get" | "tasks/update" | "tasks/cancel" | "tasks/result" | "tasks/list" => {
+            return super::tasks::handle(ctx);
+        }
         _ => Err(RpcError::method_not_found(ctx.method())),
     };
     match result {
@@ -110,7 +128,7 @@ pub(crate) fn dispatch(
     }
 }
 
-fn fail(ctx: &RequestContext, e: &RpcError) {
+pub(crate) fn fail(ctx: &RequestContext, e: &RpcError) {
     send_engine_error(&ctx.0.sink, &ctx.0.session, &ctx.0.id, &ctx.0.cancel, e);
 }
 
@@ -197,6 +215,7 @@ fn run(handler: Handler, ctx: RequestContext, kind: Kind) {
         ctx: ctx.clone(),
         kind,
         handler: Some(handler.clone()),
+        task: None,
     };
     invoke(
         &handler,
@@ -233,6 +252,7 @@ fn call_tool(shared: &SessionShared, ctx: RequestContext) {
             ctx: ctx.clone(),
             kind: Kind::Tool(entry.clone()),
             handler: None,
+            task: None,
         };
         // A tool error always passes the result checks.
         let _ = c.finish(super::context::Reply::tool_error(format!(
@@ -240,6 +260,15 @@ fn call_tool(shared: &SessionShared, ctx: RequestContext) {
         )));
         return;
     }
+    let offer =
+        match super::tasks::offer(&ctx, entry.task_support, shared.server.config.task_ttl_ms) {
+            Ok(o) => o,
+            Err(e) => return fail(&ctx, &e),
+        };
+    let ctx = match offer {
+        None => ctx,
+        Some(o) => with_task_offer(ctx, o),
+    };
     let handler = entry.handler.clone();
     run(handler, ctx, Kind::Tool(entry));
 }
@@ -314,9 +343,18 @@ fn read_resource(shared: &SessionShared, ctx: RequestContext) {
 }
 
 fn with_template_vars(ctx: RequestContext, vars: Map<String, Value>) -> RequestContext {
+    amend(ctx, |inner| inner.template_vars = Some(vars))
+}
+
+fn with_task_offer(ctx: RequestContext, offer: super::tasks::TaskOffer) -> RequestContext {
+    amend(ctx, |inner| inner.task_offer = Some(offer))
+}
+
+/// Changes a context that was just built (and so is not shared yet).
+fn amend(ctx: RequestContext, change: impl FnOnce(&mut CtxInner)) -> RequestContext {
     match Arc::try_unwrap(ctx.0) {
         Ok(mut inner) => {
-            inner.template_vars = Some(vars);
+            change(&mut inner);
             RequestContext(Arc::new(inner))
         }
         Err(shared) => {

@@ -24,6 +24,7 @@ mod methods;
 mod mrtr;
 pub mod registry;
 mod session;
+pub mod tasks;
 #[cfg(feature = "schemars")]
 mod typed;
 
@@ -71,6 +72,11 @@ pub struct ServerConfig {
     pub client_request_timeout: Duration,
     /// How long the stdio server waits for in-flight requests after stdin closes.
     pub shutdown_grace: Duration,
+    /// How long a task is kept after its creation (`ttlMs`); `None` keeps tasks until the store
+    /// drops them. A 2025-11-25 client may ask for less.
+    pub task_ttl_ms: Option<u64>,
+    /// How often clients are asked to poll a task (`pollIntervalMs`).
+    pub task_poll_interval_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -84,6 +90,8 @@ impl Default for ServerConfig {
             cache_scope: CacheScope::Private,
             client_request_timeout: Duration::from_secs(300),
             shutdown_grace: Duration::from_secs(10),
+            task_ttl_ms: Some(3_600_000),
+            task_poll_interval_ms: 500,
         }
     }
 }
@@ -95,6 +103,8 @@ pub(crate) struct Offers {
     pub(crate) resources: bool,
     pub(crate) prompts: bool,
     pub(crate) completions: bool,
+    /// Some tool may run as a task.
+    pub(crate) tasks: bool,
 }
 
 pub(crate) struct ServerInner {
@@ -109,6 +119,7 @@ pub(crate) struct ServerInner {
     pub(crate) listeners: Listeners,
     pub(crate) schemas: crate::schema::SchemaCache,
     legacy_sessions: Mutex<Vec<Weak<SessionShared>>>,
+    pub(crate) tasks: tasks::Tasks,
 }
 
 impl ServerInner {
@@ -119,6 +130,10 @@ impl ServerInner {
             resources: self.enabled.resources || !r.resources.is_empty() || !r.templates.is_empty(),
             prompts: self.enabled.prompts || !r.prompts.is_empty(),
             completions: r.completion.is_some(),
+            tasks: r
+                .tools
+                .iter()
+                .any(|t| t.task_support != tasks::TaskSupport::Forbidden),
         }
     }
 
@@ -131,7 +146,7 @@ impl ServerInner {
     }
 
     /// The capabilities object, matching what is registered.
-    pub(crate) fn capabilities(&self, _era: Era) -> Value {
+    pub(crate) fn capabilities(&self, era: Era) -> Value {
         let o = self.offers();
         let mut caps = json!({ "logging": {} });
         if o.tools {
@@ -145,6 +160,16 @@ impl ServerInner {
         }
         if o.completions {
             caps["completions"] = json!({});
+        }
+        if o.tasks {
+            match era {
+                Era::Modern => caps["extensions"] = json!({ tasks::EXTENSION: {} }),
+                // 2025-11-25 (older revisions drop it, crate::shapes).
+                Era::Legacy => {
+                    caps["tasks"] =
+                        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}})
+                }
+            }
         }
         caps
     }

@@ -7,6 +7,7 @@
 mod content;
 mod inputs;
 mod resources;
+mod tasks;
 mod transport;
 
 use std::sync::{Arc, OnceLock};
@@ -41,6 +42,7 @@ pub fn build_server() -> Server {
     let builder = inputs::register(builder);
     let builder = resources::register(builder);
     let builder = transport::register(builder);
+    let builder = tasks::register(builder);
     let builder = triggers(builder, &cell);
     let server = builder
         .build()
