@@ -505,3 +505,133 @@ fn the_tasks_schema_check_can_fail() {
         "createdAt": "2026-07-28T00:00:00.000Z", "lastUpdatedAt": "2026-07-28T00:00:00.000Z"});
     assert!(tasks.validate("CreateTaskResult", &no_ttl).is_err());
 }
+
+const LEGACY: &str = "2025-11-25";
+
+async fn legacy_session(gate: &Gate) -> Wire {
+    let mut w = Wire::start(server(gate, config(60_000)), LEGACY);
+    let r = w
+        .request(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": LEGACY, "capabilities": {"elicitation": {}},
+                "clientInfo": {"name": "t", "version": "1"}}),
+        )
+        .await;
+    assert_eq!(
+        r["result"]["capabilities"]["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}})
+    );
+    w.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    w
+}
+
+#[tokio::test]
+async fn legacy_tasks_create_notify_wait_and_list() {
+    let gate = Gate::default();
+    let mut w = legacy_session(&gate).await;
+    let r = w
+        .request(
+            json!(1),
+            "tools/call",
+            json!({"name": "work", "arguments": {}, "task": {"ttl": 30_000}}),
+        )
+        .await;
+    let task = r["result"]["task"].clone();
+    let id = task["taskId"].as_str().unwrap().to_string();
+    assert_eq!(
+        r["result"],
+        json!({"task": {"taskId": id, "status": "working", "createdAt": task["createdAt"],
+            "lastUpdatedAt": task["createdAt"], "ttl": 30_000, "pollInterval": 50}})
+    );
+    let got = w
+        .request(json!(2), "tasks/get", json!({"taskId": id}))
+        .await;
+    assert_eq!(got["result"], task);
+    // tasks/result waits for the end.
+    w.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/result", "params": {"taskId": id}}))
+        .await;
+    w.expect_silence(100).await;
+    gate.permits.add_permits(1);
+    let status = w.recv().await;
+    assert_eq!(status["method"], "notifications/tasks/status");
+    assert_eq!(status["params"]["taskId"], id);
+    assert_eq!(status["params"]["status"], "completed");
+    let result = w.response_to(&json!(3)).await;
+    assert_eq!(
+        result["result"],
+        json!({"content": [{"type": "text", "text": "done"}],
+            "_meta": {"io.modelcontextprotocol/related-task": {"taskId": id}}})
+    );
+    let list = w.request(json!(4), "tasks/list", json!({})).await;
+    assert_eq!(list["result"]["tasks"].as_array().unwrap().len(), 1);
+    assert_eq!(list["result"]["tasks"][0]["status"], "completed");
+    let cancel = w
+        .request(json!(5), "tasks/cancel", json!({"taskId": id}))
+        .await;
+    assert_eq!(cancel["result"]["status"], "completed");
+    // A required tool without params.task is refused; with it, it runs as a task.
+    let r = w
+        .request(
+            json!(6),
+            "tools/call",
+            json!({"name": "must", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32601);
+    let r = w
+        .request(
+            json!(7),
+            "tools/call",
+            json!({"name": "must", "arguments": {}, "task": {}}),
+        )
+        .await;
+    assert_eq!(r["result"]["task"]["ttl"], 60_000);
+    w.finish().await;
+}
+
+#[tokio::test]
+async fn tasks_belong_to_the_principal_that_created_them() {
+    use libmcp::auth::AuthInfo;
+    use libmcp::jsonrpc::parse_message;
+    use libmcp::outgoing::Sink;
+
+    let server = server(&Gate::default(), config(60_000));
+    let (sink, mut out) = Sink::channel();
+    let session = server.stateless_session(sink.clone());
+    let alice = Arc::new(AuthInfo::new().subject("alice").client_id("app"));
+    let mallory = Arc::new(AuthInfo::new().subject("mallory").client_id("app"));
+    let send = |id: i64, method: &str, params: Value, who: &Arc<AuthInfo>| {
+        let msg =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": with_tasks(params)});
+        let msg = parse_message(msg.to_string().as_bytes()).unwrap();
+        session.handle_message_as(msg, sink.clone(), Some(who.clone()));
+    };
+    let mut next = async || -> Value {
+        let m = tokio::time::timeout(Duration::from_secs(5), out.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        serde_json::from_slice(&m.bytes).unwrap()
+    };
+    send(
+        1,
+        "tools/call",
+        json!({"name": "work", "arguments": {}}),
+        &alice,
+    );
+    let created = next().await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_string();
+    for (i, method) in ["tasks/get", "tasks/cancel"].iter().enumerate() {
+        send(10 + i as i64, method, json!({"taskId": id}), &mallory);
+        let r = next().await;
+        assert_eq!(
+            r["error"],
+            json!({"code": -32602, "message": format!("Invalid params: unknown or expired taskId {id:?}")}),
+            "{method} by another principal"
+        );
+    }
+    send(20, "tasks/get", json!({"taskId": id}), &alice);
+    assert_eq!(next().await["result"]["status"], "working");
+}

@@ -261,3 +261,75 @@ impl TaskStore for MemoryTaskStore {
         Box::pin(std::future::ready(Ok(all)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str, created_ms: u64, ttl_ms: Option<u64>) -> TaskRecord {
+        TaskRecord {
+            id: id.into(),
+            status: TaskStatus::Working,
+            status_message: None,
+            method: "tools/call".into(),
+            created_ms,
+            updated_ms: created_ms,
+            ttl_ms,
+            poll_interval_ms: None,
+            input_requests: Map::new(),
+            result: None,
+            error: None,
+            owner: None,
+            legacy: false,
+        }
+    }
+
+    /// The memory store's futures are ready at once.
+    fn now<T>(mut f: TaskFuture<'_, T>) -> T {
+        let waker = std::task::Waker::noop();
+        match f.as_mut().poll(&mut std::task::Context::from_waker(waker)) {
+            std::task::Poll::Ready(v) => v,
+            std::task::Poll::Pending => panic!("the memory store never waits"),
+        }
+    }
+
+    #[test]
+    fn the_memory_store_is_bounded_and_drops_expired_records() {
+        let store = MemoryTaskStore::new(2);
+        let t = now_ms();
+        now(store.create(record("a", t, Some(60_000)))).unwrap();
+        now(store.create(record("old", t - 10_000, Some(5_000)))).unwrap();
+        // The expired record is swept to make room; the store is then full.
+        now(store.create(record("b", t, None))).unwrap();
+        assert_eq!(
+            now(store.create(record("c", t, None))),
+            Err(TaskStoreError::Full(2))
+        );
+        assert_eq!(now(store.get("old")).unwrap(), None);
+        let ids: Vec<String> = now(store.list())
+            .unwrap()
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(ids, ["a", "b"]);
+        // A put does not revive a record that is gone.
+        now(store.put(record("old", t, None))).unwrap();
+        assert_eq!(now(store.get("old")).unwrap(), None);
+        assert_eq!(store.len(), 2);
+    }
+
+    #[test]
+    fn records_round_trip_as_json() {
+        let mut r = record("x", 1, Some(2));
+        r.status = TaskStatus::InputRequired;
+        r.owner = Some(TaskOwner {
+            subject: Some("s".into()),
+            client_id: None,
+        });
+        assert_eq!(TaskRecord::from_json(&r.to_json()).unwrap(), r);
+        assert!(matches!(
+            TaskRecord::from_json(b"{}"),
+            Err(TaskStoreError::Corrupt(_))
+        ));
+    }
+}
