@@ -592,6 +592,39 @@ async fn legacy_tasks_create_notify_wait_and_list() {
 }
 
 #[tokio::test]
+async fn legacy_task_input_is_asked_with_requests_naming_the_task() {
+    let mut w = legacy_session(&Gate::default()).await;
+    let r = w
+        .request(
+            json!(1),
+            "tools/call",
+            json!({"name": "ask_twice", "arguments": {}, "task": {}}),
+        )
+        .await;
+    let id = r["result"]["task"]["taskId"].clone();
+    for (round, name) in ["Ada", "Grace"].iter().enumerate() {
+        let status = w.recv().await;
+        assert_eq!(status["method"], "notifications/tasks/status");
+        assert_eq!(status["params"]["status"], "input_required");
+        let ask = w.recv().await;
+        assert_eq!(ask["method"], "elicitation/create", "round {round}");
+        assert_eq!(
+            ask["params"]["_meta"],
+            json!({"io.modelcontextprotocol/related-task": {"taskId": id}})
+        );
+        w.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept", "content": {"name": name}}}))
+            .await;
+    }
+    let status = w.recv().await;
+    assert_eq!(status["params"]["status"], "completed");
+    let r = w
+        .request(json!(2), "tasks/result", json!({"taskId": id}))
+        .await;
+    assert_eq!(r["result"]["content"][0]["text"], "Ada then Grace");
+    w.finish().await;
+}
+
+#[tokio::test]
 async fn tasks_belong_to_the_principal_that_created_them() {
     use libmcp::auth::AuthInfo;
     use libmcp::jsonrpc::parse_message;

@@ -246,6 +246,17 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired) {
             .unwrap_or_default()
             .to_string();
         let mut params = req.get("params").cloned();
+        if let Some(task) = c.ctx.task_id() {
+            // A request made for a task names it (2025-11-25 tasks, "Associating Task-Related
+            // Messages").
+            let p = params.get_or_insert_with(|| json!({}));
+            if let Some(obj) = p.as_object_mut() {
+                let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert(super::tasks::RELATED_TASK.into(), json!({ "taskId": task }));
+                }
+            }
+        }
         let version = c.ctx.protocol_version();
         if let Err(e) = crate::shapes::request(version, &method, params.as_mut()) {
             return c.send_error(&RpcError::internal(format!("input request {key:?}: {e}")));

@@ -258,6 +258,10 @@ async fn apply(c: Completion, live: Arc<Live>, outcome: Outcome) {
             st.record.status = TaskStatus::InputRequired;
             commit(&c.ctx, &live, &mut st).await;
             drop(st);
+            let c = Completion {
+                task: Some(live.clone()),
+                ..c
+            };
             crate::server::mrtr::legacy(c, ir);
             return;
         }

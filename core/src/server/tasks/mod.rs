@@ -34,8 +34,7 @@ use crate::error::RpcError;
 use crate::server::context::RequestContext;
 use crate::version::{Era, ProtocolVersion};
 
-/// The identifier of the tasks extension.
-pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+pub use crate::model::tasks::EXTENSION;
 
 /// Whether a tool runs as a task (`Tool.execution.taskSupport`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -13,45 +13,10 @@ use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use crate::model::tasks::TaskStatus;
+
 /// The future a [`TaskStore`] method returns.
 pub type TaskFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// The status of a task. The last three are terminal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStatus {
-    /// Running.
-    Working,
-    /// Waiting for the client to answer `inputRequests`.
-    InputRequired,
-    /// Finished with a result (which may be a tool error, `isError: true`).
-    Completed,
-    /// Finished with a JSON-RPC error.
-    Failed,
-    /// Cancelled by `tasks/cancel`.
-    Cancelled,
-}
-
-impl TaskStatus {
-    /// The wire name (`working`, `input_required`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskStatus::Working => "working",
-            TaskStatus::InputRequired => "input_required",
-            TaskStatus::Completed => "completed",
-            TaskStatus::Failed => "failed",
-            TaskStatus::Cancelled => "cancelled",
-        }
-    }
-
-    /// Whether nothing can change the task any more.
-    pub fn is_terminal(self) -> bool {
-        matches!(
-            self,
-            TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
-        )
-    }
-}
 
 /// Who created a task (servers with authorization): only the same subject and client may use it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
