@@ -10,6 +10,7 @@ use std::time::Duration;
 use libmcp::client::{Client, TaskCall, VersionPreference};
 use libmcp::model::TaskStatus;
 use libmcp::server::{InputRequired, Reply, RequestContext, Responder, Server, ServerConfig};
+use libmcp::transport::http::{HttpServerConfig, serve_http};
 use libmcp::{Error, ProtocolVersion};
 use serde_json::{Value, json};
 
@@ -82,46 +83,72 @@ fn text(r: &libmcp::model::CallToolResult) -> String {
         .to_string()
 }
 
+/// Runs tasks through `client`: polled to the end, input inside the task, failed, cancelled.
+async fn exercise(client: &Client, pref: &VersionPreference) {
+    let TaskCall::Task(task) = client
+        .call_tool_as_task("sleepy", json!({"ms": 50}))
+        .await
+        .unwrap()
+    else {
+        panic!("{pref:?}: sleepy runs as a task");
+    };
+    assert_eq!(task.status, TaskStatus::Working);
+    assert_eq!(task.poll_interval_ms, Some(20), "{pref:?}");
+    let result = client.wait_task(&task).await.unwrap();
+    assert_eq!(text(&result), "slept 50 ms", "{pref:?}");
+    // Input inside the task (modern: inputRequests and tasks/update; legacy: real requests).
+    let r = client.call_tool_task("greet", json!({})).await.unwrap();
+    assert_eq!(text(&r), "Hello, Ada!", "{pref:?}");
+    // A failed task is its JSON-RPC error.
+    match client.call_tool_task("fails", json!({})).await {
+        Err(Error::Rpc(e)) => assert_eq!(e.message, "Internal error: broken", "{pref:?}"),
+        other => panic!("{pref:?}: {other:?}"),
+    }
+    // Cancelled while working.
+    let TaskCall::Task(task) = client
+        .call_tool_as_task("sleepy", json!({"ms": 60_000}))
+        .await
+        .unwrap()
+    else {
+        panic!("a task");
+    };
+    client.cancel_task(&task.task_id).await.unwrap();
+    assert_eq!(
+        client.get_task(&task.task_id).await.unwrap().status,
+        TaskStatus::Cancelled
+    );
+    assert!(client.wait_task(&task).await.is_err(), "{pref:?}");
+}
+
+const ERAS: [VersionPreference; 2] = [
+    VersionPreference::Auto,
+    VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
+];
+
 #[tokio::test]
-async fn tasks_in_both_eras() {
-    for pref in [
-        VersionPreference::Auto,
-        VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
-    ] {
+async fn tasks_over_stdio_in_both_eras() {
+    for pref in ERAS {
         let client = connect(pref.clone()).await;
-        let TaskCall::Task(task) = client
-            .call_tool_as_task("sleepy", json!({"ms": 50}))
+        exercise(&client, &pref).await;
+        client.close().await;
+    }
+}
+
+#[tokio::test]
+async fn tasks_over_http_in_both_eras() {
+    let config = HttpServerConfig::with_bind("127.0.0.1:0".parse().unwrap());
+    let handle = serve_http(server(), config).await.unwrap();
+    let url = format!("http://{}/mcp", handle.local_addr());
+    for pref in ERAS {
+        let client = Client::builder("tasks-client", "1.0.0")
+            .version_preference(pref.clone())
+            .on_elicitation(|_params: Value| async move {
+                Ok(json!({"action": "accept", "content": {"name": "Ada"}}))
+            })
+            .connect_http(&url)
             .await
-            .unwrap()
-        else {
-            panic!("{pref:?}: sleepy runs as a task");
-        };
-        assert_eq!(task.status, TaskStatus::Working);
-        assert_eq!(task.poll_interval_ms, Some(20), "{pref:?}");
-        let result = client.wait_task(&task).await.unwrap();
-        assert_eq!(text(&result), "slept 50 ms", "{pref:?}");
-        // Input inside the task (modern: inputRequests and tasks/update; legacy: real requests).
-        let r = client.call_tool_task("greet", json!({})).await.unwrap();
-        assert_eq!(text(&r), "Hello, Ada!", "{pref:?}");
-        // A failed task is its JSON-RPC error.
-        match client.call_tool_task("fails", json!({})).await {
-            Err(Error::Rpc(e)) => assert_eq!(e.message, "Internal error: broken", "{pref:?}"),
-            other => panic!("{pref:?}: {other:?}"),
-        }
-        // Cancelled while working.
-        let TaskCall::Task(task) = client
-            .call_tool_as_task("sleepy", json!({"ms": 60_000}))
-            .await
-            .unwrap()
-        else {
-            panic!("a task");
-        };
-        client.cancel_task(&task.task_id).await.unwrap();
-        assert_eq!(
-            client.get_task(&task.task_id).await.unwrap().status,
-            TaskStatus::Cancelled
-        );
-        assert!(client.wait_task(&task).await.is_err(), "{pref:?}");
+            .unwrap();
+        exercise(&client, &pref).await;
         client.close().await;
     }
 }

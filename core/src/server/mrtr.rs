@@ -269,7 +269,13 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired) {
         let mut tasks = tokio::task::JoinSet::new();
         for (key, method, params) in requests {
             let session = session.clone();
-            let sink = ctx.0.sink.clone();
+            // A task's requests outlive the response stream of the call that created it: they go
+            // on the session's own channel (the standalone stream on HTTP).
+            let sink = if ctx.task_id().is_some() {
+                ctx.0.session.sink.clone()
+            } else {
+                ctx.0.sink.clone()
+            };
             tasks.spawn(async move {
                 let answer = session
                     .request_client(&sink, &method, params.as_ref())
