@@ -180,6 +180,10 @@ async fn discover_advertises_the_extension() {
         .await;
     assert_eq!(r["result"]["capabilities"]["extensions"], json!({EXT: {}}));
     assert!(r["result"]["capabilities"].get("tasks").is_none());
+    // 2026-07-28 has no Tool.execution: task support is not listed there.
+    let r = w.request(json!(2), "tools/list", modern(json!({}))).await;
+    let work = &r["result"]["tools"][1];
+    assert_eq!(*work, json!({"name": "work", "inputSchema": {"type": "object"}}));
     w.finish().await;
 }
 
@@ -524,6 +528,8 @@ async fn legacy_session(gate: &Gate) -> Wire {
     );
     w.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await;
+    let r = w.request(json!(-1), "tools/list", json!({})).await;
+    assert_eq!(r["result"]["tools"][1], task_tool("work", "optional"));
     w
 }
 

@@ -98,7 +98,11 @@ pub(crate) fn dispatch(
     let result = match ctx.method() {
         "server/discover" => Ok((Kind::Cacheable, discover(shared))),
         "tools/list" => list(shared, &ctx, "tools", |r| {
-            r.tools.iter().map(|t| t.definition.clone()).collect()
+            let modern = era == Era::Modern;
+            r.tools
+                .iter()
+                .map(|t| listed_tool(&t.definition, modern))
+                .collect()
         }),
         "prompts/list" => list(shared, &ctx, "prompts", |r| {
             r.prompts.iter().map(|p| p.definition.clone()).collect()
@@ -166,6 +170,16 @@ fn list(
         result["nextCursor"] = json!(n);
     }
     Ok((Kind::Cacheable, result))
+}
+
+/// A tool as listed: 2026-07-28 has no `execution` on Tool (task support is negotiated per request
+/// through the tasks extension), so it is left out there.
+fn listed_tool(definition: &Value, modern: bool) -> Value {
+    let mut d = definition.clone();
+    if modern && let Some(obj) = d.as_object_mut() {
+        obj.remove("execution");
+    }
+    d
 }
 
 fn set_level(shared: &SessionShared, ctx: &RequestContext) -> Result<(Kind, Value), RpcError> {
