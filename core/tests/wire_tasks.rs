@@ -183,7 +183,10 @@ async fn discover_advertises_the_extension() {
     // 2026-07-28 has no Tool.execution: task support is not listed there.
     let r = w.request(json!(2), "tools/list", modern(json!({}))).await;
     let work = &r["result"]["tools"][1];
-    assert_eq!(*work, json!({"name": "work", "inputSchema": {"type": "object"}}));
+    assert_eq!(
+        *work,
+        json!({"name": "work", "inputSchema": {"type": "object"}})
+    );
     w.finish().await;
 }
 
