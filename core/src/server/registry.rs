@@ -29,6 +29,8 @@ pub struct ToolEntry {
     pub input: Option<Validator>,
     /// Validates `structuredContent` against `outputSchema`.
     pub output: Option<Validator>,
+    /// Whether calls may or must run as tasks (`execution.taskSupport`).
+    pub task_support: super::tasks::TaskSupport,
     /// The handler.
     pub handler: Handler,
 }

@@ -8,6 +8,7 @@ mod content;
 mod inputs;
 mod resources;
 mod skills;
+mod tasks;
 mod transport;
 
 use std::sync::{Arc, OnceLock};
@@ -43,6 +44,7 @@ pub fn build_server() -> Server {
     let builder = resources::register(builder);
     let builder = skills::register(builder);
     let builder = transport::register(builder);
+    let builder = tasks::register(builder);
     let builder = triggers(builder, &cell);
     let server = builder
         .build()
