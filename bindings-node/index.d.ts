@@ -49,54 +49,15 @@ export declare class NativeHttpServer {
   closed(): Promise<void>
 }
 
-/**
- * A request being served by a JS handler. The JS layer answers it once; an instance collected
- * unanswered answers with an internal error (the engine's responder does that when dropped).
- */
-export declare class NativeRequest {
-  /**
-   * The request's context: `{id, method, params, protocolVersion, era, clientCapabilities, round,
-   * clientInfo?, templateVars?, inputResponses?, requestState?, auth?}` as JSON text.
-   */
-  context(): string
-  /** Answers with a result object (JSON text); `false` if the request was answered already. */
-  reply(result: string): boolean
-  /** Answers with a JSON-RPC error; `data` is JSON text. */
-  replyError(code: number, message: string, data?: string | undefined | null): boolean
-  /**
-   * Asks the client for input: `requests` is a JSON object of `{method, params}` input requests
-   * keyed by the handler's names, `state` comes back sealed on the retry.
-   */
-  inputRequired(requests: string, state?: string | undefined | null): boolean
-  /** Sends `notifications/progress` (when the client asked for progress and the value increases). */
-  progress(progress: number, total?: number | undefined | null, message?: string | undefined | null): boolean
-  /** Sends `notifications/message` at `level` if the client asked for it; `data` is JSON text. */
-  log(level: string, logger: string | undefined | null, data: string): boolean
-  /**
-   * Whether the client declared the capability at `path` (e.g. `["elicitation", "url"]`), by the
-   * core's rules (a bare `elicitation: {}` means form mode).
-   */
-  hasClientCapability(path: Array<string>): boolean
-  /**
-   * Closes the stream this request's messages travel on while it keeps running (resumable
-   * legacy HTTP sessions: the client reconnects with `Last-Event-ID`); `false` where the
-   * transport cannot resume.
-   */
-  closeStream(): boolean
-  /** Whether the client cancelled the request. */
-  get cancelled(): boolean
-  /** Calls `callback` once if the request is cancelled before it is answered. */
-  onCancel(callback: () => void): void
-}
-
-/** A server: handlers are JS functions called with a `NativeRequest` on the JS thread. */
+/** A server: handlers are JS functions called on the JS thread with a request's number and params. */
 export declare class NativeServer {
   /**
    * Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
    * httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
-   * sessionIdleTimeoutMs). Resolves once the port is bound.
+   * sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
+   * `auth.rs`). Resolves once the port is bound.
    */
-  serveHttp(options: string): Promise<NativeHttpServer>
+  serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
   /**
    * A server from its implementation object (`{name, version, title?, ...}`, JSON text) and
    * optional instructions.
@@ -106,9 +67,9 @@ export declare class NativeServer {
    * Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
    * `resource`, `resourceTemplate` or `prompt`. The core checks the definition.
    */
-  add(kind: string, definition: string, handler: (arg: NativeRequest) => void): void
+  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void): void
   /** Sets the `completion/complete` handler. */
-  setCompletion(handler: (arg: NativeRequest) => void): void
+  setCompletion(handler: (arg: HandlerArgs) => void): void
   /**
    * Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
    * its name, URI or URI template. `false` if there was none.
@@ -137,13 +98,79 @@ export declare class NativeSubscription {
 
 /**
  * Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
- * `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`) plus the client settings of
- * `bindings-node/src/client_options.rs`. `notification` sees every notification from the server.
+ * `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`, `oauth`) plus the client settings of
+ * `bindings-node/src/client_options.rs`. `notification` sees every notification from the server;
+ * `authorize` is the OAuth user-interaction step (`client_auth.rs`).
  */
-export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null): Promise<NativeClient>
+export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
 
 /**
  * The core's -32021 error (a required client capability is missing) for `required` (JSON text), as
  * `{code, message, data}` JSON text: handlers throw it as an `McpError`.
  */
 export declare function missingCapabilityError(required: string): string
+
+/**
+ * Answers request `id` with an internal error if it is still pending: its handler's context was
+ * garbage-collected with the request unanswered (a promise that can never settle).
+ */
+export declare function requestAbandoned(id: number): void
+
+/** Whether the client cancelled request `id` (`false` once it is answered). */
+export declare function requestCancelled(id: number): boolean
+
+/**
+ * Closes the stream request `id`'s messages travel on while it keeps running (resumable legacy
+ * HTTP sessions: the client reconnects with `Last-Event-ID`); `false` where the transport cannot
+ * resume.
+ */
+export declare function requestCloseStream(id: number): boolean
+
+/**
+ * The context of pending request `id`: `{id, method, protocolVersion, era, clientCapabilities,
+ * round, clientInfo?, templateVars?, inputResponses?, requestState?, auth?}` as JSON text; `null`
+ * once it is answered.
+ */
+export declare function requestContext(id: number): string | null
+
+/**
+ * Hands the answers given since the last call to the engine (the JS layer calls it once per
+ * event-loop turn in which it answered, see `lib/server.js`).
+ */
+export declare function requestFlush(): void
+
+/**
+ * Whether the client of request `id` declared the capability at `path` (e.g. `["elicitation",
+ * "url"]`), by the core's rules (a bare `elicitation: {}` means form mode).
+ */
+export declare function requestHasClientCapability(id: number, path: Array<string>): boolean
+
+/**
+ * Asks the client for input on behalf of request `id`: `requests` is a JSON object of `{method,
+ * params}` input requests keyed by the handler's names, `state` comes back sealed on the retry.
+ */
+export declare function requestInputRequired(id: number, requests: string, state?: string | undefined | null): boolean
+
+/**
+ * Sends `notifications/message` at `level` for request `id` if the client asked for it; `data`
+ * is JSON text.
+ */
+export declare function requestLog(id: number, level: string, logger: string | undefined | null, data: string): boolean
+
+/** Calls `callback` once if request `id` is cancelled before it is answered. */
+export declare function requestOnCancel(id: number, callback: () => void): void
+
+/**
+ * Sends `notifications/progress` for request `id` (when the client asked for progress and the
+ * value increases); `false` if not sent.
+ */
+export declare function requestProgress(id: number, progress: number, total?: number | undefined | null, message?: string | undefined | null): boolean
+
+/**
+ * Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if
+ * it was answered already.
+ */
+export declare function requestReply(id: number, result: string): boolean
+
+/** Answers request `id` with a JSON-RPC error; `data` is JSON text. */
+export declare function requestReplyError(id: number, code: number, message: string, data?: string | undefined | null): boolean

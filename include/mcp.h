@@ -138,6 +138,39 @@ typedef enum mcp_child_stderr {
   MCP_CHILD_STDERR_DISCARD = 2,
 } mcp_child_stderr;
 
+// Why a verifier refuses a token (`mcp_token_responder_reject`).
+typedef enum mcp_token_rejection {
+  // Unknown, malformed, revoked, expired or not for this resource: 401 `invalid_token`, the
+  // message as `error_description`.
+  MCP_TOKEN_INVALID = 0,
+  // The verifier cannot decide now (its key set or introspection endpoint is unreachable): 503,
+  // so the client retries instead of authorizing again.
+  MCP_TOKEN_UNAVAILABLE = 1,
+} mcp_token_rejection;
+
+// What a recorded event carries (`kind` of the event callbacks).
+typedef enum mcp_event_kind {
+  // A result response (it ends the POST stream it answers).
+  MCP_EVENT_RESULT = 0,
+  // An error response; `error_code` holds its JSON-RPC code.
+  MCP_EVENT_ERROR = 1,
+  // A notification.
+  MCP_EVENT_NOTIFICATION = 2,
+  // A server-to-client request.
+  MCP_EVENT_REQUEST = 3,
+} mcp_event_kind;
+
+// How a replay went (the value `mcp_event_replay_cb` returns).
+typedef enum mcp_replay {
+  // The events after `after` were pushed (none is fine: nothing followed yet).
+  MCP_REPLAY_OK = 0,
+  // Some of them were dropped to keep within the store's bounds (the client gets 404 and
+  // starts over).
+  MCP_REPLAY_EVICTED = 1,
+  // The store never recorded event `after` on that stream.
+  MCP_REPLAY_UNKNOWN = 2,
+} mcp_replay;
+
 // One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 // Free it with `mcp_call_free` (which does not cancel). Any thread.
 typedef struct mcp_call mcp_call;
@@ -158,6 +191,9 @@ typedef struct mcp_client_config mcp_client_config;
 // An error returned through an `error_out` parameter. Owned by the caller; release it with
 // `mcp_error_free`.
 typedef struct mcp_error mcp_error;
+
+// The events a replay hands back (see `mcp_event_replay_cb`).
+typedef struct mcp_event_list mcp_event_list;
 
 // A running HTTP server. Every function on it may be called from any thread, except
 // `mcp_http_server_wait` and `mcp_http_server_free`, which block and so must not be called from a
@@ -186,6 +222,12 @@ typedef struct mcp_oauth_config mcp_oauth_config;
 // One incoming request (tools/call, resources/read, prompts/get, completion/complete). Owned by the
 // library; valid until its responder is freed. Accessors may be called from any thread.
 typedef struct mcp_request mcp_request;
+
+// How the HTTP server protects itself: the resource identifier, the verifier callback, the
+// authorization servers and scopes it advertises and requires. A plain value: use it from one
+// thread at a time; `mcp_http_server_config_set_auth` checks and copies it (the copies share the
+// callback and its userdata).
+typedef struct mcp_resource_server_config mcp_resource_server_config;
 
 // The answer channel of one request. Owned by the handler that received it: answer it once with
 // `mcp_responder_result`, `_tool_error`, `_error` or `_input_required`, then free it with
@@ -224,6 +266,9 @@ typedef struct mcp_string mcp_string;
 // runtime running until it is freed.
 typedef struct mcp_subscription mcp_subscription;
 
+// The answer channel of one token check. Every function on it may be called from any thread.
+typedef struct mcp_token_responder mcp_token_responder;
+
 // Learns that a request was cancelled: by the client (`notifications/cancelled`), because its
 // connection or stream closed, or because the server is shutting down. Called at most once, on a
 // runtime thread, possibly while the handler still runs on another thread; a call that races with
@@ -247,22 +292,6 @@ typedef struct mcp_str {
   size_t len;
 } mcp_str;
 
-// Answers a server's input request (`elicitation/create`, `sampling/createMessage`, `roots/list`).
-// Called on a runtime thread, possibly concurrently for different requests. `params_json` is the
-// request's params as JSON, valid only during the call (copy it to keep it). The callee owns `reply`:
-// answer it once (now or later, any thread) with `mcp_input_reply_result` or `_error`, then free it
-// with `mcp_input_reply_free`. Must not unwind.
-typedef void (*mcp_input_cb)(void *userdata,
-                             struct mcp_str params_json,
-                             struct mcp_input_reply *reply);
-
-// Sees a notification from the server (progress, log messages, list changes): `method` and
-// `params_json` are valid only during the call. Called on a runtime thread, one notification at a
-// time, in arrival order. Must not block for long, call the client, or unwind.
-typedef void (*mcp_notification_cb)(void *userdata,
-                                    struct mcp_str method,
-                                    struct mcp_str params_json);
-
 // Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
 // `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
 // a runtime thread, never concurrently for one call, always before that call's `mcp_call_cb`. Must
@@ -284,6 +313,22 @@ typedef void (*mcp_call_cb)(void *userdata,
                             struct mcp_string *result,
                             struct mcp_error *error);
 
+// Answers a server's input request (`elicitation/create`, `sampling/createMessage`, `roots/list`).
+// Called on a runtime thread, possibly concurrently for different requests. `params_json` is the
+// request's params as JSON, valid only during the call (copy it to keep it). The callee owns `reply`:
+// answer it once (now or later, any thread) with `mcp_input_reply_result` or `_error`, then free it
+// with `mcp_input_reply_free`. Must not unwind.
+typedef void (*mcp_input_cb)(void *userdata,
+                             struct mcp_str params_json,
+                             struct mcp_input_reply *reply);
+
+// Sees a notification from the server (progress, log messages, list changes): `method` and
+// `params_json` are valid only during the call. Called on a runtime thread, one notification at a
+// time, in arrival order. Must not block for long, call the client, or unwind.
+typedef void (*mcp_notification_cb)(void *userdata,
+                                    struct mcp_str method,
+                                    struct mcp_str params_json);
+
 // One extra HTTP header: `name` and `value`, both UTF-8 views (read during the call only).
 typedef struct mcp_header {
   // The header name, e.g. "Authorization".
@@ -291,6 +336,62 @@ typedef struct mcp_header {
   // The header value.
   struct mcp_str value;
 } mcp_header;
+
+// Loads the record of session `id` (`id_len` bytes, NUL-terminated, valid during the call): on
+// success return true and write the record's JSON, exactly as `mcp_session_save_cb` received it,
+// to `*record_out` as an `mcp_string` the library takes over (`mcp_string_new`), or leave it NULL
+// when there is no such session. Return false when the store cannot answer (the request gets
+// 503). Called on a blocking-pool thread, possibly on several at once: it may block (a network
+// store) and may call blocking library functions. Must not unwind.
+typedef bool (*mcp_session_load_cb)(void *userdata,
+                                    const char *id,
+                                    size_t id_len,
+                                    struct mcp_string **record_out);
+
+// Creates or replaces the record of session `id`: `record_json` (`record_len` bytes,
+// NUL-terminated, valid during the call) is the JSON to keep and hand back on load. Return false
+// when it could not be kept (the request gets 503). Threads as for `mcp_session_load_cb`.
+typedef bool (*mcp_session_save_cb)(void *userdata,
+                                    const char *id,
+                                    size_t id_len,
+                                    const char *record_json,
+                                    size_t record_len);
+
+// Deletes the record of session `id` (it was deleted or expired) and writes whether there was one
+// to `*removed_out`. Return false when the store cannot answer. Threads as for
+// `mcp_session_load_cb`.
+typedef bool (*mcp_session_remove_cb)(void *userdata,
+                                      const char *id,
+                                      size_t id_len,
+                                      bool *removed_out);
+
+// Records one event: the `seq`-th message (from 1) on stream `stream` of session `session` (both
+// views NUL-terminated and valid during the call), `kind` an `mcp_event_kind` value (`error_code`
+// set for errors, else 0), `data` the serialised JSON-RPC message. Calls for one stream come in
+// `seq` order. Called on a runtime thread for every SSE event a legacy session sends, under that
+// stream's lock: it must be quick and must not block or call blocking library functions.
+typedef void (*mcp_event_append_cb)(void *userdata,
+                                    const char *session,
+                                    size_t session_len,
+                                    uint64_t stream,
+                                    uint64_t seq,
+                                    uint32_t kind,
+                                    int32_t error_code,
+                                    const char *data,
+                                    size_t data_len);
+
+// Hands back the events of `stream` in `session` that follow `after` (a `seq`; 0: the whole
+// stream), in order, each with `mcp_event_list_push(events, ...)`, and returns an `mcp_replay`
+// value. `events` is valid only during the call. Threads as for `mcp_event_append_cb`.
+typedef uint32_t (*mcp_event_replay_cb)(void *userdata,
+                                        const char *session,
+                                        size_t session_len,
+                                        uint64_t stream,
+                                        uint64_t after,
+                                        struct mcp_event_list *events);
+
+// Forgets every event of `session` (it ended or expired). Threads as for `mcp_event_append_cb`.
+typedef void (*mcp_event_remove_cb)(void *userdata, const char *session, size_t session_len);
 
 // Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
 // path such as `libmcp::server::complete`, or `libmcp::child_stderr` for a line a child server
@@ -333,6 +434,19 @@ typedef void (*mcp_credential_save_cb)(void *userdata,
                                        struct mcp_str issuer,
                                        struct mcp_str resource,
                                        struct mcp_str json);
+
+// Checks one bearer token. Called on a runtime thread once per HTTP request that carries
+// `Authorization: Bearer ...`, possibly on several threads at once. `token` (`token_len` bytes,
+// NUL-terminated) stays valid until `responder` is freed. The callee owns `responder`: answer it
+// once with `mcp_token_responder_accept` or `_reject`, now or later from any thread (a slow check,
+// such as an introspection call, belongs on a thread of your own: blocking library functions fail
+// here with `MCP_STATUS_WRONG_THREAD`), then free it with `mcp_token_responder_free`. A responder
+// freed unanswered, or no answer within the verify timeout, answers the request 503. It must not
+// unwind.
+typedef void (*mcp_token_verify_cb)(void *userdata,
+                                    const char *token,
+                                    size_t token_len,
+                                    struct mcp_token_responder *responder);
 
 // A request handler. Called on a runtime thread, possibly on several threads at once for different
 // requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
@@ -392,79 +506,6 @@ enum mcp_status mcp_client_builder_add_child_env(struct mcp_client_builder *buil
 enum mcp_status mcp_client_builder_set_child_cwd(struct mcp_client_builder *builder,
                                                  const char *dir,
                                                  size_t dir_len);
-
-// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
-enum mcp_status mcp_client_builder_new(const char *name,
-                                       size_t name_len,
-                                       const char *version,
-                                       size_t version_len,
-                                       struct mcp_client_builder **builder_out);
-
-// Sets the idle timeout of each request in milliseconds (progress notifications restart it;
-// default 60000). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
-enum mcp_status mcp_client_builder_set_timeout_ms(struct mcp_client_builder *builder,
-                                                  uint64_t timeout_ms);
-
-// Asks the server for log messages at `level` (an `mcp_log_level` value) and above: per request in
-// the modern era, with `logging/setLevel` after connecting in the legacy one. Others:
-// `MCP_STATUS_INVALID_ARGUMENT`. Messages arrive through `mcp_client_builder_on_notification`.
-enum mcp_status mcp_client_builder_set_log_level(struct mcp_client_builder *builder,
-                                                 uint32_t level);
-
-// Pins the protocol version (UTF-8, copied): a modern-era version ("2026-07-28") skips the legacy
-// fallback; a legacy one ("2025-11-25", "2025-06-18", ...) uses the `initialize` handshake. By
-// default the client probes with `server/discover` and falls back to `initialize`.
-enum mcp_status mcp_client_builder_set_protocol_version(struct mcp_client_builder *builder,
-                                                        const char *version,
-                                                        size_t version_len);
-
-// Answers `elicitation/create` with `cb` (declares form elicitation). The library owns `userdata`
-// from this call on, also when it fails, and calls `userdata_free(userdata)` exactly once when it
-// no longer needs it.
-enum mcp_status mcp_client_builder_on_elicitation(struct mcp_client_builder *builder,
-                                                  mcp_input_cb cb,
-                                                  void *userdata,
-                                                  mcp_userdata_free_cb userdata_free);
-
-// Answers `sampling/createMessage` with `cb` (declares sampling). Ownership as for elicitation.
-enum mcp_status mcp_client_builder_on_sampling(struct mcp_client_builder *builder,
-                                               mcp_input_cb cb,
-                                               void *userdata,
-                                               mcp_userdata_free_cb userdata_free);
-
-// Answers `roots/list` with `cb` (declares roots). Ownership as for elicitation.
-enum mcp_status mcp_client_builder_on_roots(struct mcp_client_builder *builder,
-                                            mcp_input_cb cb,
-                                            void *userdata,
-                                            mcp_userdata_free_cb userdata_free);
-
-// Calls `cb` with every notification the server sends. Ownership of `userdata` as for
-// `mcp_client_builder_on_elicitation`.
-enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *builder,
-                                                   mcp_notification_cb cb,
-                                                   void *userdata,
-                                                   mcp_userdata_free_cb userdata_free);
-
-// Spawns `program` with `args` (`nargs` views, may be NULL when 0; all copied), connects over its
-// stdin/stdout on `runtime`, negotiates the era, and writes the client to `*client_out`. Blocks
-// until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
-// failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
-// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
-// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
-// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
-// callback, never to this process's stderr); its environment and working directory are this
-// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
-enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *builder,
-                                                 const struct mcp_runtime *runtime,
-                                                 const char *program,
-                                                 size_t program_len,
-                                                 const struct mcp_str *args,
-                                                 size_t nargs,
-                                                 struct mcp_client **client_out,
-                                                 struct mcp_error **error_out);
-
-// Frees a client builder (finalizing handler userdata it still holds). NULL is ignored.
-void mcp_client_builder_free(struct mcp_client_builder *builder);
 
 // The era in use; `MCP_ERA_MODERN` for NULL.
 enum mcp_era mcp_client_era(const struct mcp_client *client);
@@ -552,31 +593,6 @@ enum mcp_status mcp_client_call(const struct mcp_client *client,
                                 struct mcp_string **json_out,
                                 struct mcp_error **error_out);
 
-// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
-// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
-// also from the call's own callbacks.
-enum mcp_status mcp_call_cancel(const struct mcp_call *call);
-
-// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
-void mcp_call_free(struct mcp_call *call);
-
-// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
-// When `progress` is not NULL the request asks for progress and each notification reaches
-// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
-// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
-// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
-// is written; `userdata` must stay valid until `cb` has run.
-enum mcp_status mcp_client_call_async(const struct mcp_client *client,
-                                      const char *method,
-                                      size_t method_len,
-                                      const char *params,
-                                      size_t params_len,
-                                      uint64_t timeout_ms,
-                                      mcp_progress_cb progress,
-                                      mcp_call_cb cb,
-                                      void *userdata,
-                                      struct mcp_call **call_out);
-
 // Closes the connection: the server's stdin is closed, then the process is stopped. Calls in flight
 // fail with `MCP_STATUS_TRANSPORT`. Idempotent; blocks until the process is gone. Not from a
 // callback.
@@ -605,6 +621,123 @@ enum mcp_status mcp_client_call_tool_async(const struct mcp_client *client,
                                            void *userdata,
                                            mcp_userdata_free_cb userdata_free,
                                            struct mcp_call **call_out);
+
+// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
+// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
+// also from the call's own callbacks.
+enum mcp_status mcp_call_cancel(const struct mcp_call *call);
+
+// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
+void mcp_call_free(struct mcp_call *call);
+
+// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
+// When `progress` is not NULL the request asks for progress and each notification reaches
+// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
+// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
+// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
+// is written; `userdata` must stay valid until `cb` has run.
+enum mcp_status mcp_client_call_async(const struct mcp_client *client,
+                                      const char *method,
+                                      size_t method_len,
+                                      const char *params,
+                                      size_t params_len,
+                                      uint64_t timeout_ms,
+                                      mcp_progress_cb progress,
+                                      mcp_call_cb cb,
+                                      void *userdata,
+                                      struct mcp_call **call_out);
+
+// Creates a client builder (`name`, `version` UTF-8, copied). Free with `mcp_client_builder_free`.
+enum mcp_status mcp_client_builder_new(const char *name,
+                                       size_t name_len,
+                                       const char *version,
+                                       size_t version_len,
+                                       struct mcp_client_builder **builder_out);
+
+// Sets the idle timeout of each request in milliseconds (progress notifications restart it;
+// default 60000), by the rules of `mcp_client_config_set_timeouts_ms`: 0, or a value above the
+// total timeout (default 600000), is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_builder_set_timeout_ms(struct mcp_client_builder *builder,
+                                                  uint64_t timeout_ms);
+
+// Asks the server for log messages at `level` (an `mcp_log_level` value) and above: per request in
+// the modern era, with `logging/setLevel` after connecting in the legacy one. Others:
+// `MCP_STATUS_INVALID_ARGUMENT`. Messages arrive through `mcp_client_builder_on_notification`.
+enum mcp_status mcp_client_builder_set_log_level(struct mcp_client_builder *builder,
+                                                 uint32_t level);
+
+// Pins the protocol version (UTF-8, copied) by the rule of `mcp_client_config_set_version`: a
+// modern-era version ("2026-07-28") skips the legacy fallback; a legacy one ("2025-11-25",
+// "2025-06-18", ...) uses the `initialize` handshake; "auto" (the default) probes with
+// `server/discover` and falls back to `initialize`. A revision libmcp does not know is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_client_builder_set_protocol_version(struct mcp_client_builder *builder,
+                                                        const char *version,
+                                                        size_t version_len);
+
+// Answers `elicitation/create` with `cb` (declares form elicitation). The library owns `userdata`
+// from this call on, also when it fails, and calls `userdata_free(userdata)` exactly once when it
+// no longer needs it.
+enum mcp_status mcp_client_builder_on_elicitation(struct mcp_client_builder *builder,
+                                                  mcp_input_cb cb,
+                                                  void *userdata,
+                                                  mcp_userdata_free_cb userdata_free);
+
+// Answers `sampling/createMessage` with `cb` (declares sampling). Ownership as for elicitation.
+enum mcp_status mcp_client_builder_on_sampling(struct mcp_client_builder *builder,
+                                               mcp_input_cb cb,
+                                               void *userdata,
+                                               mcp_userdata_free_cb userdata_free);
+
+// Answers `roots/list` with `cb` (declares roots). Ownership as for elicitation.
+enum mcp_status mcp_client_builder_on_roots(struct mcp_client_builder *builder,
+                                            mcp_input_cb cb,
+                                            void *userdata,
+                                            mcp_userdata_free_cb userdata_free);
+
+// Calls `cb` with every notification the server sends. Ownership of `userdata` as for
+// `mcp_client_builder_on_elicitation`.
+enum mcp_status mcp_client_builder_on_notification(struct mcp_client_builder *builder,
+                                                   mcp_notification_cb cb,
+                                                   void *userdata,
+                                                   mcp_userdata_free_cb userdata_free);
+
+// Spawns `program` with `args` (`nargs` views, may be NULL when 0; all copied), connects over its
+// stdin/stdout on `runtime`, negotiates the era, and writes the client to `*client_out`. Blocks
+// until connected. On failure writes the reason to `*error_out` (may be NULL; written only on
+// failure): `MCP_STATUS_IO`/`_TRANSPORT` when the process cannot start or talk,
+// `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second call is `MCP_STATUS_ALREADY_USED`. Not
+// from a callback (`MCP_STATUS_WRONG_THREAD` there). Free the client with `mcp_client_free`. The
+// child's stderr lines go where `mcp_client_builder_set_child_stderr` says (by default to the log
+// callback, never to this process's stderr); its environment and working directory are this
+// process's plus what `mcp_client_builder_add_child_env` / `_set_child_cwd` set.
+enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *builder,
+                                                 const struct mcp_runtime *runtime,
+                                                 const char *program,
+                                                 size_t program_len,
+                                                 const struct mcp_str *args,
+                                                 size_t nargs,
+                                                 struct mcp_client **client_out,
+                                                 struct mcp_error **error_out);
+
+// Connects over descriptors the host already has, as `mcp_client_builder_connect_stdio` does over a
+// child's pipes: `read_fd` carries the server's messages in, `write_fd` the client's out (the same
+// number twice for a connected socket), newline-delimited JSON. Negotiates the era and writes the
+// client to `*client_out`; blocks until connected. The library owns the descriptors from this call
+// on, also when it fails: it sets `O_NONBLOCK` on them and closes them when the client is closed or
+// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT`; one the reactor cannot watch (a
+// regular file) `MCP_STATUS_IO` with the reason; other failures as for `connect_stdio`, with the reason in
+// `*error_out` (may be NULL; written only on failure). `MCP_STATUS_ALREADY_USED` after a connect.
+// Not from a callback.
+enum mcp_status mcp_client_builder_connect_fds(struct mcp_client_builder *builder,
+                                               const struct mcp_runtime *runtime,
+                                               int32_t read_fd,
+                                               int32_t write_fd,
+                                               struct mcp_client **client_out,
+                                               struct mcp_error **error_out);
+
+// Frees a client builder (finalizing handler userdata it still holds). NULL is ignored.
+void mcp_client_builder_free(struct mcp_client_builder *builder);
 
 // Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
 enum mcp_status mcp_client_config_new(struct mcp_client_config **config_out);
@@ -662,28 +795,6 @@ enum mcp_status mcp_client_config_set_capabilities(struct mcp_client_config *con
 enum mcp_status mcp_client_builder_set_config(struct mcp_client_builder *builder,
                                               const struct mcp_client_config *config);
 
-// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
-// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
-// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
-// callback may then run during this call, on another thread), sending the `nheaders` extra
-// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
-// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
-// `server/discover` probe, remembered per origin for the life of the process) and writes the client
-// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
-// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
-// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
-// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
-// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
-// ends a legacy session with DELETE).
-enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *builder,
-                                                const struct mcp_runtime *runtime,
-                                                const char *url,
-                                                size_t url_len,
-                                                const struct mcp_header *headers,
-                                                size_t nheaders,
-                                                struct mcp_client **client_out,
-                                                struct mcp_error **error_out);
-
 // Authorizes the HTTP client with a copy of `oauth` (NULL turns authorization off again): the
 // client sends its bearer token with every request and, on a 401 or a 403 `insufficient_scope`
 // challenge, discovers the authorization server, registers, authorizes and retries. Tokens are kept
@@ -706,6 +817,28 @@ enum mcp_status mcp_client_config_add_root_certificates_pem(struct mcp_client_co
 enum mcp_status mcp_client_config_set_skip_default_roots(struct mcp_client_config *config,
                                                          bool skip);
 
+// Connects to the Streamable HTTP endpoint `url` ("http://host:port/path", or "https://..." checked
+// against the bundled Mozilla roots plus those of `mcp_client_config_add_root_certificates_pem`) on
+// `runtime`, authorizing with OAuth when `mcp_client_config_set_oauth` was applied (the authorization
+// callback may then run during this call, on another thread), sending the `nheaders` extra
+// `headers` (may be NULL when 0; copied) with every request, negotiates the era (as set with
+// `mcp_client_builder_set_protocol_version` or `mcp_client_config_set_version`; by default the
+// `server/discover` probe, remembered per origin for the life of the process) and writes the client
+// to `*client_out`. Blocks until connected. On failure writes the reason to `*error_out` (may be
+// NULL; written only on failure): `MCP_STATUS_INVALID_ARGUMENT` for a bad URL, header or TLS root,
+// `MCP_STATUS_TRANSPORT` when the server cannot be reached or authorization fails (the message
+// says why), `MCP_STATUS_NEGOTIATION`, `MCP_STATUS_TIMEOUT`. A second connect with the same builder
+// is `MCP_STATUS_ALREADY_USED`. Not from a callback. Free the client with `mcp_client_free` (which
+// ends a legacy session with DELETE).
+enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *builder,
+                                                const struct mcp_runtime *runtime,
+                                                const char *url,
+                                                size_t url_len,
+                                                const struct mcp_header *headers,
+                                                size_t nheaders,
+                                                struct mcp_client **client_out,
+                                                struct mcp_error **error_out);
+
 // The kind of failure (never `MCP_STATUS_OK`); `MCP_STATUS_NULL_PARAMETER` when `error` is NULL.
 enum mcp_status mcp_error_status(const struct mcp_error *error);
 
@@ -721,6 +854,18 @@ struct mcp_str mcp_error_data(const struct mcp_error *error);
 
 // Frees an error. NULL is ignored. Any thread.
 void mcp_error_free(struct mcp_error *error);
+
+// Adds one event to a replay's list: its `seq` (each above the one pushed before), `kind` (an
+// `mcp_event_kind` value, with `error_code` for errors) and `data` (`data_len` bytes, copied), as
+// `mcp_event_append_cb` received them. An unknown kind, a `seq` not above the last one pushed, or
+// data that is not UTF-8 is refused (`MCP_STATUS_INVALID_ARGUMENT` / `_INVALID_UTF8`). Only during
+// the `mcp_event_replay_cb` call that received `events`.
+enum mcp_status mcp_event_list_push(struct mcp_event_list *events,
+                                    uint64_t seq,
+                                    uint32_t kind,
+                                    int32_t error_code,
+                                    const char *data,
+                                    size_t data_len);
 
 // Creates a configuration holding the defaults. Free with `mcp_http_server_config_free`.
 enum mcp_status mcp_http_server_config_new(struct mcp_http_server_config **config_out);
@@ -799,6 +944,48 @@ enum mcp_status mcp_http_server_config_set_session_idle_timeout_ms(struct mcp_ht
 // `MCP_STATUS_INVALID_ARGUMENT`.
 enum mcp_status mcp_http_server_config_set_sse_keepalive_ms(struct mcp_http_server_config *config,
                                                             uint64_t interval_ms);
+
+// Requires OAuth 2.1 bearer tokens on every MCP request, checked by `auth`'s callback (see
+// `mcp_resource_server_config_new`), and serves its protected resource metadata (RFC 9728) at
+// `/.well-known/oauth-protected-resource` plus the resource's path. Requests without a valid token
+// get 401 with a `WWW-Authenticate: Bearer` challenge naming the metadata; missing scopes get 403
+// `insufficient_scope`. Handlers read the caller with `mcp_request_auth` and its kin. `auth` is
+// checked and copied here: a resource that is not an absolute http(s) URL, no authorization server,
+// or an invalid scope is `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be
+// NULL; written only on failure). NULL `auth` turns OAuth off again.
+enum mcp_status mcp_http_server_config_set_auth(struct mcp_http_server_config *config,
+                                                const struct mcp_resource_server_config *auth,
+                                                struct mcp_error **error_out);
+
+// Keeps the server's legacy sessions in a store of the host's (a database, a cache shared by
+// several instances behind one load balancer) through three callbacks, instead of this process's
+// memory: an instance that receives a session it does not run loads its record and serves it
+// (negotiated version, client capabilities and info, log level, subscriptions, principal), every
+// change is saved, DELETE and expiry remove it. Requests in flight, server-to-client requests and
+// open streams stay with the instance that holds them (route by `Mcp-Session-Id` for those). The
+// library owns `userdata` from this call on, also when it fails, and calls `userdata_free`
+// exactly once when the last server and configuration using the store are gone. Any callback NULL
+// is `MCP_STATUS_NULL_PARAMETER`. See `mcp_session_load_cb` for the threads the callbacks run on.
+enum mcp_status mcp_http_server_config_set_session_store(struct mcp_http_server_config *config,
+                                                         mcp_session_load_cb load,
+                                                         mcp_session_save_cb save,
+                                                         mcp_session_remove_cb remove,
+                                                         void *userdata,
+                                                         mcp_userdata_free_cb userdata_free);
+
+// Keeps the SSE events of legacy sessions (what a client resuming with `Last-Event-ID` gets again)
+// in a store of the host's through three callbacks, instead of this process's memory: shared by
+// several instances together with a session store (`mcp_http_server_config_set_session_store`), a
+// client resumes on any instance the events already recorded. The library owns `userdata` from
+// this call on, also when it fails, and calls `userdata_free` exactly once when the last server
+// and configuration using the store are gone. Any callback NULL is `MCP_STATUS_NULL_PARAMETER`.
+// See `mcp_event_append_cb` for the threads the callbacks run on (they must not block).
+enum mcp_status mcp_http_server_config_set_event_store(struct mcp_http_server_config *config,
+                                                       mcp_event_append_cb append,
+                                                       mcp_event_replay_cb replay,
+                                                       mcp_event_remove_cb remove,
+                                                       void *userdata,
+                                                       mcp_userdata_free_cb userdata_free);
 
 // Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
@@ -1070,6 +1257,111 @@ struct mcp_str mcp_request_auth(const struct mcp_request *request);
 // are in `mcp_request_input_responses`). 0 for NULL.
 uint32_t mcp_request_round(const struct mcp_request *request);
 
+// The subject (`sub`, the end user) of the request's verified access token, or empty when the token
+// names none or the transport does not authenticate.
+struct mcp_str mcp_request_auth_subject(const struct mcp_request *request);
+
+// The OAuth client the request's access token was issued to, or empty.
+struct mcp_str mcp_request_auth_client_id(const struct mcp_request *request);
+
+// The scopes granted to the request's access token, space-separated ("mcp:read mcp:admin"), or
+// empty.
+struct mcp_str mcp_request_auth_scopes(const struct mcp_request *request);
+
+// The further claims the token verifier attached (`claims` of `mcp_token_responder_accept`) as a
+// JSON object (`{}` when none), or empty when the request is not authenticated.
+struct mcp_str mcp_request_auth_claims(const struct mcp_request *request);
+
+// Whether the request's access token was granted the scope `scope` (UTF-8, read during the call).
+// False for NULL arguments, bad UTF-8 and unauthenticated requests. Any thread.
+bool mcp_request_has_scope(const struct mcp_request *request, const char *scope, size_t scope_len);
+
+// Creates a configuration for the resource `resource` (UTF-8, copied: the canonical URL of the MCP
+// endpoint as clients reach it, e.g. `"https://mcp.example.com/mcp"`), whose bearer tokens `verify`
+// checks. The library owns `userdata` from this call on, also when it fails, and calls
+// `userdata_free(userdata)` exactly once, when the last server using it has stopped and every copy
+// of the configuration is freed. Defaults: tokens must name the resource in their audience, no
+// required scopes, 10 s verify timeout, bearer tokens in the header only. The resource and the
+// authorization servers are checked by `mcp_http_server_config_set_auth`. Free with
+// `mcp_resource_server_config_free`.
+enum mcp_status mcp_resource_server_config_new(const char *resource,
+                                               size_t resource_len,
+                                               mcp_token_verify_cb verify,
+                                               void *userdata,
+                                               mcp_userdata_free_cb userdata_free,
+                                               struct mcp_resource_server_config **config_out);
+
+// Frees a configuration. NULL is ignored. Servers configured with it keep their copy.
+void mcp_resource_server_config_free(struct mcp_resource_server_config *config);
+
+// Adds an authorization server by its issuer identifier (an absolute http(s) URL, UTF-8, copied),
+// listed in the protected resource metadata (RFC 9728 `authorization_servers`). At least one is
+// required.
+enum mcp_status mcp_resource_server_config_add_authorization_server(struct mcp_resource_server_config *config,
+                                                                    const char *issuer,
+                                                                    size_t issuer_len);
+
+// Sets the scopes advertised as `scopes_supported` (space-separated, UTF-8, copied), which clients
+// request when a challenge names none.
+enum mcp_status mcp_resource_server_config_set_scopes_supported(struct mcp_resource_server_config *config,
+                                                                const char *scopes,
+                                                                size_t scopes_len);
+
+// Sets the scopes every request needs (space-separated, UTF-8, copied); a token without one of
+// them gets 403 `insufficient_scope`, and every challenge names them.
+enum mcp_status mcp_resource_server_config_set_required_scopes(struct mcp_resource_server_config *config,
+                                                               const char *scopes,
+                                                               size_t scopes_len);
+
+// Sets the scopes a `tools/call` of the tool `tool` needs beyond the required ones
+// (space-separated, UTF-8, both copied; a later call for the same tool replaces them). A call
+// without them gets 403 `insufficient_scope` naming the full set, so the client can step up.
+enum mcp_status mcp_resource_server_config_set_tool_scopes(struct mcp_resource_server_config *config,
+                                                           const char *tool,
+                                                           size_t tool_len,
+                                                           const char *scopes,
+                                                           size_t scopes_len);
+
+// Sets the human-readable `resource_name` of the metadata (UTF-8, copied).
+enum mcp_status mcp_resource_server_config_set_resource_name(struct mcp_resource_server_config *config,
+                                                             const char *name,
+                                                             size_t name_len);
+
+// Whether a token's audience must name the resource (default on, as MCP requires; turn it off only
+// when the callback checks the audience itself).
+enum mcp_status mcp_resource_server_config_set_check_audience(struct mcp_resource_server_config *config,
+                                                              bool on);
+
+// Sets how long the callback may take to answer before the request gets 503, in milliseconds
+// (default 10000). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_resource_server_config_set_verify_timeout_ms(struct mcp_resource_server_config *config,
+                                                                 uint64_t timeout_ms);
+
+// Accepts the token: `auth_json` (`auth_json_len` bytes, copied) describes who it stands for, as
+// `{"subject", "clientId", "scopes", "expiresAt", "audience", "claims"}` (the shape
+// `mcp_request_auth` returns; every member optional: `scopes` and `audience` arrays of strings,
+// `expiresAt` seconds since the Unix epoch, `claims` an object handlers read back). The library then
+// checks expiry, audience (it must name the resource unless turned off) and the required scopes.
+// Text that is not JSON is `MCP_STATUS_INVALID_JSON`, JSON of another shape (an unknown
+// member, a wrong type) `MCP_STATUS_INVALID_ARGUMENT`, with the reason in `*error_out` (may be
+// NULL; written only on failure); the responder can still answer then. Any thread.
+enum mcp_status mcp_token_responder_accept(const struct mcp_token_responder *responder,
+                                           const char *auth_json,
+                                           size_t auth_json_len,
+                                           struct mcp_error **error_out);
+
+// Refuses the token. `kind` is an `mcp_token_rejection` value (others:
+// `MCP_STATUS_INVALID_ARGUMENT`); `message` (UTF-8, copied; may be NULL with length 0) goes to the
+// client as `error_description`. `MCP_STATUS_ALREADY_USED` after an answer. Any thread.
+enum mcp_status mcp_token_responder_reject(const struct mcp_token_responder *responder,
+                                           uint32_t kind,
+                                           const char *message,
+                                           size_t message_len);
+
+// Frees the responder (and the token view); unanswered, the request gets 503. NULL is ignored.
+// Any thread.
+void mcp_token_responder_free(struct mcp_token_responder *responder);
+
 // The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
 const struct mcp_request *mcp_responder_request(const struct mcp_responder *responder);
 
@@ -1266,25 +1558,6 @@ void mcp_server_builder_free(struct mcp_server_builder *builder);
 // userdata is finalized when the last of them goes. NULL is ignored.
 void mcp_server_free(struct mcp_server *server);
 
-// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
-// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
-// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
-// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
-enum mcp_status mcp_server_add_tool(const struct mcp_server *server,
-                                    const char *definition,
-                                    size_t definition_len,
-                                    mcp_handler_cb cb,
-                                    void *userdata,
-                                    mcp_userdata_free_cb userdata_free,
-                                    struct mcp_error **error_out);
-
-// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
-// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
-enum mcp_status mcp_server_remove_tool(const struct mcp_server *server,
-                                       const char *name,
-                                       size_t name_len,
-                                       bool *removed_out);
-
 // Starts serving `server` over this process's stdin and stdout on `runtime` and writes the running
 // serve to `*serve_out`. Nothing else may write to stdout meanwhile. The serve ends when stdin
 // closes (after in-flight requests finish) or `mcp_serve_stop` is called. Free with
@@ -1366,6 +1639,25 @@ enum mcp_status mcp_server_config_set_state_key(struct mcp_server_config *config
 // after `mcp_server_builder_build`.
 enum mcp_status mcp_server_builder_set_config(struct mcp_server_builder *builder,
                                               const struct mcp_server_config *config);
+
+// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
+// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
+// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
+// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
+enum mcp_status mcp_server_add_tool(const struct mcp_server *server,
+                                    const char *definition,
+                                    size_t definition_len,
+                                    mcp_handler_cb cb,
+                                    void *userdata,
+                                    mcp_userdata_free_cb userdata_free,
+                                    struct mcp_error **error_out);
+
+// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
+// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
+enum mcp_status mcp_server_remove_tool(const struct mcp_server *server,
+                                       const char *name,
+                                       size_t name_len,
+                                       bool *removed_out);
 
 // Registers (or replaces) a prompt on a built server, even while it serves, and tells listening
 // clients the prompt list changed. `definition` as in `mcp_server_builder_add_prompt`; ownership of

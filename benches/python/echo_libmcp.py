@@ -1,24 +1,48 @@
-"""Echo server on libmcp (sync handler, or `--async` for an `async def` one), stdio."""
+"""Echo server on libmcp (a sync handler, or with ``--async`` an ``async def`` one): stdio without
+arguments, Streamable HTTP with ``--http ADDR`` (see _harness.py)."""
 
+from __future__ import annotations
+
+import asyncio
 import sys
+
+from _harness import announce, http_address, stdin_closed
 
 from libmcp import Server
 
-server = Server("echo-libmcp", "1.0.0")
+server = Server("echo-libmcp-python", "1.0.0")
 
 if "--async" in sys.argv:
 
     @server.tool()
     async def echo(text: str) -> str:
-        """Echoes the text."""
+        """Returns the text it is given."""
         return text
 
 else:
 
     @server.tool()
     def echo(text: str) -> str:
-        """Echoes the text."""
+        """Returns the text it is given."""
         return text
 
 
-server.run()
+async def serve_http(host: str, port: int) -> None:
+    def ready(url: str) -> None:
+        announce(host, int(url.rsplit(":", 1)[1].split("/")[0]))
+
+    # The Rust echo server lifts the session limit the same way (idle-session measurements).
+    serving = asyncio.create_task(server.serve_async("http", host, port, ready=ready, max_sessions=1_000_000))
+    await stdin_closed()
+    serving.cancel()
+    try:
+        await serving
+    except asyncio.CancelledError:
+        pass
+
+
+address = http_address(sys.argv)
+if address is None:
+    server.run()
+else:
+    asyncio.run(serve_http(*address))

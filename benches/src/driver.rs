@@ -70,6 +70,67 @@ pub struct Plan {
     pub verify_every: usize,
 }
 
+/// The small and the large `text` of the echo phases, bytes.
+pub const SMALL_PAYLOAD: usize = 64;
+/// See [`SMALL_PAYLOAD`].
+pub const LARGE_PAYLOAD: usize = 64 * 1024;
+
+/// How many echoes of each size a run sends: measured small and large, and the warm-up's small
+/// (a tenth of that large).
+#[derive(Clone, Copy, Debug)]
+pub struct EchoCounts {
+    /// Measured calls with the small text.
+    pub small: usize,
+    /// Measured calls with the large text.
+    pub large: usize,
+    /// Warm-up calls with the small text.
+    pub warm: usize,
+}
+
+impl EchoCounts {
+    /// The defaults (`--quick` or full), overridden by `--requests` / `--requests-large`.
+    pub fn new(quick: bool, small: Option<usize>, large: Option<usize>) -> EchoCounts {
+        let s = small.unwrap_or(if quick { 300 } else { 20_000 });
+        EchoCounts {
+            small: s,
+            large: large.unwrap_or(if quick { 30 } else { (s / 10).max(1) }),
+            warm: if quick { 50 } else { 2_000 },
+        }
+    }
+}
+
+impl Plan {
+    /// The echo benchmark: 1 then 32 in flight, each with the small then the large text, after a
+    /// warm-up at 32 in flight.
+    pub fn echo(n: EchoCounts, phase_time: Duration, verify_every: usize) -> Plan {
+        let mut phases = Vec::new();
+        for in_flight in [1, 32] {
+            for (payload, requests) in [(SMALL_PAYLOAD, n.small), (LARGE_PAYLOAD, n.large)] {
+                phases.push(PhaseSpec {
+                    in_flight,
+                    payload,
+                    requests,
+                });
+            }
+        }
+        let warmup = [
+            (SMALL_PAYLOAD, n.warm),
+            (LARGE_PAYLOAD, (n.warm / 10).max(1)),
+        ]
+        .map(|(payload, requests)| PhaseSpec {
+            in_flight: 32,
+            payload,
+            requests,
+        });
+        Plan {
+            phases,
+            warmup: warmup.to_vec(),
+            phase_time,
+            verify_every,
+        }
+    }
+}
+
 /// The measurements of one phase.
 #[derive(Clone, Debug, Serialize)]
 pub struct PhaseResult {

@@ -23,7 +23,8 @@ fn find<'a>(runs: &'a [RunResult], implementation: &str, mode: Mode) -> Option<&
         .find(|r| r.implementation == implementation && r.mode == mode)
 }
 
-fn size(bytes: usize) -> String {
+/// `64 B`, `64 KiB`.
+pub fn size(bytes: usize) -> String {
     if bytes >= 1024 && bytes.is_multiple_of(1024) {
         format!("{} KiB", bytes / 1024)
     } else {

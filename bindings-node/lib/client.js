@@ -41,6 +41,19 @@ function notificationHandler (f) {
   }
 }
 
+/** The OAuth user-interaction step for the addon: `onAuthorize(authorizationUrl)` resolves to the
+ * URL the authorization server redirected the user back to (sync or async). */
+function authorizeHandler (f) {
+  if (f === undefined) return undefined
+  if (typeof f !== 'function') throw new TypeError('onAuthorize must be a function')
+  return async (url) => {
+    const redirect = await f(url)
+    if (redirect instanceof URL) return redirect.href
+    if (typeof redirect !== 'string') throw new TypeError(`onAuthorize must resolve to the redirect URL, got ${typeof redirect}`)
+    return redirect
+  }
+}
+
 const CLIENT_KEYS = ['name', 'version', 'protocolVersion', 'timeoutMs', 'probeTimeoutMs', 'logLevel', 'roots',
   'elicitationUrl', 'samplingTools']
 
@@ -115,6 +128,7 @@ class Client {
       inputHandler(opts.onSampling, 'onSampling'),
       inputHandler(opts.onRoots, 'onRoots'),
       notificationHandler(opts.onNotification),
+      authorizeHandler(opts.onAuthorize),
     ]
     const o = { ...nativeOptions(transport, opts), ...extra }
     const c = await translated(() => native.connect(JSON.stringify(o), ...handlers))
@@ -130,12 +144,18 @@ class Client {
     return Client.#open('stdio', { command, args, env: opts.env, cwd: opts.cwd, stderr: opts.stderr }, opts)
   }
 
-  /** Connects to a Streamable HTTP endpoint. `opts`: `headers`, plus the client options of `connect`. */
+  /** Connects to a Streamable HTTP endpoint. `opts`: `headers`; `oauth` (`{redirectUri,
+   * clientName?, clientMetadataUrl?, clientUri?, offlineAccess?, preRegistered?: {clientId,
+   * clientSecret?, issuer?}}`) to authorize with OAuth 2.1 when the server asks (401, or 403
+   * insufficient_scope), with `onAuthorize(authorizationUrl)` resolving to the redirect URL the
+   * user came back with (without it the authorization URL is fetched and its redirect followed);
+   * plus the client options of `connect`. */
   static connectHttp (url, opts = {}) {
     if (url instanceof URL) url = url.href
     if (typeof url !== 'string') throw new TypeError('url must be a string or a URL')
     objectArg(opts, 'options')
-    return Client.#open('http', { url, headers: opts.headers }, opts)
+    if (opts.oauth !== undefined) objectArg(opts.oauth, 'oauth')
+    return Client.#open('http', { url, headers: opts.headers, oauth: opts.oauth }, opts)
   }
 
   /** `{command, args, env, cwd}` (stdio) or `{url, headers}` (HTTP), plus client options: `name`,

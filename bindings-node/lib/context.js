@@ -1,8 +1,9 @@
 'use strict'
 // What a handler receives besides its arguments: the request's context, progress and logging, an
 // AbortSignal, and the answers to earlier input requests (MRTR). Everything here reads or calls
-// the addon's NativeRequest (bindings-node/src/request.rs).
+// the addon's request functions (bindings-node/src/request.rs).
 
+const native = require('../index.js')
 const { translatedSync } = require('./errors')
 
 /** Input the handler needs before it can finish; return it from a handler (see `inputRequired`). */
@@ -51,40 +52,54 @@ function listRoots () {
 
 const LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
 
-/** The context of one request. */
+/** The context of one request, pending in the addon under the number `id`. The params come with
+ * the call; the rest is fetched from the addon (one JSON text) the first time any of it is read,
+ * which must be before the request is answered. */
 class Context {
-  #req
+  #id
+  #info
   #signal
-  constructor (req) {
-    this.#req = req
-    const c = JSON.parse(req.context())
-    /** The JSON-RPC id. */
-    this.requestId = c.id
-    /** The method (`tools/call`, `resources/read`, ...). */
-    this.method = c.method
+  constructor (id, params) {
+    this.#id = id
     /** The request's params, `_meta` included. */
-    this.params = c.params
+    this.params = params
     /** `params._meta`, if any. */
-    this.meta = c.params && c.params._meta
-    /** The protocol version this request is served under. */
-    this.protocolVersion = c.protocolVersion
-    /** `'modern'` (2026-07-28) or `'legacy'`. */
-    this.era = c.era
-    /** The client's capabilities (this request's, or the session's). */
-    this.clientCapabilities = c.clientCapabilities
-    /** The client's implementation object, if known. */
-    this.clientInfo = c.clientInfo
-    /** How many input rounds came before this call (0 on the first). */
-    this.round = c.round
-    /** The verified state attached to the last `inputRequired` answer. */
-    this.requestState = c.requestState
-    /** The answers to earlier input requests, by name. */
-    this.inputResponses = c.inputResponses || {}
-    /** Variables a resource template matched. */
-    this.templateVars = c.templateVars
-    /** The verified access token's facts (HTTP with OAuth), if any. */
-    this.auth = c.auth
+    this.meta = params && params._meta
   }
+
+  /** The request's number in the addon (what its `request*` functions take). */
+  get nativeId () { return this.#id }
+
+  #get (key) {
+    if (this.#info === undefined) {
+      const text = native.requestContext(this.#id)
+      this.#info = text == null ? {} : JSON.parse(text)
+    }
+    return this.#info[key]
+  }
+
+  /** The JSON-RPC id. */
+  get requestId () { return this.#get('id') }
+  /** The method (`tools/call`, `resources/read`, ...). */
+  get method () { return this.#get('method') }
+  /** The protocol version this request is served under. */
+  get protocolVersion () { return this.#get('protocolVersion') }
+  /** `'modern'` (2026-07-28) or `'legacy'`. */
+  get era () { return this.#get('era') }
+  /** The client's capabilities (this request's, or the session's). */
+  get clientCapabilities () { return this.#get('clientCapabilities') }
+  /** The client's implementation object, if known. */
+  get clientInfo () { return this.#get('clientInfo') }
+  /** How many input rounds came before this call (0 on the first). */
+  get round () { return this.#get('round') }
+  /** The verified state attached to the last `inputRequired` answer. */
+  get requestState () { return this.#get('requestState') }
+  /** The answers to earlier input requests, by name. */
+  get inputResponses () { return this.#get('inputResponses') || {} }
+  /** Variables a resource template matched. */
+  get templateVars () { return this.#get('templateVars') }
+  /** The verified access token's facts (HTTP with OAuth), if any. */
+  get auth () { return this.#get('auth') }
 
   /** The answer to the input request named `key`, if the client gave it. */
   inputResponse (key) {
@@ -96,8 +111,8 @@ class Context {
     if (!this.#signal) {
       const controller = new AbortController()
       this.#signal = controller.signal
-      if (this.#req.cancelled) controller.abort()
-      else this.#req.onCancel(() => controller.abort())
+      if (native.requestCancelled(this.#id)) controller.abort()
+      else native.requestOnCancel(this.#id, () => controller.abort())
     }
     return this.#signal
   }
@@ -106,26 +121,26 @@ class Context {
    * 'url')` (the engine's rule: a bare `elicitation: {}` means form mode). */
   hasClientCapability (...path) {
     if (!path.every((p) => typeof p === 'string')) throw new TypeError('capability path must be strings')
-    return this.#req.hasClientCapability(path)
+    return native.requestHasClientCapability(this.#id, path)
   }
 
   /** Closes the response stream while the request keeps running (SEP-1699 polling on resumable
    * legacy HTTP sessions); `false` where the transport cannot resume (stdio, modern requests). */
   closeStream () {
-    return this.#req.closeStream()
+    return native.requestCloseStream(this.#id)
   }
 
   /** Sends `notifications/progress` if the client asked for progress; `false` if not sent
    * (no progress token, or a value that does not increase). */
   progress (progress, total, message) {
     if (typeof progress !== 'number') throw new TypeError('progress must be a number')
-    return this.#req.progress(progress, total ?? undefined, message ?? undefined)
+    return native.requestProgress(this.#id, progress, total ?? undefined, message ?? undefined)
   }
 
   /** Sends `notifications/message` if the client asked for this level. */
   log (level, data, logger) {
     if (!LEVELS.has(level)) throw new TypeError(`unknown log level ${JSON.stringify(level)}`)
-    return translatedSync(() => this.#req.log(level, logger ?? undefined, JSON.stringify(data ?? null)))
+    return translatedSync(() => native.requestLog(this.#id, level, logger ?? undefined, JSON.stringify(data ?? null)))
   }
 }
 

@@ -61,6 +61,16 @@ class InvalidArgumentError extends McpError {
   }
 }
 
+/** Thrown by an HTTP server's token verifier (`serveHttp({auth: {verifyToken}})`) for a token it
+ * refuses: the client gets 401 `invalid_token` with this message as `error_description`. Any other
+ * throw means the verifier could not decide, answered 503. */
+class InvalidTokenError extends Error {
+  constructor (message = 'the token was refused') {
+    super(message)
+    this.name = 'InvalidTokenError'
+  }
+}
+
 /** The -32021 error for a request that lacks the client capabilities `required` (e.g.
  * `{sampling: {}}`), as the engine shapes it. */
 McpError.missingCapability = function missingCapability (required) {
@@ -115,6 +125,7 @@ module.exports = {
   TimeoutError,
   CancelledError,
   InvalidArgumentError,
+  InvalidTokenError,
   fromNative,
   translated,
   translatedSync,

@@ -37,6 +37,10 @@ export declare class TimeoutError extends McpError {}
 export declare class CancelledError extends McpError {}
 /** A value given to the API is invalid (definition, options). */
 export declare class InvalidArgumentError extends McpError {}
+/** Thrown by a token verifier for a token it refuses (401 invalid_token); other throws are 503. */
+export declare class InvalidTokenError extends Error {
+  constructor (message?: string)
+}
 
 /** An input request: `{method, params}`. */
 export interface InputRequest { method: string, params?: JsonObject }
@@ -140,6 +144,35 @@ export interface HttpOptions {
   maxBodyBytes?: number
   maxSessions?: number
   sessionIdleTimeoutMs?: number
+  /** OAuth 2.1 resource-server mode: every request needs a bearer token `verifyToken` accepts. */
+  auth?: AuthOptions
+}
+/** What a token verifier knows about an accepted token; the engine checks expiry, audience and
+ * scopes on it, and handlers see it as `ctx.auth`. */
+export interface TokenInfo {
+  subject?: string
+  clientId?: string
+  scopes?: string[]
+  /** Seconds since the Unix epoch. */
+  expiresAt?: number
+  audience?: string[]
+  claims?: JsonObject
+}
+export interface AuthOptions {
+  /** The endpoint's canonical URL (the token audience, and the metadata's `resource`). */
+  resource: string
+  /** Checks a bearer token: its facts, or null (or a thrown InvalidTokenError) to refuse it. */
+  verifyToken: (token: string) => Awaitable<TokenInfo | null | undefined>
+  authorizationServers?: string[]
+  scopesSupported?: string[]
+  requiredScopes?: string[]
+  /** Extra scopes per tool name (403 insufficient_scope without them). */
+  toolScopes?: Record<string, string[]>
+  resourceName?: string
+  resourceDocumentation?: string
+  /** Whether a token must name this resource in its audience (default true). */
+  checkAudience?: boolean
+  verifyTimeoutMs?: number
 }
 export interface HttpServing {
   readonly url: string
@@ -200,6 +233,22 @@ export interface StdioOptions extends ClientOptions {
 }
 export interface HttpClientOptions extends ClientOptions {
   headers?: Record<string, string>
+  /** Authorize with OAuth 2.1 (authorization code with PKCE) when the server asks. */
+  oauth?: OAuthOptions
+  /** Shows the authorization URL to the user; resolves to the URL they were redirected back to.
+   * Without it the URL is fetched and its redirect followed. */
+  onAuthorize?: (authorizationUrl: string) => Awaitable<string | URL>
+}
+export interface OAuthOptions {
+  /** Where the authorization server sends the user back. */
+  redirectUri: string
+  clientName?: string
+  /** An HTTPS URL hosting this client's metadata document (used as client_id where supported). */
+  clientMetadataUrl?: string
+  clientUri?: string
+  /** Ask for refresh tokens when offered (default true). */
+  offlineAccess?: boolean
+  preRegistered?: { clientId: string, clientSecret?: string, issuer?: string, tokenEndpointAuthMethod?: string }
 }
 
 /** An MCP client connected to one server. */

@@ -23,3 +23,4 @@ exports.TransportError = errors.TransportError
 exports.TimeoutError = errors.TimeoutError
 exports.CancelledError = errors.CancelledError
 exports.InvalidArgumentError = errors.InvalidArgumentError
+exports.InvalidTokenError = errors.InvalidTokenError

@@ -4,7 +4,7 @@
 // with the core's rules. Handlers run on the JS thread; each answers its request exactly once.
 
 const native = require('../index.js')
-const { McpError, ErrorCode, translated, translatedSync } = require('./errors')
+const { McpError, ErrorCode, InvalidTokenError, translated, translatedSync } = require('./errors')
 const { Context, InputRequired } = require('./context')
 const { toJsonSchema } = require('./schema')
 
@@ -32,65 +32,104 @@ function pick (def, config, keys) {
   return def
 }
 
-/** Sends a handler's answer: a result object, or input required. */
-function answer (req, kind, value) {
+/** The addon hands the answers of one event-loop turn to the engine together (one wake-up of its
+ * writer, not one per answer): whatever answers a request calls `flushSoon()`. */
+let flushing = false
+function flush () {
+  flushing = false
+  native.requestFlush()
+}
+function flushSoon () {
+  if (!flushing) {
+    flushing = true
+    setImmediate(flush)
+  }
+}
+
+/** Sends a handler's answer for request `id`: a result object, or input required. */
+function answer (id, kind, value) {
   if (value instanceof InputRequired) {
-    req.inputRequired(JSON.stringify(value.requests), value.state)
+    native.requestInputRequired(id, JSON.stringify(value.requests), value.state)
     return
   }
   if (kind === 'tool' && typeof value === 'string') {
     value = { content: [{ type: 'text', text: value }] }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    req.replyError(ErrorCode.InternalError, `the ${kind} handler returned ${describe(value)}, not a result object`)
+    native.requestReplyError(id, ErrorCode.InternalError, `the ${kind} handler returned ${describe(value)}, not a result object`)
     return
   }
-  req.reply(JSON.stringify(value))
+  native.requestReply(id, JSON.stringify(value))
 }
 
 /** Sends a handler's failure: an McpError with a code keeps it; anything else thrown by a tool
  * becomes a tool error the model sees (`isError: true`), and by other handlers -32603. */
-function fail (req, kind, e) {
+function fail (id, kind, e) {
   const message = e instanceof Error ? e.message : String(e)
   if (e instanceof McpError && Number.isInteger(e.code)) {
-    req.replyError(e.code, message, e.data === undefined ? undefined : JSON.stringify(e.data))
+    native.requestReplyError(id, e.code, message, e.data === undefined ? undefined : JSON.stringify(e.data))
   } else if (kind === 'tool') {
-    req.reply(JSON.stringify({ content: [{ type: 'text', text: message }], isError: true }))
+    native.requestReply(id, JSON.stringify({ content: [{ type: 'text', text: message }], isError: true }))
   } else {
-    req.replyError(ErrorCode.InternalError, message)
+    native.requestReplyError(id, ErrorCode.InternalError, message)
   }
 }
 
-/** The addon-facing handler: builds the context, calls `invoke(ctx)` and answers. It never throws
- * (a throw on the JS thread inside a native callback would end the process). */
+/** A handler's promise collected unsettled can never answer: its request gets an internal error
+ * (a no-op for requests answered already, whose numbers are never reused). */
+const unsettled = new FinalizationRegistry((id) => native.requestAbandoned(id))
+
+/** The addon-facing handler, called with a request's number and params (JSON text): builds the
+ * context, calls `invoke(ctx)` and answers; a sync result is answered before it returns, with
+ * no promise involved. It never throws (a throw on the JS thread inside a native callback would
+ * end the process). */
 function dispatcher (kind, invoke) {
-  return (req) => {
+  return (id, params) => {
     try {
-      const out = invoke(new Context(req))
+      const out = invoke(new Context(id, JSON.parse(params)))
       if (out !== null && typeof out === 'object' && typeof out.then === 'function') {
-        out.then((v) => settle(req, kind, v), (e) => safeFail(req, kind, e))
+        unsettled.register(out, id)
+        out.then((v) => settle(id, kind, v), (e) => safeFail(id, kind, e))
       } else {
-        settle(req, kind, out)
+        settle(id, kind, out)
       }
     } catch (e) {
-      safeFail(req, kind, e)
+      safeFail(id, kind, e)
     }
   }
 }
 
-function settle (req, kind, value) {
+function settle (id, kind, value) {
   try {
-    answer(req, kind, value)
+    answer(id, kind, value)
   } catch (e) {
-    safeFail(req, kind, e)
+    safeFail(id, kind, e)
   }
+  flushSoon()
 }
 
-function safeFail (req, kind, e) {
+function safeFail (id, kind, e) {
   try {
-    fail(req, kind, e)
+    fail(id, kind, e)
   } catch (e2) {
-    req.replyError(ErrorCode.InternalError, String(e2 && e2.message))
+    native.requestReplyError(id, ErrorCode.InternalError, String(e2 && e2.message))
+  }
+  flushSoon()
+}
+
+/** The addon-facing token verifier around `verifyToken(token)`, which returns the token's facts
+ * (`{subject?, clientId?, scopes?, expiresAt?, audience?, claims?}`) or null to refuse it, sync or
+ * async; it resolves to the JSON answer `bindings-node/src/auth.rs` decodes and never rejects. */
+function tokenVerifier (verifyToken) {
+  return async (token) => {
+    try {
+      const info = await verifyToken(token)
+      if (info === null || info === undefined) return JSON.stringify({ invalid: 'the token was refused' })
+      return JSON.stringify({ ok: info })
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e)
+      return JSON.stringify(e instanceof InvalidTokenError ? { invalid: message } : { unavailable: message })
+    }
   }
 }
 
@@ -275,11 +314,24 @@ class Server {
   /** Serves Streamable HTTP (both eras on one endpoint). `options`: `host` (an IP address,
    * default 127.0.0.1), `port` (default 0: any free port), `path` (default `/mcp`),
    * `legacySessions`, `httpSse`, `dnsRebindingProtection`, `allowedHosts`, `allowedOrigins`,
-   * `maxBodyBytes`, `maxSessions`, `sessionIdleTimeoutMs`. Resolves to `{url, port, close()}`
-   * once listening; the process stays alive until it is closed. */
+   * `maxBodyBytes`, `maxSessions`, `sessionIdleTimeoutMs`, and `auth` for OAuth 2.1
+   * resource-server mode: `{resource, verifyToken, authorizationServers?, scopesSupported?,
+   * requiredScopes?, toolScopes?, resourceName?, resourceDocumentation?, checkAudience?,
+   * verifyTimeoutMs?}` (every request then needs a bearer token `verifyToken` accepts; the engine
+   * checks expiry, audience and scopes and serves the protected resource metadata). Resolves to
+   * `{url, port, close()}` once listening; the process stays alive until it is closed. */
   async serveHttp (options = {}) {
     optionalObject(options, 'HTTP options')
-    const handle = await translated(() => this.#native.serveHttp(JSON.stringify(options)))
+    const { auth, ...rest } = options
+    let verifier
+    if (auth !== undefined) {
+      optionalObject(auth, 'auth options')
+      const { verifyToken, ...authOptions } = auth
+      requireFunction(verifyToken, 'auth.verifyToken')
+      verifier = tokenVerifier(verifyToken)
+      rest.auth = authOptions
+    }
+    const handle = await translated(() => this.#native.serveHttp(JSON.stringify(rest), verifier))
     const closed = handle.closed()
     const http = {
       url: handle.url,

@@ -103,8 +103,9 @@ fn with_handlers(
 }
 
 /// Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
-/// `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`) plus the client settings of
-/// `bindings-node/src/client_options.rs`. `notification` sees every notification from the server.
+/// `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`, `oauth`) plus the client settings of
+/// `bindings-node/src/client_options.rs`. `notification` sees every notification from the server;
+/// `authorize` is the OAuth user-interaction step (`client_auth.rs`).
 #[napi]
 pub fn connect<'env>(
     env: &'env Env,
@@ -113,6 +114,7 @@ pub fn connect<'env>(
     sampling: Option<Function<String, Promise<String>>>,
     roots: Option<Function<String, Promise<String>>>,
     notification: Option<Function<String, ()>>,
+    authorize: Option<Function<String, Promise<String>>>,
 ) -> napi::Result<PromiseRaw<'env, NativeClient>> {
     let Value::Object(o) = parse("client options", &options)? else {
         return Err(invalid("client options must be an object"));
@@ -126,6 +128,9 @@ pub fn connect<'env>(
     )?;
     let connecting = match o.get("transport").and_then(Value::as_str) {
         Some("stdio") => {
+            if authorize.is_some() {
+                return Err(invalid("onAuthorize is for HTTP connections (OAuth)"));
+            }
             let spec = client_options::child(&o)?;
             Box::pin(async move { builder.connect_stdio(spec).await })
                 as std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>>
@@ -136,7 +141,7 @@ pub fn connect<'env>(
                 .and_then(Value::as_str)
                 .ok_or_else(|| invalid("url must be a string"))?
                 .to_string();
-            let http = client_options::http(&o)?;
+            let http = client_options::http(&o, authorize.as_ref())?;
             Box::pin(async move { builder.connect_http_with(&url, http).await })
         }
         other => return Err(invalid(format!("unknown transport {other:?}"))),

@@ -7,8 +7,10 @@ use std::time::Duration;
 use libmcp::client::{ClientBuilder, ClientConfig, VersionPreference};
 use libmcp::transport::child::ChildSpec;
 use libmcp::{Era, ProtocolVersion};
+use napi::bindgen_prelude::{Function, Promise};
 use serde_json::{Map, Value};
 
+use crate::client_auth;
 use crate::error::invalid;
 
 fn str_of<'a>(o: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
@@ -116,12 +118,20 @@ pub(crate) fn child(o: &Map<String, Value>) -> napi::Result<ChildSpec> {
     Ok(spec)
 }
 
-/// The HTTP options of `o`: `headers`.
+/// The HTTP options of `o`: `headers`, and `oauth` (authorization with `authorize` as the
+/// user-interaction step, see `client_auth.rs`).
 pub(crate) fn http(
     o: &Map<String, Value>,
+    authorize: Option<&Function<String, Promise<String>>>,
 ) -> napi::Result<libmcp::client::http::HttpClientOptions> {
+    let auth = match (o.get("oauth").filter(|a| !a.is_null()), authorize) {
+        (Some(oauth), f) => Some(client_auth::oauth_client(oauth, f)?),
+        (None, None) => None,
+        (None, Some(_)) => return Err(invalid("onAuthorize needs the oauth options")),
+    };
     Ok(libmcp::client::http::HttpClientOptions {
         headers: string_pairs(o.get("headers"), "headers")?,
+        auth,
         ..Default::default()
     })
 }

@@ -1,14 +1,20 @@
 //! Serving a `NativeServer` over Streamable HTTP (`libmcp::transport::http::serve_http`): options
-//! from JS mapped onto `HttpServerConfig`, and a handle that closes it.
+//! from JS mapped onto `HttpServerConfig` (OAuth resource-server mode in `auth.rs`), and a handle
+//! that closes it.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::Duration;
 
+use libmcp::server::Server;
 use libmcp::transport::http::{HttpServerConfig, serve_http};
+use napi::Env;
+use napi::bindgen_prelude::{Function, Promise, PromiseRaw};
 use napi_derive::napi;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
+use crate::auth;
 use crate::error::{engine, invalid, parse};
 use crate::server::NativeServer;
 
@@ -22,14 +28,18 @@ pub struct NativeHttpServer {
     done: watch::Receiver<bool>,
 }
 
-fn strings(v: &Value, what: &str) -> napi::Result<Vec<String>> {
+pub(crate) fn strings(v: &Value, what: &str) -> napi::Result<Vec<String>> {
     v.as_array()
         .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect())
         .ok_or_else(|| invalid(format!("{what} must be an array of strings")))
 }
 
-/// `HttpServerConfig` from the JS options object (every key optional).
-fn config(options: &Value) -> napi::Result<HttpServerConfig> {
+/// `HttpServerConfig` from the JS options object (every key optional); `auth` (resource-server
+/// mode) needs the token verifier.
+fn config(
+    options: &Value,
+    verifier: Option<&Function<String, Promise<String>>>,
+) -> napi::Result<HttpServerConfig> {
     let host: IpAddr = match options.get("host").and_then(Value::as_str) {
         None | Some("localhost") => IpAddr::from([127, 0, 0, 1]),
         Some(h) => h
@@ -73,6 +83,14 @@ fn config(options: &Value) -> napi::Result<HttpServerConfig> {
     if let Some(n) = number("sessionIdleTimeoutMs") {
         c.session_idle_timeout = Duration::from_millis(n);
     }
+    match (options.get("auth").filter(|a| !a.is_null()), verifier) {
+        (None, None) => {}
+        (Some(auth), Some(f)) => c.auth = Some(Arc::new(auth::resource_server(auth, f)?)),
+        (Some(_), None) => return Err(invalid("auth needs a token verifier function")),
+        (None, Some(_)) => {
+            return Err(invalid("a token verifier was given without auth options"));
+        }
+    }
     Ok(c)
 }
 
@@ -80,30 +98,40 @@ fn config(options: &Value) -> napi::Result<HttpServerConfig> {
 impl NativeServer {
     /// Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
     /// httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
-    /// sessionIdleTimeoutMs). Resolves once the port is bound.
+    /// sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
+    /// `auth.rs`). Resolves once the port is bound.
     #[napi]
-    pub async fn serve_http(&self, options: String) -> napi::Result<NativeHttpServer> {
-        let config = config(&parse("HTTP options", &options)?)?;
-        let path = config.path.clone();
-        let handle = serve_http(self.server.clone(), config)
-            .await
-            .map_err(engine)?;
-        let addr = handle.local_addr();
-        let (stop, stopped) = oneshot::channel::<()>();
-        let (done_tx, done) = watch::channel(false);
-        tokio::spawn(async move {
-            let _ = stopped.await;
-            handle.shutdown().await;
-            done_tx.send_replace(true);
-        });
-        Ok(NativeHttpServer {
-            port: u32::from(addr.port()),
-            host: addr.ip().to_string(),
-            path,
-            stop: parking_lot::Mutex::new(Some(stop)),
-            done,
-        })
+    pub fn serve_http<'env>(
+        &self,
+        env: &'env Env,
+        options: String,
+        verifier: Option<Function<String, Promise<String>>>,
+    ) -> napi::Result<PromiseRaw<'env, NativeHttpServer>> {
+        let config = config(&parse("HTTP options", &options)?, verifier.as_ref())?;
+        let server = self.server.clone();
+        env.spawn_future(listen(server, config))
     }
+}
+
+/// Binds and starts the HTTP server; its handle stops it.
+async fn listen(server: Server, config: HttpServerConfig) -> napi::Result<NativeHttpServer> {
+    let path = config.path.clone();
+    let handle = serve_http(server, config).await.map_err(engine)?;
+    let addr = handle.local_addr();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let (done_tx, done) = watch::channel(false);
+    tokio::spawn(async move {
+        let _ = stopped.await;
+        handle.shutdown().await;
+        done_tx.send_replace(true);
+    });
+    Ok(NativeHttpServer {
+        port: u32::from(addr.port()),
+        host: addr.ip().to_string(),
+        path,
+        stop: parking_lot::Mutex::new(Some(stop)),
+        done,
+    })
 }
 
 #[napi]

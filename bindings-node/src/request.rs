@@ -1,7 +1,13 @@
-//! One invocation of a JS handler: the request's context as JSON, and the engine's responder behind
-//! methods that complete it exactly once (a result, an error, or input required).
+//! The requests being served by JS handlers. Each invocation is parked in one table under a number;
+//! the JS handler gets that number and the request's params (JSON text), and answers through the
+//! functions below, which complete the engine's responder exactly once (a result, an error, or
+//! input required). A number is a plain JS value, so a request costs no JS object wrapping native
+//! memory (and no finalizer) on the way in; the rest of the context is read only when asked for.
 
-use std::sync::Arc;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 
 use libmcp::server::{InputRequired, Reply, RequestContext, Responder};
 use libmcp::{Era, RpcError};
@@ -14,37 +20,82 @@ use tokio::sync::oneshot;
 
 use crate::error::{invalid, parse};
 
-/// A request being served by a JS handler. The JS layer answers it once; an instance collected
-/// unanswered answers with an internal error (the engine's responder does that when dropped).
-#[napi]
-pub struct NativeRequest {
+/// A request a JS handler has not answered yet.
+struct Pending {
     ctx: RequestContext,
-    responder: Mutex<Option<Responder>>,
+    responder: Responder,
     /// Ends the cancellation watcher (if one was started) once the request is answered.
-    answered: Mutex<Option<oneshot::Sender<()>>>,
+    answered: Option<oneshot::Sender<()>>,
 }
 
-impl NativeRequest {
-    pub(crate) fn new(ctx: RequestContext, responder: Responder) -> Self {
-        NativeRequest {
+/// Unanswered requests by number. Numbers are never reused (a JS number holds 2^53 of them), so
+/// a late call with an answered request's number finds nothing instead of another request.
+static PENDING: LazyLock<Mutex<HashMap<u64, Pending>>> = LazyLock::new(Default::default);
+static NEXT: AtomicU64 = AtomicU64::new(1);
+
+/// Parks a request for a JS handler; returns its number.
+pub(crate) fn park(ctx: RequestContext, responder: Responder) -> u64 {
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    PENDING.lock().insert(
+        id,
+        Pending {
             ctx,
-            responder: Mutex::new(Some(responder)),
-            answered: Mutex::new(None),
-        }
-    }
-
-    fn finish(&self, reply: Reply) -> bool {
-        let Some(responder) = self.responder.lock().take() else {
-            return false;
-        };
-        self.answered.lock().take();
-        // Answers may start engine work (legacy input rounds spawn tasks): give them the runtime.
-        napi::bindgen_prelude::within_runtime_if_available(|| responder.reply(reply));
-        true
-    }
+            responder,
+            answered: None,
+        },
+    );
+    id
 }
 
-/// The request's context as one JSON object (what `ctx` shows in JS).
+/// Drops a parked request unanswered (its handler could not be called): the responder answers
+/// with an internal error.
+pub(crate) fn abandon(id: u64) {
+    let pending = PENDING.lock().remove(&id);
+    drop(pending);
+}
+
+/// The context of a pending request (a cheap clone), if it is still pending.
+fn context_of(id: f64) -> Option<RequestContext> {
+    PENDING.lock().get(&(id as u64)).map(|p| p.ctx.clone())
+}
+
+thread_local! {
+    /// Answers given on the JS thread since the last `requestFlush`, in order.
+    static OUTBOX: RefCell<Vec<(Responder, Reply)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Completes request `id` with `reply` at the next `requestFlush`; `false` if it was answered
+/// already (or never existed). Handing the engine every answer of one event-loop turn together
+/// wakes its writer once per turn instead of once per answer.
+fn finish(id: f64, reply: Reply) -> bool {
+    let Some(p) = PENDING.lock().remove(&(id as u64)) else {
+        return false;
+    };
+    drop(p.answered);
+    OUTBOX.with_borrow_mut(|o| o.push((p.responder, reply)));
+    true
+}
+
+/// Hands the answers given since the last call to the engine (the JS layer calls it once per
+/// event-loop turn in which it answered, see `lib/server.js`).
+#[napi]
+pub fn request_flush() {
+    let batch = OUTBOX.with_borrow_mut(std::mem::take);
+    // Answers may start engine work (legacy input rounds spawn tasks and call handlers again,
+    // which parks requests: the table is not locked here): give them the runtime.
+    napi::bindgen_prelude::within_runtime_if_available(|| {
+        for (responder, reply) in batch {
+            responder.reply(reply);
+        }
+    });
+}
+
+/// The request's params as JSON text (what the JS handler is called with).
+pub(crate) fn params_json(ctx: &RequestContext) -> String {
+    ctx.params().to_string()
+}
+
+/// The request's context as one JSON object (what `ctx` shows in JS, besides the params).
 fn context_json(ctx: &RequestContext) -> String {
     let era = match ctx.era() {
         Era::Modern => "modern",
@@ -53,7 +104,6 @@ fn context_json(ctx: &RequestContext) -> String {
     let mut o = Map::new();
     o.insert("id".into(), ctx.id().to_value());
     o.insert("method".into(), json!(ctx.method()));
-    o.insert("params".into(), ctx.params().clone());
     o.insert(
         "protocolVersion".into(),
         json!(ctx.protocol_version().as_str()),
@@ -91,109 +141,135 @@ fn context_json(ctx: &RequestContext) -> String {
     Value::Object(o).to_string()
 }
 
+/// The context of pending request `id`: `{id, method, protocolVersion, era, clientCapabilities,
+/// round, clientInfo?, templateVars?, inputResponses?, requestState?, auth?}` as JSON text; `null`
+/// once it is answered.
 #[napi]
-impl NativeRequest {
-    /// The request's context: `{id, method, params, protocolVersion, era, clientCapabilities, round,
-    /// clientInfo?, templateVars?, inputResponses?, requestState?, auth?}` as JSON text.
-    #[napi]
-    pub fn context(&self) -> String {
-        context_json(&self.ctx)
-    }
+pub fn request_context(id: f64) -> Option<String> {
+    context_of(id).map(|ctx| context_json(&ctx))
+}
 
-    /// Answers with a result object (JSON text); `false` if the request was answered already.
-    #[napi]
-    pub fn reply(&self, result: String) -> bool {
-        let reply = match serde_json::from_str::<Value>(&result) {
-            Ok(v) => Reply::Result(v),
-            Err(e) => Reply::Error(RpcError::internal(format!(
-                "the handler's result is not JSON: {e}"
-            ))),
-        };
-        self.finish(reply)
-    }
+/// Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if
+/// it was answered already.
+#[napi]
+pub fn request_reply(id: f64, result: String) -> bool {
+    let reply = match serde_json::from_str::<Value>(&result) {
+        Ok(v) => Reply::Result(v),
+        Err(e) => Reply::Error(RpcError::internal(format!(
+            "the handler's result is not JSON: {e}"
+        ))),
+    };
+    finish(id, reply)
+}
 
-    /// Answers with a JSON-RPC error; `data` is JSON text.
-    #[napi]
-    pub fn reply_error(&self, code: i32, message: String, data: Option<String>) -> bool {
-        let mut err = RpcError::new(code, message);
-        if let Some(d) = data.and_then(|d| serde_json::from_str(&d).ok()) {
-            err = err.with_data(d);
-        }
-        self.finish(Reply::Error(err))
+/// Answers request `id` with a JSON-RPC error; `data` is JSON text.
+#[napi]
+pub fn request_reply_error(id: f64, code: i32, message: String, data: Option<String>) -> bool {
+    let mut err = RpcError::new(code, message);
+    if let Some(d) = data.and_then(|d| serde_json::from_str(&d).ok()) {
+        err = err.with_data(d);
     }
+    finish(id, Reply::Error(err))
+}
 
-    /// Asks the client for input: `requests` is a JSON object of `{method, params}` input requests
-    /// keyed by the handler's names, `state` comes back sealed on the retry.
-    #[napi]
-    pub fn input_required(&self, requests: String, state: Option<String>) -> napi::Result<bool> {
-        let Value::Object(requests) = parse("input requests", &requests)? else {
-            return Err(invalid("input requests must be an object keyed by name"));
-        };
-        Ok(self.finish(Reply::InputRequired(InputRequired { requests, state })))
-    }
+/// Asks the client for input on behalf of request `id`: `requests` is a JSON object of `{method,
+/// params}` input requests keyed by the handler's names, `state` comes back sealed on the retry.
+#[napi]
+pub fn request_input_required(
+    id: f64,
+    requests: String,
+    state: Option<String>,
+) -> napi::Result<bool> {
+    let Value::Object(requests) = parse("input requests", &requests)? else {
+        return Err(invalid("input requests must be an object keyed by name"));
+    };
+    Ok(finish(
+        id,
+        Reply::InputRequired(InputRequired { requests, state }),
+    ))
+}
 
-    /// Sends `notifications/progress` (when the client asked for progress and the value increases).
-    #[napi]
-    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) -> bool {
-        self.ctx
-            .notify_progress(progress, total, message.as_deref())
-    }
+/// Answers request `id` with an internal error if it is still pending: its handler's context was
+/// garbage-collected with the request unanswered (a promise that can never settle).
+#[napi]
+pub fn request_abandoned(id: f64) {
+    abandon(id as u64);
+}
 
-    /// Sends `notifications/message` at `level` if the client asked for it; `data` is JSON text.
-    #[napi]
-    pub fn log(&self, level: String, logger: Option<String>, data: String) -> napi::Result<bool> {
-        let level = serde_json::from_value(json!(level))
-            .map_err(|_| invalid(format!("unknown log level {level:?}")))?;
-        Ok(self
-            .ctx
-            .log(level, logger.as_deref(), parse("log data", &data)?))
-    }
+/// Sends `notifications/progress` for request `id` (when the client asked for progress and the
+/// value increases); `false` if not sent.
+#[napi]
+pub fn request_progress(
+    id: f64,
+    progress: f64,
+    total: Option<f64>,
+    message: Option<String>,
+) -> bool {
+    context_of(id).is_some_and(|ctx| ctx.notify_progress(progress, total, message.as_deref()))
+}
 
-    /// Whether the client declared the capability at `path` (e.g. `["elicitation", "url"]`), by the
-    /// core's rules (a bare `elicitation: {}` means form mode).
-    #[napi]
-    pub fn has_client_capability(&self, path: Vec<String>) -> bool {
-        let path: Vec<&str> = path.iter().map(String::as_str).collect();
-        self.ctx.has_client_capability(&path)
-    }
+/// Sends `notifications/message` at `level` for request `id` if the client asked for it; `data`
+/// is JSON text.
+#[napi]
+pub fn request_log(
+    id: f64,
+    level: String,
+    logger: Option<String>,
+    data: String,
+) -> napi::Result<bool> {
+    let level = serde_json::from_value(json!(level))
+        .map_err(|_| invalid(format!("unknown log level {level:?}")))?;
+    let data = parse("log data", &data)?;
+    Ok(context_of(id).is_some_and(|ctx| ctx.log(level, logger.as_deref(), data)))
+}
 
-    /// Closes the stream this request's messages travel on while it keeps running (resumable
-    /// legacy HTTP sessions: the client reconnects with `Last-Event-ID`); `false` where the
-    /// transport cannot resume.
-    #[napi]
-    pub fn close_stream(&self) -> bool {
-        self.ctx.close_stream()
-    }
+/// Whether the client of request `id` declared the capability at `path` (e.g. `["elicitation",
+/// "url"]`), by the core's rules (a bare `elicitation: {}` means form mode).
+#[napi]
+pub fn request_has_client_capability(id: f64, path: Vec<String>) -> bool {
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    context_of(id).is_some_and(|ctx| ctx.has_client_capability(&path))
+}
 
-    /// Whether the client cancelled the request.
-    #[napi(getter)]
-    pub fn cancelled(&self) -> bool {
-        self.ctx.is_cancelled()
-    }
+/// Closes the stream request `id`'s messages travel on while it keeps running (resumable legacy
+/// HTTP sessions: the client reconnects with `Last-Event-ID`); `false` where the transport cannot
+/// resume.
+#[napi]
+pub fn request_close_stream(id: f64) -> bool {
+    context_of(id).is_some_and(|ctx| ctx.close_stream())
+}
 
-    /// Calls `callback` once if the request is cancelled before it is answered.
-    #[napi]
-    pub fn on_cancel(&self, callback: Function<(), ()>) -> napi::Result<()> {
-        if self.responder.lock().is_none() {
+/// Whether the client cancelled request `id` (`false` once it is answered).
+#[napi]
+pub fn request_cancelled(id: f64) -> bool {
+    context_of(id).is_some_and(|ctx| ctx.is_cancelled())
+}
+
+/// Calls `callback` once if request `id` is cancelled before it is answered.
+#[napi]
+pub fn request_on_cancel(id: f64, callback: Function<(), ()>) -> napi::Result<()> {
+    let (tx, rx) = oneshot::channel();
+    let flag = {
+        let mut table = PENDING.lock();
+        let Some(p) = table.get_mut(&(id as u64)) else {
             return Ok(());
-        }
-        let tsfn = callback
-            .build_threadsafe_function::<()>()
-            .weak::<true>()
-            .callee_handled::<false>()
-            .build()?;
-        let (tx, rx) = oneshot::channel();
-        *self.answered.lock() = Some(tx);
-        let flag = self.ctx.cancel_flag().clone();
-        let tsfn = Arc::new(tsfn);
-        napi::bindgen_prelude::spawn(async move {
-            tokio::select! {
-                _ = flag.cancelled() => {
-                    tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
-                }
-                _ = rx => {}
+        };
+        p.answered = Some(tx);
+        p.ctx.cancel_flag().clone()
+    };
+    let tsfn = callback
+        .build_threadsafe_function::<()>()
+        .weak::<true>()
+        .callee_handled::<false>()
+        .build()?;
+    let tsfn = Arc::new(tsfn);
+    napi::bindgen_prelude::spawn(async move {
+        tokio::select! {
+            _ = flag.cancelled() => {
+                tsfn.call((), ThreadsafeFunctionCallMode::NonBlocking);
             }
-        });
-        Ok(())
-    }
+            _ = rx => {}
+        }
+    });
+    Ok(())
 }

@@ -5,16 +5,20 @@
 use std::sync::Arc;
 
 use libmcp::server::{Handler, Server};
-use napi::bindgen_prelude::Function;
+use napi::bindgen_prelude::{FnArgs, Function};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::error::{engine, invalid, parse};
-use crate::request::NativeRequest;
+use crate::request;
 
-/// A server: handlers are JS functions called with a `NativeRequest` on the JS thread.
+/// What a JS handler is called with: the request's number (see `request.rs`) and its params as
+/// JSON text.
+pub type HandlerArgs = FnArgs<(f64, String)>;
+
+/// A server: handlers are JS functions called on the JS thread with a request's number and params.
 #[napi]
 pub struct NativeServer {
     pub(crate) server: Server,
@@ -24,19 +28,24 @@ pub struct NativeServer {
 
 /// The engine handler that hands each invocation to `f`. The function is held weakly, so a
 /// registered handler alone does not keep the process alive.
-fn js_handler(f: &Function<NativeRequest, ()>) -> napi::Result<Handler> {
+fn js_handler(f: &Function<HandlerArgs, ()>) -> napi::Result<Handler> {
     let tsfn = f
-        .build_threadsafe_function::<NativeRequest>()
+        .build_threadsafe_function::<HandlerArgs>()
         .weak::<true>()
         .callee_handled::<false>()
         .build()?;
     Ok(Arc::new(move |ctx, responder| {
-        // When Node is shutting down the call is refused and the request is dropped, which
-        // answers it with an internal error.
-        tsfn.call(
-            NativeRequest::new(ctx, responder),
+        let params = request::params_json(&ctx);
+        let id = request::park(ctx, responder);
+        // When Node is shutting down the call is refused; the request is dropped, which answers
+        // it with an internal error.
+        let status = tsfn.call(
+            FnArgs::from((id as f64, params)),
             ThreadsafeFunctionCallMode::NonBlocking,
         );
+        if status != napi::Status::Ok {
+            request::abandon(id);
+        }
     }))
 }
 
@@ -71,7 +80,7 @@ impl NativeServer {
         &self,
         kind: String,
         definition: String,
-        handler: Function<NativeRequest, ()>,
+        handler: Function<HandlerArgs, ()>,
     ) -> napi::Result<()> {
         let def = parse(&format!("{kind} definition"), &definition)?;
         let h = js_handler(&handler)?;
@@ -87,7 +96,7 @@ impl NativeServer {
 
     /// Sets the `completion/complete` handler.
     #[napi]
-    pub fn set_completion(&self, handler: Function<NativeRequest, ()>) -> napi::Result<()> {
+    pub fn set_completion(&self, handler: Function<HandlerArgs, ()>) -> napi::Result<()> {
         self.server
             .set_completion_handler(Some(js_handler(&handler)?));
         Ok(())

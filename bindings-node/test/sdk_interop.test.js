@@ -1,6 +1,7 @@
 'use strict'
 // The official TypeScript SDK client (@modelcontextprotocol/sdk 1.x, legacy era) against libmcp
-// Node servers: the fixture over stdio, and an in-process server over Streamable HTTP.
+// Node servers (the fixture over stdio, an in-process server over Streamable HTTP and HTTP+SSE),
+// and the libmcp Node client against an official SDK server over stdio and Streamable HTTP.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js')
@@ -67,27 +68,58 @@ test('the official SDK client against a Node server over Streamable HTTP', async
   }
 })
 
+const SDK_SERVER = require('node:path').join(__dirname, 'fixtures', 'sdk_server.js')
+const onElicitation = async (params) => ({ action: 'accept', content: { name: `Ada (${params.message})` } })
+
+async function exerciseSdkServer (client) {
+  const { CancelledError } = require('..')
+  // The SDK 1.x server does not know server/discover: the probe falls back to initialize.
+  assert.equal(client.era, 'legacy')
+  assert.deepEqual(client.serverInfo, { name: 'sdk-fixture', version: '9.9.9' })
+  const { tools } = await client.listTools()
+  assert.deepEqual(tools.map((t) => t.name), ['add', 'ask', 'slow'])
+  assert.equal((await client.callTool('add', { a: 2, b: 40 })).content[0].text, '42')
+  assert.equal((await client.callTool('ask', {})).content[0].text, 'accept: Ada (Your name?)')
+  assert.equal((await client.readResource('doc://7')).contents[0].text, 'doc 7')
+  assert.equal((await client.getPrompt('p', { who: 'sdk' })).messages[0].content.text, 'hi sdk')
+  const controller = new AbortController()
+  setTimeout(() => controller.abort(), 100)
+  await assert.rejects(client.callTool('slow', {}, { signal: controller.signal }), CancelledError)
+  assert.equal((await client.callTool('add', { a: 1, b: 1 })).content[0].text, '2')
+}
+
 test('the libmcp Node client against an official SDK server over stdio', async () => {
-  const { Client, CancelledError } = require('..')
-  const client = await Client.connectStdio(process.execPath, [require('node:path').join(__dirname, 'fixtures', 'sdk_server.js')], {
-    onElicitation: async (params) => ({ action: 'accept', content: { name: `Ada (${params.message})` } }),
-  })
+  const { Client } = require('..')
+  const client = await Client.connectStdio(process.execPath, [SDK_SERVER], { onElicitation })
   try {
-    // The SDK 1.x server does not know server/discover: the probe falls back to initialize.
-    assert.equal(client.era, 'legacy')
-    assert.deepEqual(client.serverInfo, { name: 'sdk-fixture', version: '9.9.9' })
-    const { tools } = await client.listTools()
-    assert.deepEqual(tools.map((t) => t.name), ['add', 'ask', 'slow'])
-    assert.equal((await client.callTool('add', { a: 2, b: 40 })).content[0].text, '42')
-    assert.equal((await client.callTool('ask', {})).content[0].text, 'accept: Ada (Your name?)')
-    assert.equal((await client.readResource('doc://7')).contents[0].text, 'doc 7')
-    assert.equal((await client.getPrompt('p', { who: 'sdk' })).messages[0].content.text, 'hi sdk')
-    const controller = new AbortController()
-    setTimeout(() => controller.abort(), 100)
-    await assert.rejects(client.callTool('slow', {}, { signal: controller.signal }), CancelledError)
-    assert.equal((await client.callTool('add', { a: 1, b: 1 })).content[0].text, '2')
+    await exerciseSdkServer(client)
   } finally {
     await client.close()
+  }
+})
+
+test('the libmcp Node client against an official SDK server over Streamable HTTP', async () => {
+  const { Client } = require('..')
+  const child = require('node:child_process').spawn(process.execPath, [SDK_SERVER, '--http'], { stdio: ['pipe', 'pipe', 'inherit'] })
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (d) => {
+        out += d
+        const m = /^listening on (\S+)\n/.exec(out)
+        if (m) resolve(m[1])
+      })
+      child.on('exit', (code) => reject(new Error(`the SDK server exited (${code}) before listening`)))
+    })
+    const client = await Client.connectHttp(url, { onElicitation })
+    try {
+      await exerciseSdkServer(client)
+    } finally {
+      await client.close()
+    }
+  } finally {
+    child.stdin.end()
+    if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve))
   }
 })
 

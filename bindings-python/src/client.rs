@@ -216,19 +216,27 @@ pub fn connect_stdio(
     spawn_py(done, b.connect_stdio(spec), wrap)
 }
 
-/// Connects to a Streamable HTTP endpoint; `done(ok, Client)`.
+/// Connects to a Streamable HTTP endpoint; `done(ok, Client)`. `auth` authorizes with OAuth 2.1;
+/// `root_certificates` are PEM bundles trusted for `https://` besides (or, with
+/// `skip_default_roots`, instead of) the bundled Mozilla roots.
 #[pyfunction]
-#[pyo3(signature = (done, options, url, headers=None))]
+#[pyo3(signature = (done, options, url, headers=None, auth=None, root_certificates=None,
+    skip_default_roots=false))]
 pub fn connect_http(
     done: Py<PyAny>,
     options: Options,
     url: String,
     headers: Option<Vec<(String, String)>>,
+    auth: Option<PyRef<'_, crate::oauth::OAuth>>,
+    root_certificates: Option<Vec<Vec<u8>>>,
+    skip_default_roots: bool,
 ) -> PyResult<Task> {
     let b = builder(options)?;
     let opts = HttpClientOptions {
         headers: headers.unwrap_or_default(),
-        ..HttpClientOptions::default()
+        auth: auth.map(|a| a.inner.clone()),
+        root_certificates: root_certificates.unwrap_or_default(),
+        skip_default_roots,
     };
     spawn_py(
         done,

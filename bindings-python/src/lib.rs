@@ -4,7 +4,9 @@
 mod client;
 mod convert;
 mod errors;
+mod oauth;
 mod request;
+mod resource;
 mod runtime;
 mod server;
 mod subscription;
@@ -22,6 +24,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<client::Client>()?;
     m.add_class::<client::InputReply>()?;
     m.add_class::<task::Task>()?;
+    m.add_class::<oauth::OAuth>()?;
+    m.add_class::<oauth::AuthorizationReply>()?;
+    m.add_class::<resource::VerifyReply>()?;
     m.add_class::<subscription::Subscription>()?;
     m.add_function(wrap_pyfunction!(client::connect_stdio, m)?)?;
     m.add_function(wrap_pyfunction!(client::connect_http, m)?)?;

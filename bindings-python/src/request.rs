@@ -138,6 +138,16 @@ impl Request {
         self.ctx.has_client_capability(&path)
     }
 
+    /// The principal of the request's verified bearer token (a dict), or None when the HTTP server
+    /// does not authenticate.
+    #[getter]
+    fn auth(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match self.ctx.auth() {
+            Some(info) => crate::resource::principal(py, info),
+            None => Ok(py.None()),
+        }
+    }
+
     /// The answers to earlier input requests, keyed as asked, or None.
     #[getter]
     fn input_responses(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

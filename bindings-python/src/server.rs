@@ -230,7 +230,8 @@ impl Server {
     /// Starts the Streamable HTTP server; `done(ok, HttpServer)` once it listens.
     #[pyo3(signature = (done, host, port, path=None, legacy_sessions=None, assume_2025_03_26=None,
         http_sse=None, dns_rebinding_protection=None, allowed_hosts=None, allowed_origins=None,
-        max_body_bytes=None, max_sessions=None, session_idle_timeout=None, sse_keepalive=None))]
+        max_body_bytes=None, max_sessions=None, session_idle_timeout=None, sse_keepalive=None,
+        auth=None))]
     #[allow(clippy::too_many_arguments)]
     fn serve_http(
         &self,
@@ -248,6 +249,7 @@ impl Server {
         max_sessions: Option<usize>,
         session_idle_timeout: Option<f64>,
         sse_keepalive: Option<f64>,
+        auth: Option<crate::resource::ResourceOptions>,
     ) -> PyResult<Task> {
         let ip: IpAddr = host.parse().map_err(|_| {
             PyValueError::new_err(format!("host must be an IP address, got {host:?}"))
@@ -274,6 +276,9 @@ impl Server {
         }
         if let Some(s) = sse_keepalive {
             config.sse_keepalive = seconds(s, "sse_keepalive")?;
+        }
+        if let Some(o) = auth {
+            config.auth = Some(Python::attach(|py| crate::resource::config(py, o))?);
         }
         let server = self.inner.clone();
         spawn_py(done, serve_http(server, config), |py, handle| {

@@ -3,9 +3,11 @@
 //! awaiting coroutine resumes on its own event loop). The GIL is held only to convert and call.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 use pyo3::prelude::*;
+use pyo3::{PyClass, PyClassInitializer};
 use tokio::task::AbortHandle;
 
 use crate::errors::to_pyerr;
@@ -50,4 +52,27 @@ where
     Ok(Task {
         abort: Mutex::new(Some(handle.abort_handle())),
     })
+}
+
+/// Calls `invoke(arg, reply)` on a blocking engine thread (the Python callable may block there, for
+/// I/O or a user's answer) and waits for it to return. `Err` says why it raised or did not run.
+pub async fn call_blocking<R>(invoke: Arc<Py<PyAny>>, arg: String, reply: R) -> Result<(), String>
+where
+    R: PyClass<Frozen = pyo3::pyclass::boolean_struct::True>
+        + Into<PyClassInitializer<R>>
+        + Send
+        + 'static,
+{
+    let called = tokio::task::spawn_blocking(move || {
+        Python::attach(|py| -> PyResult<()> {
+            invoke.call1(py, (arg, Py::new(py, reply)?))?;
+            Ok(())
+        })
+    })
+    .await;
+    match called {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("failed: {e}")),
+        Err(e) => Err(format!("did not run: {e}")),
+    }
 }

@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Coroutine, TypeVar
 
@@ -61,3 +63,19 @@ class HttpProcess:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
+
+
+@asynccontextmanager
+async def serving(server: Any, **options: Any) -> AsyncIterator[str]:
+    """Serves ``server`` over HTTP on the running loop (port 0) for the ``async with`` body; yields
+    its endpoint URL."""
+    urls: list[str] = []
+    task = asyncio.create_task(server.serve_async("http", port=0, ready=urls.append, **options))
+    while not urls:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    try:
+        yield urls[0]
+    finally:
+        task.cancel()

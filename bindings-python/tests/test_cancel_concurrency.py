@@ -66,7 +66,7 @@ def test_clients_on_many_threads() -> None:
         async def main() -> list[int]:
             async with demo_client() as c:
                 out = await asyncio.gather(*(c.call_tool("add", {"a": n, "b": i}) for i in range(20)))
-                return [r.structured_content.result for r in out]
+                return [r.structured_content["result"] for r in out]
 
         try:
             results[n] = run(main())

@@ -47,7 +47,7 @@ FORK = textwrap.dedent(
 
     async def one():
         async with Client.stdio(sys.executable, [{DEMO!r}]) as c:
-            return (await c.call_tool("add", {{"a": 1, "b": 1}})).structured_content.result
+            return (await c.call_tool("add", {{"a": 1, "b": 1}})).structured_content["result"]
 
     assert asyncio.run(one()) == 2
     pid = os.fork()

@@ -21,7 +21,7 @@ def test_connects_in_the_requested_era(version: str) -> None:
             assert c.server.server_info.version == "1.2.3"
             assert c.server.server_info.title == "Demo"
             assert c.server.instructions == "Test server."
-            assert c.server.capabilities.completions == {}
+            assert c.server.capabilities["completions"] == {}
 
     run(main())
 
@@ -176,7 +176,7 @@ def test_request_context_reports_era_and_client(version: str) -> None:
             return await c.call_tool("whoami")
 
     r = run(main())
-    assert json.loads(r.content[0].text) == r.structured_content.model_dump() == {
+    assert json.loads(r.content[0].text) == r.structured_content == {
         "version": version,
         "era": "modern" if version == MODERN else "legacy",
         "client": "ctx-client",

@@ -31,7 +31,7 @@ def test_sync_client_shared_by_threads() -> None:
     out: list[int] = []
     with Client.stdio(sys.executable, [DEMO]) as c:
         def work(n: int) -> None:
-            out.append(c.call_tool("add", {"a": n, "b": 0}).structured_content.result)
+            out.append(c.call_tool("add", {"a": n, "b": 0}).structured_content["result"])
 
         threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
         for t in threads:

@@ -20,9 +20,13 @@ pub mod jsonrpc;
 pub mod meta;
 pub mod model;
 pub mod names;
+#[cfg(feature = "http")]
+mod net;
+pub mod outgoing;
 pub mod request_state;
 pub mod schema;
 mod shapes;
+pub mod skills;
 pub mod uri_template;
 pub mod version;
 

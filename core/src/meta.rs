@@ -4,20 +4,10 @@ use serde_json::{Map, Value};
 
 use crate::error::RpcError;
 
-/// Request `_meta`: the protocol version of this request (2026-07-28, required).
-pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// Request `_meta`: the client capabilities declared on this request (2026-07-28, required).
-pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// Request `_meta`: the client implementation (2026-07-28, recommended).
-pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// Request `_meta`: the minimum log level for this request's `notifications/message` (2026-07-28).
-pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-/// Result `_meta`: the server implementation (2026-07-28).
-pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-/// Listen-stream `_meta`: the id of the `subscriptions/listen` request a message belongs to.
-pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
-/// Request `_meta`: the progress token opting the request into `notifications/progress`.
-pub const PROGRESS_TOKEN: &str = "progressToken";
+pub use crate::model::meta_keys::{
+    CLIENT_CAPABILITIES, CLIENT_INFO, LOG_LEVEL, PROGRESS_TOKEN, PROTOCOL_VERSION, SERVER_INFO,
+    SUBSCRIPTION_ID,
+};
 
 /// The `_meta` object of a params object, if it has one.
 pub fn of(params: Option<&Value>) -> Option<&Map<String, Value>> {

@@ -1,9 +1,11 @@
 //! Client and server wired together in one process over in-memory pipes: both eras, every feature.
 
+mod support;
+
 use libmcp::client::{Client, VersionPreference};
 use libmcp::server::{InputRequired, Reply, Server};
 use libmcp::{Era, Error, ProtocolVersion};
-use serde_json::{Value, json};
+use serde_json::json;
 
 fn server() -> Server {
     Server::builder("test-server", "1.0.0")
@@ -25,19 +27,7 @@ fn server() -> Server {
 }
 
 async fn connect(pref: VersionPreference) -> Client {
-    let (client_io, server_io) = tokio::io::duplex(1 << 20);
-    let (sr, sw) = tokio::io::split(server_io);
-    let s = server();
-    tokio::spawn(async move { libmcp::transport::stdio::serve(s, sr, sw).await });
-    let (cr, cw) = tokio::io::split(client_io);
-    Client::builder("test-client", "1.0.0")
-        .version_preference(pref)
-        .on_elicitation(|_params: Value| async move {
-            Ok(json!({"action": "accept", "content": {"name": "Ada"}}))
-        })
-        .connect_io(cr, cw)
-        .await
-        .unwrap()
+    support::inprocess::connect(server(), "test-client", pref).await
 }
 
 #[tokio::test]

@@ -5,9 +5,16 @@
  * turns them into server-to-client requests on legacy sessions.
  *
  * Usage: everything-server                 serve stdin/stdout until stdin closes
- *        everything-server --http [ADDR]   serve http://ADDR/mcp (default 127.0.0.1:3000; port 0
+ *        everything-server --http [ADDR] [OAUTH...]
+ *                                          serve http://ADDR/mcp (default 127.0.0.1:3000; port 0
  *                                          picks one); prints "listening on http://ADDR/mcp" on
  *                                          stderr and runs until SIGINT or SIGTERM
+ * OAuth (any --oauth-token turns it on: every request then needs one of the tokens, whose scopes
+ * must include mcp:read; the tools `whoami` (the caller) and `admin` (also needs mcp:admin) are
+ * added):
+ *        --oauth-token TOKEN=SUBJECT[:SCOPE,...]   a token the verifier (written in C) accepts
+ *        --oauth-resource URL   the resource identifier (default http://ADDR/mcp)
+ *        --oauth-issuer URL     the authorization server (default https://auth.example.com)
  * Build: cc -std=c11 everything-server.c $(pkg-config --cflags --libs mcp) -lpthread */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -854,6 +861,112 @@ static const struct entry PROMPTS[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Prints why a setup call failed, and frees the error. */
+static void report(mcp_error *err) {
+  mcp_str m = mcp_error_message(err);
+  fprintf(stderr, "everything-server: %.*s\n", (int)m.len, m.data);
+  mcp_error_free(err);
+}
+
+/* ---- OAuth: the resource server's token table and verifier ---- */
+
+#define MAX_TOKENS 8
+
+/* A token the verifier accepts: "TOKEN=SUBJECT[:SCOPE,...]" split in place. */
+struct grant {
+  const char *token, *subject;
+  char scopes[256]; /* JSON array members: "a","b" */
+};
+
+static struct {
+  const char *resource, *issuer;
+  struct grant grants[MAX_TOKENS];
+  size_t count;
+} oauth = {NULL, "https://auth.example.com", {{0}}, 0};
+
+/* Parses one --oauth-token value (kept in argv). */
+static int add_grant(char *spec) {
+  char *eq = strchr(spec, '=');
+  if (!eq || eq == spec || oauth.count == MAX_TOKENS) return 0;
+  *eq = '\0';
+  struct grant *g = &oauth.grants[oauth.count++];
+  g->token = spec;
+  g->subject = eq + 1;
+  char *colon = strchr(eq + 1, ':');
+  g->scopes[0] = '\0';
+  if (!colon) return 1;
+  *colon = '\0';
+  size_t used = 0;
+  for (char *scope = strtok(colon + 1, ","); scope; scope = strtok(NULL, ",")) {
+    int n = snprintf(g->scopes + used, sizeof g->scopes - used, "%s\"%s\"", used ? "," : "", scope);
+    if (n < 0 || (size_t)n >= sizeof g->scopes - used || strpbrk(scope, "\"\\")) return 0;
+    used += (size_t)n;
+  }
+  return 1;
+}
+
+/* The token verifier: a lookup in the table, answered at once (a JWT check or an introspection call
+ * would answer from a thread of its own). The library checks audience, expiry and scopes. */
+static void verify_token(void *ud, const char *token, size_t len, mcp_token_responder *r) {
+  (void)ud;
+  for (size_t i = 0; i < oauth.count; i++) {
+    const struct grant *g = &oauth.grants[i];
+    if (strlen(g->token) != len || memcmp(g->token, token, len) != 0) continue;
+    char *subject = quote(g->subject), *resource = quote(oauth.resource);
+    char *json = fmt("{\"subject\":%s,\"clientId\":\"everything-server-c\",\"scopes\":[%s],"
+                     "\"audience\":[%s],\"expiresAt\":%lld}",
+                     subject, g->scopes, resource, (long long)time(NULL) + 3600);
+    mcp_token_responder_accept(r, json, strlen(json), NULL);
+    free(json);
+    free(subject);
+    free(resource);
+    mcp_token_responder_free(r);
+    return;
+  }
+  mcp_token_responder_reject(r, MCP_TOKEN_INVALID, S("unknown token"));
+  mcp_token_responder_free(r);
+}
+
+static void whoami(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  mcp_str sub = mcp_request_auth_subject(q), scopes = mcp_request_auth_scopes(q);
+  char *text = fmt("subject %.*s with scopes %.*s", (int)sub.len, sub.data, (int)scopes.len,
+                   scopes.data);
+  finish_text(r, text);
+  free(text);
+}
+
+static void admin(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud, (void)q;
+  finish_text(r, "admin done");
+}
+
+static const struct entry OAUTH_TOOLS[] = {
+    {NO_ARGS("whoami", "Who the caller is (its token's subject and scopes)"), whoami},
+    {NO_ARGS("admin", "Needs the scope mcp:admin"), admin},
+};
+
+/* Requires OAuth on `config`: the resource server configuration with the C verifier. */
+static int require_oauth(mcp_http_server_config *config) {
+  mcp_resource_server_config *auth = NULL;
+  mcp_error *err = NULL;
+  if (mcp_resource_server_config_new(oauth.resource, strlen(oauth.resource), verify_token, NULL,
+                                     NULL, &auth) != MCP_STATUS_OK)
+    return 0;
+  mcp_resource_server_config_add_authorization_server(auth, oauth.issuer, strlen(oauth.issuer));
+  mcp_resource_server_config_set_scopes_supported(auth, S("mcp:read mcp:admin"));
+  mcp_resource_server_config_set_required_scopes(auth, S("mcp:read"));
+  mcp_resource_server_config_set_tool_scopes(auth, S("admin"), S("mcp:admin"));
+  mcp_resource_server_config_set_resource_name(auth, S("libmcp everything-server (C)"));
+  mcp_status st = mcp_http_server_config_set_auth(config, auth, &err);
+  mcp_resource_server_config_free(auth);
+  if (st != MCP_STATUS_OK) {
+    report(err);
+    return 0;
+  }
+  return 1;
+}
+
 static mcp_server *build(void) {
   mcp_server_builder *b = NULL;
   mcp_server *server = NULL;
@@ -866,6 +979,10 @@ static mcp_server *build(void) {
   for (size_t i = 0; i < COUNT(TOOLS); i++)
     bad |= mcp_server_builder_add_tool(b, TOOLS[i].definition, strlen(TOOLS[i].definition),
                                        TOOLS[i].cb, NULL, NULL) != MCP_STATUS_OK;
+  for (size_t i = 0; oauth.count && i < COUNT(OAUTH_TOOLS); i++)
+    bad |= mcp_server_builder_add_tool(b, OAUTH_TOOLS[i].definition,
+                                       strlen(OAUTH_TOOLS[i].definition), OAUTH_TOOLS[i].cb, NULL,
+                                       NULL) != MCP_STATUS_OK;
   for (size_t i = 0; i < COUNT(RESOURCES); i++)
     bad |= mcp_server_builder_add_resource(b, RESOURCES[i].definition,
                                            strlen(RESOURCES[i].definition), RESOURCES[i].cb, NULL,
@@ -882,9 +999,7 @@ static mcp_server *build(void) {
   if (bad) {
     fprintf(stderr, "everything-server: a registration was rejected\n");
   } else if (mcp_server_builder_build(b, &server, &err) != MCP_STATUS_OK) {
-    mcp_str m = mcp_error_message(err);
-    fprintf(stderr, "everything-server: %.*s\n", (int)m.len, m.data);
-    mcp_error_free(err);
+    report(err);
   }
   mcp_server_builder_free(b);
   return server;
@@ -905,12 +1020,14 @@ static int serve_http(mcp_runtime *rt, const char *addr) {
     mcp_http_server_config_free(config);
     return 2;
   }
+  if (oauth.count && !require_oauth(config)) {
+    mcp_http_server_config_free(config);
+    return 2;
+  }
   mcp_status st = mcp_server_serve_http(the_server, rt, config, &http, &err);
   mcp_http_server_config_free(config);
   if (st != MCP_STATUS_OK) {
-    mcp_str m = mcp_error_message(err);
-    fprintf(stderr, "everything-server: %.*s\n", (int)m.len, m.data);
-    mcp_error_free(err);
+    report(err);
     return 1;
   }
   mcp_str bound = mcp_http_server_local_addr(http);
@@ -921,12 +1038,34 @@ static int serve_http(mcp_runtime *rt, const char *addr) {
   return 0;
 }
 
+static int usage(const char *argv0) {
+  fprintf(stderr,
+          "usage: %s [--http [ADDR] [--oauth-token TOKEN=SUBJECT[:SCOPE,...]]... "
+          "[--oauth-resource URL] [--oauth-issuer URL]]\n",
+          argv0);
+  return 2;
+}
+
 int main(int argc, char **argv) {
   int http = argc >= 2 && strcmp(argv[1], "--http") == 0;
-  if ((argc >= 2 && !http) || argc > 3) {
-    fprintf(stderr, "usage: %s [--http [ADDR]]\n", argv[0]);
-    return 2;
+  if (argc >= 2 && !http) return usage(argv[0]);
+  const char *addr = "127.0.0.1:3000";
+  int i = 2;
+  if (http && i < argc && strncmp(argv[i], "--", 2) != 0) addr = argv[i++];
+  for (; i < argc; i += 2) {
+    if (i + 1 == argc) return usage(argv[0]);
+    if (strcmp(argv[i], "--oauth-token") == 0) {
+      if (!add_grant(argv[i + 1])) return usage(argv[0]);
+    } else if (strcmp(argv[i], "--oauth-resource") == 0) {
+      oauth.resource = argv[i + 1];
+    } else if (strcmp(argv[i], "--oauth-issuer") == 0) {
+      oauth.issuer = argv[i + 1];
+    } else {
+      return usage(argv[0]);
+    }
   }
+  char *default_resource = fmt("http://%s/mcp", addr);
+  if (!oauth.resource) oauth.resource = default_resource;
   mcp_runtime *rt = NULL;
   if (http) {
     /* Block the signals before any thread starts, so only sigwait sees them. */
@@ -936,15 +1075,19 @@ int main(int argc, char **argv) {
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
   }
-  if (mcp_runtime_new(0, &rt) != MCP_STATUS_OK) return 1;
+  if (mcp_runtime_new(0, &rt) != MCP_STATUS_OK) {
+    free(default_resource);
+    return 1;
+  }
   the_server = build();
   if (!the_server) {
     mcp_runtime_free(rt);
+    free(default_resource);
     return 1;
   }
   int rc = 0;
   if (http) {
-    rc = serve_http(rt, argc == 3 ? argv[2] : "127.0.0.1:3000");
+    rc = serve_http(rt, addr);
   } else {
     mcp_serve *serve = NULL;
     rc = mcp_server_serve_stdio(the_server, rt, &serve) != MCP_STATUS_OK ||
@@ -953,6 +1096,7 @@ int main(int argc, char **argv) {
   }
   mcp_server_free(the_server);
   mcp_runtime_free(rt);
+  free(default_resource);
   if (!rc) fprintf(stderr, "everything-server: clean exit\n");
   return rc;
 }

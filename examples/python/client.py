@@ -17,7 +17,7 @@ async def main() -> None:
         for tool in await client.list_tools():
             print("tool:", tool.name, "-", tool.description)
         result = await client.call_tool("add", {"numbers": [1, 2, 3]})
-        print("add:", result.structured_content.total)
+        print("add:", (result.structured_content or {}).get("total"))
         page = await client.read_resource("greeting://Ada")
         print("resource:", page.contents[0].text)
         prompt = await client.get_prompt("review", {"code": "print(1)"})

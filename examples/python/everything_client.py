@@ -1,5 +1,8 @@
 """The conformance "everything" client on the Python package: what the official MCP conformance
-suite's client scenarios ask of a client (all but the ``auth/*`` ones: the package has no OAuth yet).
+suite's client scenarios ask of a client. The ``auth/*`` scenarios authorize with OAuth 2.1: the
+suite's authorization servers redirect at once (so no ``authorize`` callable is needed), pre-registered
+credentials come from the context, and servers that support client ID metadata documents get the
+suite's URL.
 
 Usage: python everything_client.py URL   (the scenario comes from MCP_CONFORMANCE_SCENARIO, the
 protocol version from MCP_CONFORMANCE_PROTOCOL_VERSION, extra data from MCP_CONFORMANCE_CONTEXT)
@@ -13,7 +16,10 @@ import os
 import sys
 from typing import Any
 
-from libmcp import Client, McpObject
+from libmcp import Client, McpObject, OAuth
+
+#: The client ID metadata document URL the suite's authorization servers accept.
+CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
 
 
 def _defaults(params: McpObject) -> dict[str, Any]:
@@ -28,9 +34,20 @@ def _accept_any(params: McpObject) -> dict[str, Any]:
 
 async def run(scenario: str, url: str, version: str | None, context: dict[str, Any]) -> None:
     elicit = _defaults if scenario == "elicitation-sep1034-client-defaults" else _accept_any
+    auth = None
+    if scenario.startswith("auth/"):
+        auth = OAuth(client_name="libmcp-python-everything-client", client_metadata_url=CLIENT_METADATA_URL,
+                     client_id=context.get("client_id"), client_secret=context.get("client_secret"))
     async with Client.http(url, protocol_version=version, name="libmcp-python-everything-client",
-                           elicitation=elicit) as c:
-        if scenario in ("initialize", "json-schema-ref-no-deref"):
+                           elicitation=elicit, auth=auth) as c:
+        if scenario.startswith("auth/"):
+            # Every request is authorized by the transport; two after connecting let the step-up
+            # and migration scenarios challenge again.
+            await c.list_tools()
+            result = await c.call_tool("test-tool")
+            if result.is_error:
+                raise SystemExit(f"test-tool returned a tool error: {result.model_dump()}")
+        elif scenario in ("initialize", "json-schema-ref-no-deref"):
             await c.list_tools()
         elif scenario in ("tools_call", "http-standard-headers", "request-metadata"):
             if scenario == "request-metadata" and c.era == "modern":

@@ -3,15 +3,17 @@
 //! OAuth) belong to the transport; what is here is the protocol logic every transport shares.
 
 use libmcp::auth::client::{
-    AutoRedirect, ClientCredentials, OAuthClient, OAuthConfig, PreRegistered,
+    Assertion, AutoRedirect, ClientCredentials, EnterpriseManaged, OAuthClient, OAuthConfig,
+    PreRegistered, SigningKey,
 };
 use libmcp::client::{Client, ClientBuilder, VersionPreference};
 use libmcp::model::Tool;
+use libmcp::skills::SkillResources;
 use libmcp::{Era, ProtocolVersion};
 use serde_json::{Map, Value, json};
 
 /// The scenarios [`run`] implements.
-pub const SCENARIOS: [&str; 11] = [
+pub const SCENARIOS: [&str; 15] = [
     "initialize",
     "tools_call",
     "elicitation-sep1034-client-defaults",
@@ -23,10 +25,15 @@ pub const SCENARIOS: [&str; 11] = [
     "http-standard-headers",
     "http-custom-headers",
     "http-invalid-tool-headers",
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
 ];
 
-/// The OAuth scenarios [`run`] implements (authorization code with PKCE over HTTP).
-pub const AUTH_SCENARIOS: [&str; 27] = [
+/// The OAuth scenarios [`run`] implements (authorization code with PKCE over HTTP, and the
+/// extensions: client credentials, enterprise-managed authorization, DPoP, workload identity).
+pub const AUTH_SCENARIOS: [&str; 33] = [
     "auth/metadata-default",
     "auth/metadata-var1",
     "auth/metadata-var2",
@@ -54,6 +61,12 @@ pub const AUTH_SCENARIOS: [&str; 27] = [
     "auth/metadata-issuer-mismatch",
     "auth/2025-03-26-oauth-metadata-backcompat",
     "auth/2025-03-26-oauth-endpoint-fallback",
+    "auth/client-credentials-jwt",
+    "auth/client-credentials-basic",
+    "auth/enterprise-managed-authorization",
+    "auth/dpop",
+    "auth/dpop-nonce",
+    "auth/wif-jwt-bearer",
 ];
 
 /// The client ID metadata document URL the conformance suite's authorization servers accept.
@@ -65,27 +78,70 @@ pub fn is_auth(name: &str) -> bool {
     AUTH_SCENARIOS.contains(&name)
 }
 
-/// The OAuth client for the `auth/*` scenarios: the suite's authorization servers redirect at once
-/// ([`AutoRedirect`]); pre-registered credentials come from the context (`client_id`,
-/// `client_secret`); servers that support client ID metadata documents get the suite's URL.
-pub fn conformance_oauth(context: &Value) -> OAuthClient {
-    let mut config = OAuthConfig::new(
-        "libmcp-everything-client",
-        "http://localhost:3000/callback",
-        AutoRedirect,
-    );
-    config.client_metadata_url = Some(CONFORMANCE_CLIENT_METADATA_URL.to_owned());
-    if let Some(id) = context["client_id"].as_str() {
-        config.pre_registered = Some(PreRegistered {
-            issuer: None,
-            credentials: ClientCredentials {
-                client_id: id.to_owned(),
-                client_secret: context["client_secret"].as_str().map(str::to_owned),
-                token_endpoint_auth_method: None,
-            },
-        });
-    }
-    OAuthClient::new(config)
+/// A string member of the scenario context.
+fn context_str<'a>(context: &'a Value, key: &str) -> Result<&'a str, String> {
+    context[key]
+        .as_str()
+        .ok_or_else(|| format!("MCP_CONFORMANCE_CONTEXT has no string {key:?}"))
+}
+
+/// The OAuth client for the `auth/*` scenarios. The extension scenarios configure their grant
+/// from the context: client credentials (`client_id` with `client_secret`, or with
+/// `private_key_pem` and `signing_algorithm`), workload identity (`valid_jwt`), enterprise-managed
+/// authorization (`idp_token_endpoint`, `idp_client_id`, `idp_id_token`, `client_id`,
+/// `client_secret`); the DPoP scenarios turn DPoP on. The others use the authorization code grant:
+/// the suite's authorization servers redirect at once ([`AutoRedirect`]); pre-registered
+/// credentials come from the context (`client_id`, `client_secret`); servers that support client
+/// ID metadata documents get the suite's URL.
+pub fn conformance_oauth(scenario: &str, context: &Value) -> Result<OAuthClient, String> {
+    let config = match scenario {
+        "auth/client-credentials-basic" => OAuthConfig::client_credentials(
+            context_str(context, "client_id")?,
+            context_str(context, "client_secret")?,
+        ),
+        "auth/client-credentials-jwt" => {
+            let alg = context["signing_algorithm"].as_str().unwrap_or("ES256");
+            let key = SigningKey::from_pkcs8_pem(context_str(context, "private_key_pem")?, alg)
+                .map_err(|e| e.to_string())?;
+            OAuthConfig::client_credentials_jwt(context_str(context, "client_id")?, key)
+        }
+        "auth/wif-jwt-bearer" => OAuthConfig::jwt_bearer(
+            context["client_id"].as_str().map(str::to_owned),
+            Assertion::Value(context_str(context, "valid_jwt")?.to_owned()),
+        ),
+        "auth/enterprise-managed-authorization" => {
+            OAuthConfig::enterprise_managed(EnterpriseManaged {
+                idp_token_endpoint: context_str(context, "idp_token_endpoint")?.to_owned(),
+                idp_client_id: context_str(context, "idp_client_id")?.to_owned(),
+                idp_client_secret: None,
+                id_token: Assertion::Value(context_str(context, "idp_id_token")?.to_owned()),
+                client: ClientCredentials::confidential(
+                    context_str(context, "client_id")?,
+                    context_str(context, "client_secret")?,
+                ),
+            })
+        }
+        _ => {
+            let mut config = OAuthConfig::new(
+                "libmcp-everything-client",
+                "http://localhost:3000/callback",
+                AutoRedirect,
+            );
+            config.client_metadata_url = Some(CONFORMANCE_CLIENT_METADATA_URL.to_owned());
+            if let Some(id) = context["client_id"].as_str() {
+                config.pre_registered = Some(PreRegistered {
+                    issuer: None,
+                    credentials: ClientCredentials {
+                        client_id: id.to_owned(),
+                        client_secret: context["client_secret"].as_str().map(str::to_owned),
+                        token_endpoint_auth_method: None,
+                    },
+                });
+            }
+            config.with_dpop(scenario.starts_with("auth/dpop"))
+        }
+    };
+    Ok(OAuthClient::new(config))
 }
 
 /// The era and version to connect with: the harness's `MCP_CONFORMANCE_PROTOCOL_VERSION` decides
@@ -220,6 +276,37 @@ pub async fn run(name: &str, client: &Client, context: &Value) -> Result<(), Str
         "http-invalid-tool-headers" => {
             list_tools(client).await?;
             call(client, "valid_tool", json!({})).await
+        }
+        // Listing reads no skill file (files are read only when a skill is loaded).
+        "sep-2640-client-no-prefetch" => client
+            .list_all_skills()
+            .await
+            .map(drop)
+            .map_err(|e| format!("skills/list: {e}")),
+        // Loads every skill: its SKILL.md, verified, then its other files, each verified; the
+        // first file that fails verification stops the scenario with an error.
+        "sep-2640-client-verify-digest"
+        | "sep-2640-client-verify-size"
+        | "sep-2640-client-verify-frontmatter" => {
+            let skills = client
+                .list_all_skills()
+                .await
+                .map_err(|e| format!("skills/list: {e}"))?;
+            for entry in skills {
+                client
+                    .read_skill_file(&entry, &entry.uri)
+                    .await
+                    .map_err(|e| format!("loading {}: {e}", entry.uri))?;
+                if let SkillResources::Listed(files) = &entry.resources {
+                    for f in files.iter().filter(|f| f.uri != entry.uri) {
+                        client
+                            .read_skill_file(&entry, &f.uri)
+                            .await
+                            .map_err(|e| format!("reading {}: {e}", f.uri))?;
+                    }
+                }
+            }
+            Ok(())
         }
         // Every request is authorized by the transport; two requests after connecting let the
         // step-up and migration scenarios challenge again.

@@ -9,7 +9,7 @@ const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 const ERAS: [[&str; 2]; 2] = [["--legacy", "2025-11-25"], ["--modern", "2026-07-28"]];
 
 /// The tools of the conformance server contract, in registration order.
-const TOOLS: [&str; 28] = [
+const TOOLS: [&str; 35] = [
     "test_simple_text",
     "test_image_content",
     "test_audio_content",
@@ -36,6 +36,13 @@ const TOOLS: [&str; 28] = [
     "test_input_required_result_capabilities",
     "test_reconnection",
     "test_x_mcp_header",
+    "greet",
+    "slow_compute",
+    "failing_job",
+    "protocol_error_job",
+    "confirm_delete",
+    "multi_input",
+    "test_tool_with_task",
     "test_trigger_tool_change",
     "test_trigger_prompt_change",
 ];
@@ -78,7 +85,7 @@ fn lists_every_contract_tool_in_both_eras() {
         assert_eq!(names, TOOLS, "{era:?}");
         let human = stdout(&mcp_server(&era, &["tools"]));
         assert!(human.starts_with("test_simple_text  Returns a simple text response\n"));
-        assert!(human.ends_with("(28 tools)\n"), "{human}");
+        assert!(human.ends_with("(35 tools)\n"), "{human}");
     }
 }
 

@@ -57,12 +57,17 @@ fn binary_rejects_unknown_scenarios_and_unreachable_urls() {
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("cannot connect to http://127.0.0.1:1/mcp")
     );
-    // OAuth extensions this client does not implement are unknown scenarios.
-    let o = client_bin("auth/dpop", "2026-07-28", &["http://127.0.0.1:1/mcp"]);
+    // The OAuth extension scenarios take their credentials from the context; without it they
+    // stop before connecting and say what is missing.
+    let o = client_bin(
+        "auth/client-credentials-basic",
+        "2026-07-28",
+        &["http://127.0.0.1:1/mcp"],
+    );
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
-        "Unknown scenario: auth/dpop\n"
+        "everything-client: MCP_CONFORMANCE_CONTEXT has no string \"client_id\"\n"
     );
     // tools_call needs add_numbers, which the everything-server (rightly) does not have.
     let o = client_bin("tools_call", "2026-07-28", &[SERVER]);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use libmcp::transport::child::StderrSink;
 
-use crate::client::mcp_client_builder;
+use crate::client_builder::mcp_client_builder;
 use crate::status::mcp_status;
 
 /// What happens to the lines a child server writes to its stderr.

@@ -1,5 +1,5 @@
-//! Calls that return at once: the shared machinery of `mcp_client_call_async` and
-//! `mcp_client_call_tool_async` (progress, cancellation handle, one completion callback).
+//! Calls that return at once: `mcp_client_call_async`, `mcp_client_call_tool_async` and their
+//! `mcp_call` handle (progress, cancellation, one completion callback).
 
 use std::ffi::{c_char, c_void};
 use std::future::Future;
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use libmcp::client::{CallOptions, Client};
 use serde_json::Value;
 
-use crate::client::{mcp_call, mcp_call_cb, mcp_client, mcp_progress_cb, options};
+use crate::client::{mcp_client, options};
 use crate::error::mcp_error;
 use crate::handler::{Userdata, mcp_userdata_free_cb};
 use crate::status::mcp_status;
@@ -124,6 +124,105 @@ pub extern "C" fn mcp_client_call_tool_async(
             userdata,
             call_out,
             |cl, opts| async move { cl.call_tool_raw_with(&name, args, &opts).await },
+        );
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Receives the outcome of `mcp_client_call_async` or `mcp_client_call_tool_async`: exactly once, on a
+/// runtime thread. On success
+/// `status` is `MCP_STATUS_OK`, `result` the JSON result and `error` NULL; on failure `result` is
+/// NULL and `error` says why. The callee owns both (free with `mcp_string_free` / `mcp_error_free`).
+/// It must not unwind; blocking client calls from it fail with `MCP_STATUS_WRONG_THREAD` (start
+/// another call with `mcp_client_call_tool_async`, or hand the work to a thread of your own).
+pub type mcp_call_cb = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        status: mcp_status,
+        result: *mut mcp_string,
+        error: *mut mcp_error,
+    ),
+>;
+
+/// Sees the progress notifications of one call made with `mcp_client_call_async`: `progress`, then
+/// `total` when `has_total`, and `message` (empty when none; valid only during the call). Called on
+/// a runtime thread, never concurrently for one call, always before that call's `mcp_call_cb`. Must
+/// not unwind.
+pub type mcp_progress_cb = Option<
+    unsafe extern "C" fn(
+        userdata: *mut c_void,
+        progress: f64,
+        has_total: bool,
+        total: f64,
+        message: mcp_str,
+    ),
+>;
+
+/// One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
+/// Free it with `mcp_call_free` (which does not cancel). Any thread.
+pub struct mcp_call {
+    pub(crate) cancel: parking_lot::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+}
+
+/// Cancels the call: the server is told (`notifications/cancelled`) and the call's `mcp_call_cb` runs
+/// with `MCP_STATUS_CANCELLED`, unless the outcome was already on its way. Idempotent. Any thread,
+/// also from the call's own callbacks.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_call_cancel(call: *const mcp_call) -> mcp_status {
+    ffi_boundary!({
+        let c = try_ref!(call);
+        if let Some(tx) = c.cancel.lock().take() {
+            let _ = tx.send(());
+        }
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Frees a call handle without cancelling the call. NULL is ignored. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_call_free(call: *mut mcp_call) {
+    ffi_boundary!((), {
+        if !call.is_null() {
+            drop(unsafe { Box::from_raw(call) });
+        }
+    })
+}
+
+/// Like `mcp_client_call`, but returns at once and delivers the outcome to `cb(userdata, ...)`.
+/// When `progress` is not NULL the request asks for progress and each notification reaches
+/// `progress(userdata, ...)` (and restarts the idle timeout). Arguments are copied before return.
+/// When `call_out` is not NULL, a handle to cancel the call is written there (free it with
+/// `mcp_call_free`). When this returns an error status, neither callback is ever called and nothing
+/// is written; `userdata` must stay valid until `cb` has run.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_call_async(
+    client: *const mcp_client,
+    method: *const c_char,
+    method_len: usize,
+    params: *const c_char,
+    params_len: usize,
+    timeout_ms: u64,
+    progress: mcp_progress_cb,
+    cb: mcp_call_cb,
+    userdata: *mut c_void,
+    call_out: *mut *mut mcp_call,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_ref!(client);
+        let method = try_str!(method, method_len).to_string();
+        let params = try_json_or_empty!(params, params_len);
+        let Some(cb) = cb else {
+            return mcp_status::MCP_STATUS_NULL_PARAMETER;
+        };
+        // No finalizer: `userdata` stays the caller's (see above).
+        crate::client_async::start_call(
+            c,
+            timeout_ms,
+            progress,
+            cb,
+            Userdata::new(userdata, None),
+            call_out,
+            |cl, opts| async move { cl.call(&method, params, &opts).await },
         );
         mcp_status::MCP_STATUS_OK
     })

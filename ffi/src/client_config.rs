@@ -1,15 +1,45 @@
-//! `mcp_client_config`: a client's tunables (`ClientConfig`), version preference, implementation info
-//! and optional capabilities, applied to a builder with `mcp_client_builder_set_config`.
+//! `mcp_client_config`: a client's tunables (`ClientConfig`), version preference, implementation info,
+//! optional capabilities and HTTP settings (OAuth, TLS roots), applied to a builder with
+//! `mcp_client_builder_set_config`.
 
 use std::ffi::c_char;
-use std::time::Duration;
 
 use libmcp::client::{ClientConfig, VersionPreference};
-use libmcp::{Era, ProtocolVersion};
 use serde_json::{Map, Value};
 
-use crate::client::mcp_client_builder;
+use crate::client_builder::mcp_client_builder;
+use crate::config_change::change;
+use crate::oauth::mcp_oauth_config;
+use crate::server_config::ms;
 use crate::status::mcp_status;
+
+/// Sets `field` to `convert(value)` unless `value` is zero (the C convention "0 keeps it").
+fn keep_zero<N: PartialEq + Default, T>(field: &mut T, value: N, convert: impl Fn(N) -> T) {
+    if value != N::default() {
+        *field = convert(value);
+    }
+}
+
+/// The one rule of `mcp_client_config_set_log_level` and `mcp_client_builder_set_log_level`: an
+/// `mcp_log_level` value, else `MCP_STATUS_INVALID_ARGUMENT`.
+pub(crate) fn set_log_level(config: &mut ClientConfig, level: u32) -> mcp_status {
+    match crate::responder::log_level(level) {
+        Some(l) => {
+            config.log_level = Some(l);
+            mcp_status::MCP_STATUS_OK
+        }
+        None => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
+    }
+}
+
+/// The one rule of `mcp_client_config_set_version` and `mcp_client_builder_set_protocol_version`:
+/// the core's `VersionPreference` parsing ("auto" or a known revision).
+pub(crate) fn version_preference(text: &str) -> Result<VersionPreference, mcp_status> {
+    text.parse().map_err(|e: libmcp::error::ConfigError| {
+        tracing::debug!(target: "libmcp_ffi", "setting refused: {e}");
+        mcp_status::MCP_STATUS_INVALID_ARGUMENT
+    })
+}
 
 /// Client options with the defaults: 60 s idle timeout per request, 600 s hard limit, 5 s era probe,
 /// 10 input rounds, 8 MiB messages, no log level, era probed automatically. A plain value: use it from
@@ -20,7 +50,7 @@ pub struct mcp_client_config {
     info: Map<String, Value>,
     elicitation_url: bool,
     sampling_tools: bool,
-    pub(crate) http: crate::client_tls::HttpSettings,
+    pub(crate) http: crate::client_http::HttpSettings,
 }
 
 /// Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.
@@ -63,22 +93,11 @@ pub extern "C" fn mcp_client_config_set_timeouts_ms(
     probe_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        let mut next = c.config.clone();
-        if request_ms > 0 {
-            next.request_timeout = Duration::from_millis(request_ms);
-        }
-        if total_ms > 0 {
-            next.max_total_timeout = Duration::from_millis(total_ms);
-        }
-        if probe_ms > 0 {
-            next.probe_timeout = Duration::from_millis(probe_ms);
-        }
-        if next.request_timeout > next.max_total_timeout {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config = next;
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            keep_zero(&mut c.request_timeout, request_ms, ms);
+            keep_zero(&mut c.max_total_timeout, total_ms, ms);
+            keep_zero(&mut c.probe_timeout, probe_ms, ms);
+        })
     })
 }
 
@@ -91,14 +110,10 @@ pub extern "C" fn mcp_client_config_set_limits(
     max_message_bytes: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        if max_input_rounds > 0 {
-            c.config.max_input_rounds = max_input_rounds;
-        }
-        if max_message_bytes > 0 {
-            c.config.max_message_bytes = max_message_bytes;
-        }
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            keep_zero(&mut c.max_input_rounds, max_input_rounds, |n| n);
+            keep_zero(&mut c.max_message_bytes, max_message_bytes, |n| n);
+        })
     })
 }
 
@@ -109,16 +124,7 @@ pub extern "C" fn mcp_client_config_set_log_level(
     config: *mut mcp_client_config,
     level: u32,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        match crate::responder::log_level(level) {
-            Some(l) => {
-                c.config.log_level = Some(l);
-                mcp_status::MCP_STATUS_OK
-            }
-            None => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
-        }
-    })
+    ffi_boundary!({ set_log_level(&mut try_mut!(config).config, level) })
 }
 
 /// Sets the version preference (UTF-8, copied): a known modern revision ("2026-07-28") connects only
@@ -133,19 +139,13 @@ pub extern "C" fn mcp_client_config_set_version(
 ) -> mcp_status {
     ffi_boundary!({
         let c = try_mut!(config);
-        let v = try_str!(version, version_len);
-        if v == "auto" {
-            c.preference = Some(VersionPreference::Auto);
-            return mcp_status::MCP_STATUS_OK;
+        match version_preference(try_str!(version, version_len)) {
+            Ok(p) => {
+                c.preference = Some(p);
+                mcp_status::MCP_STATUS_OK
+            }
+            Err(status) => status,
         }
-        let Some(known) = ProtocolVersion::KNOWN.iter().find(|k| k.as_str() == v) else {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        };
-        c.preference = Some(match known.era() {
-            Era::Legacy => VersionPreference::Legacy(known.clone()),
-            _ => VersionPreference::Modern(known.clone()),
-        });
-        mcp_status::MCP_STATUS_OK
     })
 }
 
@@ -201,21 +201,73 @@ pub extern "C" fn mcp_client_builder_set_config(
     ffi_boundary!({
         let b = try_mut!(builder);
         let c = try_ref!(config);
-        let Some(mut inner) = b.inner.take() else {
-            return mcp_status::MCP_STATUS_ALREADY_USED;
-        };
-        b.config = c.config.clone();
-        b.http = c.http.clone();
-        if let Some(p) = &c.preference {
-            inner = inner.version_preference(p.clone());
+        let status = crate::builder_slot::update(&mut b.inner, |mut inner| {
+            if let Some(p) = &c.preference {
+                inner = inner.version_preference(p.clone());
+            }
+            for (k, v) in &c.info {
+                inner = inner.info_field(k, v.clone());
+            }
+            inner
+                .elicitation_url(c.elicitation_url)
+                .sampling_tools(c.sampling_tools)
+        });
+        if status == mcp_status::MCP_STATUS_OK {
+            b.config = c.config.clone();
+            b.http = c.http.clone();
         }
-        for (k, v) in &c.info {
-            inner = inner.info_field(k, v.clone());
+        status
+    })
+}
+
+/// Authorizes the HTTP client with a copy of `oauth` (NULL turns authorization off again): the
+/// client sends its bearer token with every request and, on a 401 or a 403 `insufficient_scope`
+/// challenge, discovers the authorization server, registers, authorizes and retries. Tokens are kept
+/// in `oauth`'s store. Used by `mcp_client_builder_connect_http` only.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_config_set_oauth(
+    config: *mut mcp_client_config,
+    oauth: *const mcp_oauth_config,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        c.http.oauth = unsafe { oauth.as_ref() }.map(|o| o.config().clone());
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Trusts the certificates of a PEM bundle (`pem_len` bytes holding one or more `-----BEGIN
+/// CERTIFICATE-----` sections, e.g. a private CA or a self-signed server certificate; copied) for
+/// `https://` URLs, next to the bundled Mozilla roots. Text without a CERTIFICATE section is
+/// `MCP_STATUS_INVALID_ARGUMENT`; a section that does not decode fails the connect with
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_config_add_root_certificates_pem(
+    config: *mut mcp_client_config,
+    pem: *const c_char,
+    pem_len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let c = try_mut!(config);
+        let pem = try_str!(pem, pem_len);
+        if !pem.contains("-----BEGIN CERTIFICATE-----") {
+            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
         }
-        inner = inner
-            .elicitation_url(c.elicitation_url)
-            .sampling_tools(c.sampling_tools);
-        b.inner = Some(inner);
+        c.http.root_certificates.push(pem.as_bytes().to_vec());
+        mcp_status::MCP_STATUS_OK
+    })
+}
+
+/// Trusts only the roots added with `mcp_client_config_add_root_certificates_pem`, not the bundled
+/// Mozilla roots (default off). With none added, an `https://` connect fails with
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_client_config_set_skip_default_roots(
+    config: *mut mcp_client_config,
+    skip: bool,
+) -> mcp_status {
+    ffi_boundary!({
+        try_mut!(config).http.skip_default_roots = skip;
         mcp_status::MCP_STATUS_OK
     })
 }

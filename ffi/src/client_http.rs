@@ -1,12 +1,37 @@
-//! `mcp_client_builder_connect_http`: connecting a client to a Streamable HTTP endpoint.
+//! `mcp_client_builder_connect_http`: connecting a client to a Streamable HTTP endpoint, with the
+//! HTTP settings (OAuth, TLS roots) an `mcp_client_config` carries.
 
 use std::ffi::c_char;
 
-use crate::client::{mcp_client, mcp_client_builder};
+use libmcp::auth::client::{OAuthClient, OAuthConfig};
+use libmcp::client::http::HttpClientOptions;
+
+use crate::client::mcp_client;
+use crate::client_builder::{connect, mcp_client_builder, views};
 use crate::error::mcp_error;
-use crate::runtime::{block_on, mcp_runtime};
+use crate::runtime::mcp_runtime;
 use crate::status::mcp_status;
-use crate::string::{mcp_str, str_from_raw};
+use crate::string::mcp_str;
+
+/// What `mcp_client_builder_connect_http` adds to `HttpClientOptions`.
+#[derive(Clone, Default)]
+pub(crate) struct HttpSettings {
+    pub(crate) oauth: Option<OAuthConfig>,
+    pub(crate) root_certificates: Vec<Vec<u8>>,
+    pub(crate) skip_default_roots: bool,
+}
+
+impl HttpSettings {
+    /// Options for one connection (a fresh OAuth client over the configuration's store).
+    pub(crate) fn options(&self) -> HttpClientOptions {
+        HttpClientOptions {
+            auth: self.oauth.clone().map(OAuthClient::new),
+            root_certificates: self.root_certificates.clone(),
+            skip_default_roots: self.skip_default_roots,
+            ..Default::default()
+        }
+    }
+}
 
 /// One extra HTTP header: `name` and `value`, both UTF-8 views (read during the call only).
 #[repr(C)]
@@ -43,39 +68,26 @@ pub extern "C" fn mcp_client_builder_connect_http(
     error_out: *mut *mut mcp_error,
 ) -> mcp_status {
     ffi_boundary!({
-        let b = try_mut!(builder);
-        let rt = try_ref!(runtime).rt.clone();
         let url = try_str!(url, url_len).to_string();
-        try_out!(client_out);
         if headers.is_null() && nheaders > 0 {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;
         }
-        let mut options = b.http.options();
+        let mut extra = Vec::with_capacity(nheaders);
         for i in 0..nheaders {
             let h = unsafe { *headers.add(i) };
-            let name = match unsafe { str_from_raw(h.name.data, h.name.len) } {
-                Ok(s) => s.to_string(),
+            match unsafe { views([h.name, h.value].as_ptr(), 2) } {
+                Ok(mut pair) => {
+                    let value = pair.pop().unwrap_or_default();
+                    extra.push((pair.pop().unwrap_or_default(), value));
+                }
                 Err(status) => return status,
-            };
-            let value = match unsafe { str_from_raw(h.value.data, h.value.len) } {
-                Ok(s) => s.to_string(),
-                Err(status) => return status,
-            };
-            options.headers.push((name, value));
-        }
-        let Some(inner) = b.inner.take() else {
-            return mcp_status::MCP_STATUS_ALREADY_USED;
-        };
-        let inner = inner.config(b.config.clone());
-        match block_on(&rt, "mcp_client_connect_http", async move {
-            inner.connect_http_with(&url, options).await
-        }) {
-            Ok(Ok(client)) => {
-                unsafe { *client_out = Box::into_raw(Box::new(mcp_client { client, rt })) };
-                mcp_status::MCP_STATUS_OK
             }
-            Ok(Err(e)) => mcp_error::from_engine(&e).store(error_out),
-            Err(e) => e.store(error_out),
         }
+        let out = (client_out, error_out);
+        connect(builder, runtime, "mcp_client_connect_http", out, |b, c| {
+            let mut options = b.http.options();
+            options.headers = extra;
+            async move { c.connect_http_with(&url, options).await }
+        })
     })
 }

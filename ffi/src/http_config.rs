@@ -3,10 +3,11 @@
 
 use std::ffi::c_char;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use libmcp::transport::http::HttpServerConfig;
 
+use crate::config_change::change;
+use crate::server_config::ms;
 use crate::status::mcp_status;
 
 /// Options of `mcp_server_serve_http`, starting from safe defaults: bind 127.0.0.1:3000, path
@@ -64,11 +65,6 @@ pub extern "C" fn mcp_http_server_config_set_bind(
     })
 }
 
-/// A path must start with `/` and hold no query or fragment.
-fn valid_path(p: &str) -> bool {
-    p.starts_with('/') && !p.contains(['?', '#', ' '])
-}
-
 /// Sets the one MCP endpoint path (default "/mcp"); it must start with `/` and hold no `?`, `#` or
 /// space, else `MCP_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]
@@ -78,13 +74,8 @@ pub extern "C" fn mcp_http_server_config_set_path(
     path_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
         let path = try_str!(path, path_len);
-        if !valid_path(path) {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.path = path.to_string();
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| c.path = path.into())
     })
 }
 
@@ -127,21 +118,17 @@ pub extern "C" fn mcp_http_server_config_set_http_sse(
     messages_path_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
         let sse = try_str!(sse_path, sse_path_len);
         let messages = try_str!(messages_path, messages_path_len);
-        if (!sse.is_empty() && !valid_path(sse)) || (!messages.is_empty() && !valid_path(messages))
-        {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.http_sse = on;
-        if !sse.is_empty() {
-            c.config.sse_path = sse.to_string();
-        }
-        if !messages.is_empty() {
-            c.config.messages_path = messages.to_string();
-        }
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.http_sse = on;
+            if !sse.is_empty() {
+                c.sse_path = sse.into();
+            }
+            if !messages.is_empty() {
+                c.messages_path = messages.into();
+            }
+        })
     })
 }
 
@@ -167,13 +154,8 @@ pub extern "C" fn mcp_http_server_config_add_allowed_host(
     host_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        let host = try_str!(host, host_len);
-        if host.is_empty() || host.contains(['/', ' ']) {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.allowed_hosts.push(host.to_ascii_lowercase());
-        mcp_status::MCP_STATUS_OK
+        let host = try_str!(host, host_len).to_ascii_lowercase();
+        change(&mut try_mut!(config).config, |c| c.allowed_hosts.push(host))
     })
 }
 
@@ -186,13 +168,10 @@ pub extern "C" fn mcp_http_server_config_add_allowed_origin(
     origin_len: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        let origin = try_str!(origin, origin_len);
-        if !origin.contains("://") {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.allowed_origins.push(origin.to_string());
-        mcp_status::MCP_STATUS_OK
+        let origin = try_str!(origin, origin_len).to_string();
+        change(&mut try_mut!(config).config, |c| {
+            c.allowed_origins.push(origin)
+        })
     })
 }
 
@@ -203,14 +182,7 @@ pub extern "C" fn mcp_http_server_config_set_max_body_bytes(
     config: *mut mcp_http_server_config,
     bytes: usize,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        if bytes == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.max_body_bytes = bytes;
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_body_bytes = bytes) })
 }
 
 /// Sets how many legacy sessions may live at once (`initialize` beyond that gets 503). 0 is
@@ -220,14 +192,7 @@ pub extern "C" fn mcp_http_server_config_set_max_sessions(
     config: *mut mcp_http_server_config,
     sessions: usize,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        if sessions == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.max_sessions = sessions;
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_sessions = sessions) })
 }
 
 /// Sets after how many milliseconds without a request or open stream a legacy session ends. 0 is
@@ -238,12 +203,9 @@ pub extern "C" fn mcp_http_server_config_set_session_idle_timeout_ms(
     timeout_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        if timeout_ms == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.session_idle_timeout = Duration::from_millis(timeout_ms);
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.session_idle_timeout = ms(timeout_ms)
+        })
     })
 }
 
@@ -255,11 +217,109 @@ pub extern "C" fn mcp_http_server_config_set_sse_keepalive_ms(
     interval_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
+        change(&mut try_mut!(config).config, |c| {
+            c.sse_keepalive = ms(interval_ms)
+        })
+    })
+}
+
+/// Requires OAuth 2.1 bearer tokens on every MCP request, checked by `auth`'s callback (see
+/// `mcp_resource_server_config_new`), and serves its protected resource metadata (RFC 9728) at
+/// `/.well-known/oauth-protected-resource` plus the resource's path. Requests without a valid token
+/// get 401 with a `WWW-Authenticate: Bearer` challenge naming the metadata; missing scopes get 403
+/// `insufficient_scope`. Handlers read the caller with `mcp_request_auth` and its kin. `auth` is
+/// checked and copied here: a resource that is not an absolute http(s) URL, no authorization server,
+/// or an invalid scope is `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be
+/// NULL; written only on failure). NULL `auth` turns OAuth off again.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_auth(
+    config: *mut mcp_http_server_config,
+    auth: *const crate::resource_server::mcp_resource_server_config,
+    error_out: *mut *mut crate::error::mcp_error,
+) -> mcp_status {
+    ffi_boundary!({
         let c = try_mut!(config);
-        if interval_ms == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.sse_keepalive = Duration::from_millis(interval_ms);
+        c.config.auth = match unsafe { auth.as_ref() } {
+            None => None,
+            Some(a) => match a.build() {
+                Ok(built) => Some(built),
+                Err(e) => return e.store(error_out),
+            },
+        };
         mcp_status::MCP_STATUS_OK
     })
+}
+
+/// Keeps the server's legacy sessions in a store of the host's (a database, a cache shared by
+/// several instances behind one load balancer) through three callbacks, instead of this process's
+/// memory: an instance that receives a session it does not run loads its record and serves it
+/// (negotiated version, client capabilities and info, log level, subscriptions, principal), every
+/// change is saved, DELETE and expiry remove it. Requests in flight, server-to-client requests and
+/// open streams stay with the instance that holds them (route by `Mcp-Session-Id` for those). The
+/// library owns `userdata` from this call on, also when it fails, and calls `userdata_free`
+/// exactly once when the last server and configuration using the store are gone. Any callback NULL
+/// is `MCP_STATUS_NULL_PARAMETER`. See `mcp_session_load_cb` for the threads the callbacks run on.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_session_store(
+    config: *mut mcp_http_server_config,
+    load: crate::session_store::mcp_session_load_cb,
+    save: crate::session_store::mcp_session_save_cb,
+    remove: crate::session_store::mcp_session_remove_cb,
+    userdata: *mut std::ffi::c_void,
+    userdata_free: crate::handler::mcp_userdata_free_cb,
+) -> mcp_status {
+    let userdata = crate::handler::Userdata::new(userdata, userdata_free);
+    ffi_boundary!({
+        let callbacks = load.zip(save).zip(remove);
+        set_store(config, callbacks, |c, ((load, save), remove)| {
+            let store = crate::session_store::CSessionStore::new(load, save, remove, userdata);
+            c.session_store = std::sync::Arc::new(store);
+        })
+    })
+}
+
+/// Keeps the SSE events of legacy sessions (what a client resuming with `Last-Event-ID` gets again)
+/// in a store of the host's through three callbacks, instead of this process's memory: shared by
+/// several instances together with a session store (`mcp_http_server_config_set_session_store`), a
+/// client resumes on any instance the events already recorded. The library owns `userdata` from
+/// this call on, also when it fails, and calls `userdata_free` exactly once when the last server
+/// and configuration using the store are gone. Any callback NULL is `MCP_STATUS_NULL_PARAMETER`.
+/// See `mcp_event_append_cb` for the threads the callbacks run on (they must not block).
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_event_store(
+    config: *mut mcp_http_server_config,
+    append: crate::event_store::mcp_event_append_cb,
+    replay: crate::event_store::mcp_event_replay_cb,
+    remove: crate::event_store::mcp_event_remove_cb,
+    userdata: *mut std::ffi::c_void,
+    userdata_free: crate::handler::mcp_userdata_free_cb,
+) -> mcp_status {
+    let userdata = crate::handler::Userdata::new(userdata, userdata_free);
+    ffi_boundary!({
+        let callbacks = append.zip(replay).zip(remove);
+        set_store(config, callbacks, |c, ((append, replay), remove)| {
+            let store = crate::event_store::CEventStore {
+                append,
+                replay,
+                remove,
+                userdata,
+            };
+            c.event_store = std::sync::Arc::new(store);
+        })
+    })
+}
+
+/// The body of the store setters: every callback given (else `MCP_STATUS_NULL_PARAMETER`), then
+/// `install` puts the store built from them on the configuration.
+fn set_store<T>(
+    config: *mut mcp_http_server_config,
+    callbacks: Option<T>,
+    install: impl FnOnce(&mut HttpServerConfig, T),
+) -> mcp_status {
+    let c = try_mut!(config);
+    let Some(callbacks) = callbacks else {
+        return mcp_status::MCP_STATUS_NULL_PARAMETER;
+    };
+    install(&mut c.config, callbacks);
+    mcp_status::MCP_STATUS_OK
 }

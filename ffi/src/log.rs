@@ -52,10 +52,18 @@ fn level_of(level: &Level) -> mcp_log_level {
     }
 }
 
-/// Only the engine's own events: dependencies' diagnostics are theirs.
+/// Only the engine's own events: dependencies' diagnostics are theirs. The C ABI crate's own
+/// module paths start with `mcp` (its library name); events may also name `libmcp_ffi` explicitly.
 fn ours(meta: &Metadata<'_>) -> bool {
-    let t = meta.target();
-    t == "libmcp" || t.starts_with("libmcp::") || t.starts_with("libmcp_ffi")
+    ours_target(meta.target())
+}
+
+fn ours_target(t: &str) -> bool {
+    let under = |root: &str| {
+        t.strip_prefix(root)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with("::"))
+    };
+    under("libmcp") || under("mcp") || under("libmcp_ffi")
 }
 
 /// The subscriber behind the callback: events only (the engine opens no spans).
@@ -193,4 +201,31 @@ pub extern "C" fn mcp_set_log_callback(
         drop(old);
         mcp_status::MCP_STATUS_OK
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ours_target;
+
+    #[test]
+    fn the_engines_and_this_crates_targets_are_ours_and_no_others() {
+        for t in [
+            "libmcp",
+            "libmcp::transport::stdio",
+            "mcp",
+            "mcp::log",
+            "libmcp_ffi",
+        ] {
+            assert!(ours_target(t), "{t}");
+        }
+        for t in [
+            "hyper::proto",
+            "mcpx",
+            "libmcpx::a",
+            "rustls",
+            "libmcp_macros_other",
+        ] {
+            assert!(!ours_target(t), "{t}");
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub struct mcp_request {
     cache: [OnceLock<String>; FIELDS],
 }
 
-const FIELDS: usize = 15;
+const FIELDS: usize = 19;
 
 #[derive(Clone, Copy)]
 enum Field {
@@ -44,6 +44,10 @@ enum Field {
     Id,
     ClientInfo,
     Auth,
+    AuthSubject,
+    AuthClientId,
+    AuthScopes,
+    AuthClaims,
 }
 
 impl mcp_request {
@@ -83,24 +87,24 @@ impl mcp_request {
                     .unwrap_or_default(),
                 Field::Id => c.id().to_value().to_string(),
                 Field::ClientInfo => json(c.client_info()),
-                Field::Auth => c.auth().map(auth_json).unwrap_or_default(),
+                Field::Auth => c
+                    .auth()
+                    .and_then(|a| serde_json::to_string(a).ok())
+                    .unwrap_or_default(),
+                Field::AuthSubject => c.auth().and_then(|a| a.subject.clone()).unwrap_or_default(),
+                Field::AuthClientId => c
+                    .auth()
+                    .and_then(|a| a.client_id.clone())
+                    .unwrap_or_default(),
+                Field::AuthScopes => c.auth().map(|a| a.scopes.join(" ")).unwrap_or_default(),
+                Field::AuthClaims => c
+                    .auth()
+                    .map(|a| Value::Object(a.claims.clone()).to_string())
+                    .unwrap_or_default(),
             })
         });
         mcp_str::of_nul_terminated(s)
     }
-}
-
-/// The verified token's identity as the JSON object `mcp_request_auth` documents.
-fn auth_json(a: &libmcp::auth::AuthInfo) -> String {
-    serde_json::json!({
-        "subject": a.subject,
-        "clientId": a.client_id,
-        "scopes": a.scopes,
-        "expiresAt": a.expires_at,
-        "audience": a.audience,
-        "claims": a.claims,
-    })
-    .to_string()
 }
 
 fn view(request: *const mcp_request, f: Field) -> mcp_str {
@@ -257,5 +261,51 @@ pub extern "C" fn mcp_request_round(request: *const mcp_request) -> u32 {
             Some(r) => r.ctx.round(),
             None => 0,
         }
+    })
+}
+
+/// The subject (`sub`, the end user) of the request's verified access token, or empty when the token
+/// names none or the transport does not authenticate.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_auth_subject(request: *const mcp_request) -> mcp_str {
+    view(request, Field::AuthSubject)
+}
+
+/// The OAuth client the request's access token was issued to, or empty.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_auth_client_id(request: *const mcp_request) -> mcp_str {
+    view(request, Field::AuthClientId)
+}
+
+/// The scopes granted to the request's access token, space-separated ("mcp:read mcp:admin"), or
+/// empty.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_auth_scopes(request: *const mcp_request) -> mcp_str {
+    view(request, Field::AuthScopes)
+}
+
+/// The further claims the token verifier attached (`claims` of `mcp_token_responder_accept`) as a
+/// JSON object (`{}` when none), or empty when the request is not authenticated.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_auth_claims(request: *const mcp_request) -> mcp_str {
+    view(request, Field::AuthClaims)
+}
+
+/// Whether the request's access token was granted the scope `scope` (UTF-8, read during the call).
+/// False for NULL arguments, bad UTF-8 and unauthenticated requests. Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_request_has_scope(
+    request: *const mcp_request,
+    scope: *const std::ffi::c_char,
+    scope_len: usize,
+) -> bool {
+    ffi_boundary!(false, {
+        let Some(r) = (unsafe { request.as_ref() }) else {
+            return false;
+        };
+        let Ok(scope) = (unsafe { crate::string::str_from_raw(scope, scope_len) }) else {
+            return false;
+        };
+        r.ctx.auth().is_some_and(|a| a.has_scopes(&[scope]))
     })
 }

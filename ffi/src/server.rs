@@ -55,11 +55,7 @@ pub extern "C" fn mcp_server_builder_instructions(
     ffi_boundary!({
         let b = try_mut!(builder);
         let text = try_str!(text, len);
-        let Some(inner) = b.inner.take() else {
-            return mcp_status::MCP_STATUS_ALREADY_USED;
-        };
-        b.inner = Some(inner.instructions(text));
-        mcp_status::MCP_STATUS_OK
+        crate::builder_slot::update(&mut b.inner, |inner| inner.instructions(text))
     })
 }
 
@@ -98,18 +94,14 @@ fn register(
         }
         None => Value::Null,
     };
-    let Some(inner) = b.inner.take() else {
-        return mcp_status::MCP_STATUS_ALREADY_USED;
-    };
     let h = handler(cb, userdata);
-    b.inner = Some(match kind {
+    crate::builder_slot::update(&mut b.inner, |inner| match kind {
         Kind::Tool => inner.tool_handler(definition, h),
         Kind::Resource => inner.resource_handler(definition, h),
         Kind::Template => inner.template_handler(definition, h),
         Kind::Prompt => inner.prompt_handler(definition, h),
         Kind::Completion => inner.completion_handler(h),
-    });
-    mcp_status::MCP_STATUS_OK
+    })
 }
 
 /// Registers a tool: `definition` is its JSON definition (`{"name", "inputSchema", ...}`, copied);
@@ -127,14 +119,8 @@ pub extern "C" fn mcp_server_builder_add_tool(
     userdata_free: mcp_userdata_free_cb,
 ) -> mcp_status {
     ffi_boundary!({
-        register(
-            builder,
-            Kind::Tool,
-            Some((definition, definition_len)),
-            cb,
-            userdata,
-            userdata_free,
-        )
+        let definition = Some((definition, definition_len));
+        register(builder, Kind::Tool, definition, cb, userdata, userdata_free)
     })
 }
 
@@ -150,10 +136,11 @@ pub extern "C" fn mcp_server_builder_add_resource(
     userdata_free: mcp_userdata_free_cb,
 ) -> mcp_status {
     ffi_boundary!({
+        let definition = Some((definition, definition_len));
         register(
             builder,
             Kind::Resource,
-            Some((definition, definition_len)),
+            definition,
             cb,
             userdata,
             userdata_free,
@@ -174,10 +161,11 @@ pub extern "C" fn mcp_server_builder_add_template(
     userdata_free: mcp_userdata_free_cb,
 ) -> mcp_status {
     ffi_boundary!({
+        let definition = Some((definition, definition_len));
         register(
             builder,
             Kind::Template,
-            Some((definition, definition_len)),
+            definition,
             cb,
             userdata,
             userdata_free,
@@ -197,10 +185,11 @@ pub extern "C" fn mcp_server_builder_add_prompt(
     userdata_free: mcp_userdata_free_cb,
 ) -> mcp_status {
     ffi_boundary!({
+        let definition = Some((definition, definition_len));
         register(
             builder,
             Kind::Prompt,
-            Some((definition, definition_len)),
+            definition,
             cb,
             userdata,
             userdata_free,
@@ -218,7 +207,7 @@ pub extern "C" fn mcp_server_builder_set_completion(
     userdata: *mut c_void,
     userdata_free: mcp_userdata_free_cb,
 ) -> mcp_status {
-    ffi_boundary!({ register(builder, Kind::Completion, None, cb, userdata, userdata_free,) })
+    ffi_boundary!({ register(builder, Kind::Completion, None, cb, userdata, userdata_free) })
 }
 
 /// Builds the server and writes it to `*server_out`. Fails with `MCP_STATUS_INVALID_ARGUMENT` when a
@@ -265,54 +254,6 @@ pub extern "C" fn mcp_server_free(server: *mut mcp_server) {
         if !server.is_null() {
             drop(unsafe { Box::from_raw(server) });
         }
-    })
-}
-
-/// Registers (or replaces) a tool on a built server, even while it serves, and tells listening
-/// clients the tool list changed. Ownership of `userdata` as in `mcp_server_builder_add_tool` (taken
-/// also on failure). A rejected definition is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
-/// `*error_out` (may be NULL; written only on failure). Any thread, also from a handler.
-#[unsafe(no_mangle)]
-pub extern "C" fn mcp_server_add_tool(
-    server: *const mcp_server,
-    definition: *const c_char,
-    definition_len: usize,
-    cb: mcp_handler_cb,
-    userdata: *mut c_void,
-    userdata_free: mcp_userdata_free_cb,
-    error_out: *mut *mut mcp_error,
-) -> mcp_status {
-    ffi_boundary!({
-        let userdata = Userdata::new(userdata, userdata_free);
-        let s = try_ref!(server);
-        let Some(cb) = cb else {
-            return mcp_status::MCP_STATUS_NULL_PARAMETER;
-        };
-        let definition = try_json!(definition, definition_len);
-        match s.server.add_tool(definition, handler(cb, userdata)) {
-            Ok(()) => mcp_status::MCP_STATUS_OK,
-            Err(e) => mcp_error::from_engine(&e).store(error_out),
-        }
-    })
-}
-
-/// Removes tool `name` and tells listening clients; writes whether there was one to `*removed_out`
-/// (may be NULL). Its userdata is finalized once no call uses it any more. Any thread.
-#[unsafe(no_mangle)]
-pub extern "C" fn mcp_server_remove_tool(
-    server: *const mcp_server,
-    name: *const c_char,
-    name_len: usize,
-    removed_out: *mut bool,
-) -> mcp_status {
-    ffi_boundary!({
-        let s = try_ref!(server);
-        let name = try_str!(name, name_len);
-        let removed = s.server.remove_tool(name);
-        if !removed_out.is_null() {
-            unsafe { *removed_out = removed };
-        }
-        mcp_status::MCP_STATUS_OK
     })
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 use libmcp::ProtocolVersion;
 use libmcp::server::{CacheScope, ServerConfig};
 
+use crate::config_change::change;
 use crate::server::mcp_server_builder;
 use crate::status::mcp_status;
 
@@ -45,9 +46,9 @@ pub extern "C" fn mcp_server_config_free(config: *mut mcp_server_config) {
     })
 }
 
-/// `Some(d)` for a non-zero number of milliseconds.
-fn millis(ms: u64) -> Option<Duration> {
-    (ms > 0).then(|| Duration::from_millis(ms))
+/// Milliseconds as a `Duration`.
+pub(crate) fn ms(ms: u64) -> Duration {
+    Duration::from_millis(ms)
 }
 
 /// Sets how many items one page of `tools/list` (and the other lists) holds. 0 is
@@ -57,14 +58,7 @@ pub extern "C" fn mcp_server_config_set_page_size(
     config: *mut mcp_server_config,
     page_size: usize,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        if page_size == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.page_size = page_size;
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.page_size = page_size) })
 }
 
 /// Sets the largest accepted message in bytes (larger ones get -32600; the connection carries on).
@@ -75,12 +69,9 @@ pub extern "C" fn mcp_server_config_set_max_message_bytes(
     bytes: usize,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        if bytes == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.max_message_bytes = bytes;
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.max_message_bytes = bytes
+        })
     })
 }
 
@@ -91,14 +82,7 @@ pub extern "C" fn mcp_server_config_set_state_ttl_ms(
     config: *mut mcp_server_config,
     ttl_ms: u64,
 ) -> mcp_status {
-    ffi_boundary!({
-        let c = try_mut!(config);
-        let Some(d) = millis(ttl_ms) else {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        };
-        c.config.state_ttl = d;
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.state_ttl = ms(ttl_ms)) })
 }
 
 /// Sets how many input rounds one legacy request may take before it fails. 0 is
@@ -109,12 +93,9 @@ pub extern "C" fn mcp_server_config_set_max_input_rounds(
     rounds: u32,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        if rounds == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
-        c.config.max_input_rounds = rounds;
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.max_input_rounds = rounds
+        })
     })
 }
 
@@ -147,12 +128,9 @@ pub extern "C" fn mcp_server_config_set_client_request_timeout_ms(
     timeout_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        let Some(d) = millis(timeout_ms) else {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        };
-        c.config.client_request_timeout = d;
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.client_request_timeout = ms(timeout_ms)
+        })
     })
 }
 
@@ -164,9 +142,9 @@ pub extern "C" fn mcp_server_config_set_shutdown_grace_ms(
     grace_ms: u64,
 ) -> mcp_status {
     ffi_boundary!({
-        let c = try_mut!(config);
-        c.config.shutdown_grace = Duration::from_millis(grace_ms);
-        mcp_status::MCP_STATUS_OK
+        change(&mut try_mut!(config).config, |c| {
+            c.shutdown_grace = ms(grace_ms)
+        })
     })
 }
 
@@ -181,12 +159,12 @@ pub extern "C" fn mcp_server_config_add_version(
 ) -> mcp_status {
     ffi_boundary!({
         let c = try_mut!(config);
-        let v = try_str!(version, version_len);
-        let Some(known) = ProtocolVersion::KNOWN.iter().find(|k| k.as_str() == v) else {
+        let version = ProtocolVersion::new(try_str!(version, version_len));
+        if !version.is_known() {
             return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        };
-        if !c.versions.contains(known) {
-            c.versions.push(known.clone());
+        }
+        if !c.versions.contains(&version) {
+            c.versions.push(version);
         }
         mcp_status::MCP_STATUS_OK
     })
@@ -224,19 +202,17 @@ pub extern "C" fn mcp_server_builder_set_config(
     config: *const mcp_server_config,
 ) -> mcp_status {
     ffi_boundary!({
-        let b = try_mut!(builder);
         let c = try_ref!(config);
-        let Some(mut inner) = b.inner.take() else {
-            return mcp_status::MCP_STATUS_ALREADY_USED;
-        };
-        inner = inner.config(c.config.clone());
-        if !c.versions.is_empty() {
-            inner = inner.versions(c.versions.clone());
-        }
-        if let Some(key) = c.state_key {
-            inner = inner.state_key(key);
-        }
-        b.inner = Some(inner);
-        mcp_status::MCP_STATUS_OK
+        let b = try_mut!(builder);
+        crate::builder_slot::update(&mut b.inner, |mut inner| {
+            inner = inner.config(c.config.clone());
+            if !c.versions.is_empty() {
+                inner = inner.versions(c.versions.clone());
+            }
+            match c.state_key {
+                Some(key) => inner.state_key(key),
+                None => inner,
+            }
+        })
     })
 }

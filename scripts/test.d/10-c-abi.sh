@@ -11,7 +11,10 @@
 # plainly, under ASan+UBSan and under valgrind too, and so do tests/c/stdio_faults.c (SIGPIPE when
 # the client closes its read end mid-call, prompt stop while stdin stays open), tests/c/faults.c
 # (blocking calls from callbacks, duplicate names, malformed results) and tests/c/log.c (the log
-# callback, a child's stderr) and tests/c/serve_fds.c (serving a socket and a pipe pair). Then the
+# callback, a child's stderr) and tests/c/serve_fds.c (serving a socket and a pipe pair) and
+# tests/c/resource_server.c (OAuth resource server with a token verifier in C) and tests/c/connect_fds.c
+# (a client over a socket and a pipe pair) and tests/c/multi_instance.c (two HTTP instances sharing a
+# session store and an event store written in C, resumption across them). Then the
 # release library: the C tests under valgrind with its default flags (no suppressions; "possibly
 # lost" counts). Installs cbindgen into .tools/cargo and cmake (apt)
 # only when missing.
@@ -79,7 +82,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http oauth server client stdio_faults faults log serve_fds; do
+for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -102,6 +105,9 @@ step "run plain"
 "$work/bin/faults"
 "$work/bin/log"
 "$work/bin/serve_fds"
+"$work/bin/resource_server"
+"$work/bin/connect_fds"
+"$work/bin/multi_instance"
 round_trip "$work/plain.err" "$work/bin/client" "$work/bin/server"
 # The legacy era: initialize handshake, elicitation as a server-to-client request.
 round_trip "$work/plain-legacy.err" env MCP_TEST_VERSION=2025-11-25 "$work/bin/client" "$work/bin/server"
@@ -116,6 +122,9 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/faults-asan"
 "$work/bin/log-asan"
 "$work/bin/serve_fds-asan"
+"$work/bin/resource_server-asan"
+"$work/bin/connect_fds-asan"
+"$work/bin/multi_instance-asan"
 round_trip "$work/asan.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
   "$work/bin/client-asan" "$work/bin/server-asan"
 round_trip "$work/asan-legacy.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
@@ -140,6 +149,9 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/faults"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/log"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/serve_fds"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/resource_server"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/connect_fds"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/multi_instance"
 # The server under valgrind writes its report to a file (its exit status does not reach us).
 # The version is pinned: a server starting under valgrind can miss the 5 s era probe (then the client
 # would fall back to the legacy era).

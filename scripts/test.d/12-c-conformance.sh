@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against the C examples (issue 4): examples/c/everything-server.c
 # served over Streamable HTTP at --requirements 2025-11-25 and 2026-07-28 (every scored scenario must
-# pass), and examples/c/everything-client.c through the full client --requirements legs at both
-# revisions (every scored scenario, OAuth included) plus the 2025-03-26 OAuth back-compat pair. The C programs are
-# built against libmcp installed into a scratch prefix with ffi/install.sh (debug), through
-# pkg-config, with ASan+UBSan: any sanitizer report (including a leak at exit) fails the step. Installs Node 22 and the pinned suite into .tools/ (scripts/lib/conformance-env.sh).
+# pass), then the same legs with OAuth required (a token verifier in C; tests/c/bearer_proxy.py adds
+# the token the suite cannot send), the official Python SDK's OAuth client against it
+# (tests/interop/test_oauth_sdk.py, venv .venv as step 20 makes it), and examples/c/everything-client.c
+# through the full client --requirements legs at both revisions (every scored scenario, OAuth
+# included) plus the 2025-03-26 OAuth back-compat pair. The C programs are built against libmcp
+# installed into a scratch prefix with ffi/install.sh (debug), through pkg-config, with ASan+UBSan:
+# any sanitizer report (including a leak at exit) fails the step. Installs Node 22 and the pinned
+# suite into .tools/ (scripts/lib/conformance-env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
@@ -28,19 +32,70 @@ export ASAN_OPTIONS="log_path=$work/asan"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$work/asan"
 
 SERVER_PID=""
-trap 'stop_server "$SERVER_PID"' EXIT
+# shellcheck disable=SC2086  # SERVER_PID may hold two pids
+trap 'for pid in $SERVER_PID; do stop_server "$pid"; done' EXIT
 start_http_server "$work/server.log" "$work/bin/everything-server" --http 127.0.0.1:0
 url="http://localhost:$SERVER_PORT/mcp"
 
+# Stops the processes PID... (SIGTERM, the server last) and checks that the server, logging to LOG,
+# exited cleanly. Usage: stop_checked LOG PID...
+stop_checked() {
+  local log="$1" pid
+  shift
+  for pid in "$@"; do stop_server "$pid"; done
+  SERVER_PID=""
+  grep -q "everything-server: clean exit" "$log" || {
+    cat "$log" >&2
+    echo "error: the C everything-server ($log) did not exit cleanly on SIGTERM" >&2
+    status=1
+  }
+}
+
 status=0
 conformance_server_legs C "$url" "$work" || status=1
-stop_server "$SERVER_PID"
-SERVER_PID=""
-grep -q "everything-server: clean exit" "$work/server.log" || {
-  cat "$work/server.log" >&2
-  echo "error: the C everything-server did not exit cleanly on SIGTERM" >&2
-  status=1
+stop_checked "$work/server.log" "$SERVER_PID"
+
+# The same server legs with OAuth required: the server's token verifier (C) accepts one token, and
+# tests/c/bearer_proxy.py adds it to every request of the suite (which cannot send one itself).
+# A request without the token must get 401 from the server, so the legs did pass through OAuth.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+port=$(free_port)
+proxy_port=$(free_port)
+url="http://localhost:$proxy_port/mcp"
+start_http_server "$work/server-oauth.log" "$work/bin/everything-server" --http "127.0.0.1:$port" \
+  --oauth-resource "$url" --oauth-token "conformance-token=conformance:mcp:read"
+oauth_pid=$SERVER_PID
+start_http_server "$work/proxy.log" python3 tests/c/bearer_proxy.py "$proxy_port" "$port" conformance-token
+proxy_pid=$SERVER_PID
+SERVER_PID="$oauth_pid $proxy_pid"
+unauthenticated=$(python3 - "$port" <<'PY'
+import sys, urllib.error, urllib.request
+req = urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/mcp", data=b"{}", method="POST",
+                             headers={"content-type": "application/json"})
+try:
+    urllib.request.urlopen(req)
+    print(200)
+except urllib.error.HTTPError as e:
+    print(e.code, e.headers.get("www-authenticate"))
+PY
+)
+echo "without the token: $unauthenticated"
+case "$unauthenticated" in
+  "401 Bearer resource_metadata=\"http://localhost:$proxy_port/.well-known/oauth-protected-resource/mcp\""*) ;;
+  *) echo "error: the OAuth-protected C server did not answer 401 with its challenge" >&2; status=1 ;;
+esac
+mkdir -p "$work/oauth"
+conformance_server_legs "C, OAuth" "$url" "$work/oauth" || status=1
+stop_checked "$work/server-oauth.log" "$proxy_pid" "$oauth_pid"
+
+# The official Python SDK's OAuth client (tests/interop/test_oauth_sdk.py: discovery, registration,
+# PKCE, the bearer token, step-up to a tool's scope) against the C everything-server with OAuth.
+echo "--- Python SDK OAuth client against the C everything-server"
+ensure_venv .venv tests/interop/requirements.txt
+LIBMCP_C_EVERYTHING_SERVER="$work/bin/everything-server" .venv/bin/python -m pytest -q \
+  -p no:cacheprovider tests/interop/test_oauth_sdk.py || status=1
 
 # The client: the full --requirements legs at both revisions (every scored scenario, OAuth included,
 # no baseline), then the 2025-03-26 OAuth back-compat pair, as scripts/conformance-client.sh does for

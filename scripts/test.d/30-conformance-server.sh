@@ -3,8 +3,9 @@
 # at both scored revisions: --requirements 2025-11-25 and --requirements 2026-07-28. Fails if any
 # scored scenario fails (the suite's exit code). Then the pending (not yet scored) scenarios the
 # server implements, one by one, which must pass every check with no warning (a warning is how
-# server-sse-polling reports a server that did not resume). Installs Node 22 and the pinned suite
-# into .tools/.
+# server-sse-polling reports a server that did not resume), and the ten tasks and three skills
+# extension scenarios likewise (a skip fails those too). Installs Node 22 and the pinned suite into
+# .tools/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
@@ -24,4 +25,6 @@ status=0
 conformance_server_legs Rust "$url" "$work" || status=1
 
 conformance_pending_scenarios Rust "$url" "$work" || status=1
+conformance_task_scenarios Rust "$url" "$work" || status=1
+conformance_skills_scenarios Rust "$url" "$work" || status=1
 exit "$status"

@@ -2,7 +2,8 @@
 # The Python package (bindings-python): builds the extension with maturin in debug mode into the
 # workspace's target directory (no separate release build of the dependency tree), installs it into
 # the venv at .venv (editable), then runs its pytest suite (both eras over stdio and HTTP, MRTR, errors,
-# cancellation, concurrency, exit and fork, the official SDK as a client and as a server, the Rust
+# cancellation, concurrency, exit and fork, OAuth client and resource server against the test
+# authorization server, the official SDK as a client and as a server, the Rust
 # everything-server as a server), `mypy.stubtest` on the
 # native module's stubs and `mypy --strict` on the package and examples/python.
 # Creates or reuses .venv and installs bindings-python/tests/requirements.txt into it. Needs python3

@@ -3,8 +3,9 @@
 # TypeScript SDK for interop, typescript, zod) and Node 22 (into .tools/conformance, shared with the
 # conformance steps), builds the addon in debug mode in the workspace target dir, fails if the
 # committed index.js / index.d.ts differ from what napi generates, type-checks lib/index.d.ts, runs
-# the node:test suite on the machine's Node and on Node 22, then packs the package and installs the
-# tarball into a fresh project that uses it (CommonJS and ESM).
+# the node:test suite on the machine's Node and on Node 22, runs the Node benchmark in quick mode
+# (benches/node: every echo answered and checked, no timing judged), then packs the package and
+# installs the tarball into a fresh project that uses it (CommonJS and ESM).
 # Needs node >= 20.17 and npm, and the npm registry on the first run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -53,6 +54,26 @@ run_tests() {
 }
 run_tests "$(command -v node)"
 run_tests "$node22"
+
+# The Node benchmark's echo servers (libmcp and the official SDK, stdio and HTTP) in quick mode:
+# every call answered without error and every echoed text equal to what was sent.
+cargo build -p libmcp-bench --bins --locked --quiet
+"$bin_dir/mcp-bench" --node --quick --json --scripts "$root/benches/node" > "$work/bench.json"
+node -e '
+  const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))
+  const bad = [...r.failures]
+  const runs = [...r.stdio, ...r.http]
+  if (runs.length !== 8) bad.push(`expected 8 runs (4 servers, stdio and HTTP), got ${runs.length}`)
+  for (const run of runs) {
+    for (const p of run.phases) {
+      if (p.received !== p.sent || p.errors || p.mismatched || p.verified !== p.received) {
+        bad.push(`${run.label}: ${JSON.stringify(p)}`)
+      }
+    }
+  }
+  if (bad.length) { console.error(bad.join("\n")); process.exit(1) }
+  console.log(`node benchmark (quick): ${runs.length} runs, every echo answered and checked`)
+' "$work/bench.json"
 
 # npm pack, then install the tarball into a fresh project and use it from there.
 (cd "$pkg" && npm pack --silent --pack-destination "$work" > "$work/tarball")

@@ -45,4 +45,23 @@ static inline void dump_error(const char *what, mcp_error *e) {
           (int)mcp_error_code(e), (int)m.len, m.data);
 }
 
+/* A tool for tool_server: its JSON definition and handler. */
+typedef struct {
+  const char *definition;
+  mcp_handler_cb cb;
+} test_tool;
+
+/* A built server called `name` with the `n` tools (each registration must succeed). */
+static inline mcp_server *tool_server(const char *name, const test_tool *tools, size_t n) {
+  mcp_server_builder *b = NULL;
+  mcp_server *s = NULL;
+  OK(mcp_server_builder_new(name, strlen(name), MCP_LIT("1.0.0"), &b));
+  for (size_t i = 0; i < n; i++)
+    OK(mcp_server_builder_add_tool(b, tools[i].definition, strlen(tools[i].definition),
+                                   tools[i].cb, NULL, NULL));
+  OK(mcp_server_builder_build(b, &s, NULL));
+  mcp_server_builder_free(b);
+  return s;
+}
+
 #endif

@@ -149,6 +149,16 @@ int main(int argc, char **argv) {
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_set_log_callback(99, on_log, &first, count_free));
   CHECK(atomic_load(&finalized) == 1); /* taken and finalized also on failure */
   OK(mcp_set_log_callback(MCP_LOG_DEBUG, on_log, &first, count_free));
+  /* A refused setting says why (the core's rule, through the log callback). */
+  mcp_client_config *cfg = NULL;
+  OK(mcp_client_config_new(&cfg));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_config_set_timeouts_ms(cfg, 6000, 5000, 0));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_config_set_version(cfg, MCP_LIT("2099-01-01")));
+  mcp_client_config_free(cfg);
+  CHECK(received_has(&first, "0 libmcp_ffi: setting refused: request_timeout: 6s is "
+                             "above max_total_timeout (5s)\n"));
+  CHECK(received_has(&first, "0 libmcp_ffi: setting refused: version_preference: "
+                             "unknown protocol version \"2099-01-01\" (known: auto, 2026-07-28, "));
 
   /* This process's stderr goes to a file while the children run. */
   char path[] = "/tmp/mcp-log-test-XXXXXX";

@@ -145,6 +145,14 @@ int main(void) {
   mcp_client_builder *cb = NULL;
   OK(mcp_client_builder_new(S("unit"), S("1"), &cb));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_timeout_ms(cb, 0));
+  /* The rules of mcp_client_config: not above the total timeout (600 s by default). */
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_timeout_ms(cb, 600001));
+  OK(mcp_client_builder_set_timeout_ms(cb, 600000));
+  /* One version rule with mcp_client_config_set_version: "auto" or a known revision. */
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_protocol_version(cb, S("2099-01-01")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_protocol_version(cb, S("")));
+  OK(mcp_client_builder_set_protocol_version(cb, S("auto")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_set_log_level(cb, 8));
   EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_client_builder_on_elicitation(cb, NULL, tag(), count_free));
   OK(mcp_client_builder_on_roots(cb, never_input, tag(), count_free));
   CHECK(atomic_load(&finalized) == 14);

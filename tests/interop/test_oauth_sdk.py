@@ -1,5 +1,6 @@
 """The official Python SDK's OAuth client (`mcp.client.auth.OAuthClientProvider`) against libmcp's
-`auth-server` example over Streamable HTTP: the SDK meets the 401, reads the protected resource
+`auth-server` example (or the C everything-server with OAuth, see `_protected_command`) over
+Streamable HTTP: the SDK meets the 401, reads the protected resource
 metadata that libmcp serves, discovers a small authorization server run by this test, registers,
 authorizes with PKCE (S256) and the `resource` parameter, and retries with the bearer token; a tool
 that needs a wider scope answers 403 `insufficient_scope` and the SDK steps up.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import secrets
 import threading
 from collections.abc import Iterator
@@ -132,22 +134,32 @@ def auth_server() -> Iterator[AuthServer]:
     httpd.shutdown()
 
 
+def _protected_command(issuer: str) -> list[str]:
+    """The OAuth-protected server: the Rust `auth-server` example, or the C everything-server (its
+    token verifier written in C) when LIBMCP_C_EVERYTHING_SERVER names that binary. Both take the
+    same token table and serve the tools `whoami` and `admin`."""
+    c_server = os.environ.get("LIBMCP_C_EVERYTHING_SERVER")
+    if c_server:
+        server, flag = [c_server, "--http", "127.0.0.1:{port}"], "--oauth-"
+    else:
+        server, flag = [str(_binary("auth-server")), "--bind", "127.0.0.1:{port}"], "--"
+    return [
+        *server,
+        f"{flag}resource",
+        "http://127.0.0.1:{tap_port}/mcp",
+        f"{flag}issuer",
+        issuer,
+        f"{flag}token",
+        "tok-read=ada:mcp:read",
+        f"{flag}token",
+        "tok-admin=ada:mcp:read,mcp:admin",
+    ]
+
+
 @pytest.fixture(scope="module")
 def protected(auth_server: AuthServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpService]:
     service = start_http_service(
-        [
-            str(_binary("auth-server")),
-            "--bind",
-            "127.0.0.1:{port}",
-            "--resource",
-            "http://127.0.0.1:{tap_port}/mcp",
-            "--issuer",
-            auth_server.issuer,
-            "--token",
-            "tok-read=ada:mcp:read",
-            "--token",
-            "tok-admin=ada:mcp:read,mcp:admin",
-        ],
+        _protected_command(auth_server.issuer),
         "/mcp",
         tmp_path_factory.mktemp("auth-server") / "wire.jsonl",
     )

@@ -5,27 +5,20 @@
 //!           [--libmcp PATH] [--rmcp PATH] [--phase-time SECS]
 //! ```
 //! By default the server binaries are looked up next to this executable. `mcp-bench --http ...`
-//! runs the Streamable HTTP benchmark instead (see `libmcp_bench::http::cli`).
+//! runs the Streamable HTTP benchmark instead (see `libmcp_bench::http::cli`), `mcp-bench --node ...`
+//! the Node package beside the official TypeScript SDK (see `libmcp_bench::node`).
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use libmcp_bench::driver::{Mode, PhaseSpec, Plan, RunResult, Target, run_target};
+use libmcp_bench::args::Common;
+use libmcp_bench::driver::{EchoCounts, Mode, Plan, RunResult, Target, run_target};
 use libmcp_bench::report;
 
-const SMALL: usize = 64;
-const LARGE: usize = 64 * 1024;
-
 struct Options {
-    quick: bool,
-    json: bool,
-    requests: Option<usize>,
-    requests_large: Option<usize>,
-    rounds: usize,
+    common: Common,
     extras: bool,
     libmcp: Option<PathBuf>,
     rmcp: Option<PathBuf>,
-    phase_time: Option<u64>,
 }
 
 fn usage() -> ! {
@@ -38,31 +31,21 @@ fn usage() -> ! {
 
 fn parse_args() -> Options {
     let mut o = Options {
-        quick: false,
-        json: false,
-        requests: None,
-        requests_large: None,
-        rounds: 1,
+        common: Common::default(),
         extras: false,
         libmcp: None,
         rmcp: None,
-        phase_time: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
+        if o.common.take(&a, &mut || args.next(), usage) {
+            continue;
+        }
         let mut value = || args.next().unwrap_or_else(|| usage());
-        let number = |v: String| v.parse::<usize>().unwrap_or_else(|_| usage());
         match a.as_str() {
-            "--quick" => o.quick = true,
-            "--json" => o.json = true,
             "--extras" => o.extras = true,
-            "--requests" => o.requests = Some(number(value())),
-            "--requests-large" => o.requests_large = Some(number(value())),
-            "--rounds" => o.rounds = number(value()).max(1),
-            "--phase-time" => o.phase_time = Some(number(value()) as u64),
             "--libmcp" => o.libmcp = Some(value().into()),
             "--rmcp" => o.rmcp = Some(value().into()),
-            "-h" | "--help" => usage(),
             _ => usage(),
         }
     }
@@ -79,42 +62,16 @@ fn main() {
     if args.first().is_some_and(|a| a == "--http") {
         std::process::exit(libmcp_bench::http::cli::main(&args[1..]));
     }
-    let o = parse_args();
-    let small = o.requests.unwrap_or(if o.quick { 300 } else { 20_000 });
-    let large = o
-        .requests_large
-        .unwrap_or(if o.quick { 30 } else { (small / 10).max(1) });
-    let mut phases = Vec::new();
-    for in_flight in [1, 32] {
-        phases.push(PhaseSpec {
-            in_flight,
-            payload: SMALL,
-            requests: small,
-        });
-        phases.push(PhaseSpec {
-            in_flight,
-            payload: LARGE,
-            requests: large,
-        });
+    if args.first().is_some_and(|a| a == "--node") {
+        std::process::exit(libmcp_bench::node::main(&args[1..]));
     }
-    let warm = if o.quick { 50 } else { 2_000 };
-    let plan = Plan {
-        warmup: vec![
-            PhaseSpec {
-                in_flight: 32,
-                payload: SMALL,
-                requests: warm,
-            },
-            PhaseSpec {
-                in_flight: 32,
-                payload: LARGE,
-                requests: (warm / 10).max(1),
-            },
-        ],
-        phases,
-        phase_time: Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
-        verify_every: if o.quick { 1 } else { 97 },
-    };
+    let o = parse_args();
+    let c = &o.common;
+    let plan = Plan::echo(
+        EchoCounts::new(c.quick, c.requests, c.requests_large),
+        c.phase_time(),
+        c.verify_every(),
+    );
     let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
     let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
     let target =
@@ -136,9 +93,14 @@ fn main() {
 
     let mut per_target: Vec<Vec<RunResult>> = vec![Vec::new(); targets.len()];
     let mut failures = Vec::new();
-    for round in 0..o.rounds {
+    for round in 0..o.common.rounds {
         for (t, results) in targets.iter().zip(per_target.iter_mut()) {
-            eprintln!("mcp-bench: round {}/{}: {}", round + 1, o.rounds, t.label);
+            eprintln!(
+                "mcp-bench: round {}/{}: {}",
+                round + 1,
+                o.common.rounds,
+                t.label
+            );
             match run_target(t, &plan) {
                 Ok(r) => results.push(r),
                 Err(e) => {
@@ -153,14 +115,15 @@ fn main() {
         .filter(|r| !r.is_empty())
         .map(|r| report::median_of_rounds(r))
         .collect();
-    if o.json {
-        let v = serde_json::json!({ "rounds": o.rounds, "runs": runs, "failures": failures });
+    if o.common.json {
+        let v =
+            serde_json::json!({ "rounds": o.common.rounds, "runs": runs, "failures": failures });
         println!(
             "{}",
             serde_json::to_string_pretty(&v).expect("serializable")
         );
     } else {
-        print!("{}", report::markdown(&runs, o.rounds));
+        print!("{}", report::markdown(&runs, o.common.rounds));
         for f in &failures {
             println!("\nFAILED: {f}");
         }

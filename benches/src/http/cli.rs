@@ -9,24 +9,16 @@
 //! looked up next to this executable.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use super::report;
-use super::run::{HttpPhaseSpec, HttpPlan, HttpRunResult, HttpTarget, run_http_target};
-use crate::driver::Mode;
-
-const SMALL: usize = 64;
-const LARGE: usize = 64 * 1024;
+use super::run::{HttpPlan, HttpRunResult, HttpTarget, run_http_target};
+use crate::args::Common;
+use crate::driver::{EchoCounts, Mode};
 
 struct Options {
-    quick: bool,
-    json: bool,
-    requests: Option<usize>,
-    requests_large: Option<usize>,
-    rounds: usize,
+    common: Common,
     sessions: Option<Vec<usize>>,
     idle: Option<Vec<usize>>,
-    phase_time: Option<u64>,
     libmcp: Option<PathBuf>,
     rmcp: Option<PathBuf>,
 }
@@ -42,21 +34,18 @@ fn usage() -> ! {
 
 fn parse(args: &[String]) -> Options {
     let mut o = Options {
-        quick: false,
-        json: false,
-        requests: None,
-        requests_large: None,
-        rounds: 1,
+        common: Common::default(),
         sessions: None,
         idle: None,
-        phase_time: None,
         libmcp: None,
         rmcp: None,
     };
     let mut it = args.iter().cloned();
     while let Some(a) = it.next() {
+        if o.common.take(&a, &mut || it.next(), usage) {
+            continue;
+        }
         let mut value = || it.next().unwrap_or_else(|| usage());
-        let number = |v: String| v.parse::<usize>().unwrap_or_else(|_| usage());
         let list = |v: String| -> Vec<usize> {
             v.split(',')
                 .filter(|x| !x.is_empty())
@@ -64,14 +53,8 @@ fn parse(args: &[String]) -> Options {
                 .collect()
         };
         match a.as_str() {
-            "--quick" => o.quick = true,
-            "--json" => o.json = true,
-            "--requests" => o.requests = Some(number(value())),
-            "--requests-large" => o.requests_large = Some(number(value())),
-            "--rounds" => o.rounds = number(value()).max(1),
             "--sessions" => o.sessions = Some(list(value())),
             "--idle" => o.idle = Some(list(value())),
-            "--phase-time" => o.phase_time = Some(number(value()) as u64),
             "--libmcp" => o.libmcp = Some(value().into()),
             "--rmcp" => o.rmcp = Some(value().into()),
             _ => usage(),
@@ -94,44 +77,33 @@ fn sibling(name: &str) -> PathBuf {
 /// Runs the HTTP benchmark with `args` (those after `--http`); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
     let o = parse(args);
-    let small = o.requests.unwrap_or(if o.quick { 96 } else { 20_000 });
-    let large = o
-        .requests_large
-        .unwrap_or(if o.quick { 32 } else { (small / 10).max(1) });
-    let warm = if o.quick { 32 } else { 2_000 };
-    let plan = HttpPlan {
-        sessions: o.sessions.clone().unwrap_or_else(|| vec![1, 32]),
-        warmup: vec![
-            HttpPhaseSpec {
-                payload: SMALL,
-                requests: warm,
-            },
-            HttpPhaseSpec {
-                payload: LARGE,
-                requests: (warm / 10).max(1),
-            },
-        ],
-        phases: vec![
-            HttpPhaseSpec {
-                payload: SMALL,
-                requests: small,
-            },
-            HttpPhaseSpec {
-                payload: LARGE,
-                requests: large,
-            },
-        ],
-        phase_time: Duration::from_secs(o.phase_time.unwrap_or(if o.quick { 10 } else { 30 })),
-        verify_every: if o.quick { 1 } else { 97 },
-        idle_sessions: o.idle.clone().unwrap_or_else(|| {
-            if o.quick {
-                vec![50, 100]
-            } else {
-                vec![1_000, 5_000]
-            }
+    let small = o
+        .common
+        .requests
+        .unwrap_or(if o.common.quick { 96 } else { 20_000 });
+    let counts = EchoCounts {
+        small,
+        large: o.common.requests_large.unwrap_or(if o.common.quick {
+            32
+        } else {
+            (small / 10).max(1)
         }),
-        io_timeout: Duration::from_secs(30),
+        warm: if o.common.quick { 32 } else { 2_000 },
     };
+    let idle = o.idle.clone().unwrap_or_else(|| {
+        if o.common.quick {
+            vec![50, 100]
+        } else {
+            vec![1_000, 5_000]
+        }
+    });
+    let plan = HttpPlan::echo(
+        counts,
+        o.sessions.clone().unwrap_or_else(|| vec![1, 32]),
+        o.common.phase_time(),
+        o.common.verify_every(),
+        idle,
+    );
     let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
     let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
     let target = |label: &str, implementation: &str, mode, program: &PathBuf| HttpTarget {
@@ -139,6 +111,7 @@ pub fn main(args: &[String]) -> i32 {
         implementation: implementation.into(),
         mode,
         program: program.clone(),
+        args: Vec::new(),
     };
     let targets = [
         target("libmcp", "libmcp", Mode::Legacy, &libmcp),
@@ -148,12 +121,12 @@ pub fn main(args: &[String]) -> i32 {
     ];
     let mut per_target: Vec<Vec<HttpRunResult>> = vec![Vec::new(); targets.len()];
     let mut failures: Vec<(String, String)> = Vec::new();
-    for round in 0..o.rounds {
+    for round in 0..o.common.rounds {
         for (t, results) in targets.iter().zip(per_target.iter_mut()) {
             eprintln!(
                 "mcp-bench --http: round {}/{}: {}",
                 round + 1,
-                o.rounds,
+                o.common.rounds,
                 t.label
             );
             match run_http_target(t, &plan) {
@@ -170,18 +143,19 @@ pub fn main(args: &[String]) -> i32 {
         .filter(|r| !r.is_empty())
         .map(|r| report::median_of_rounds(r))
         .collect();
-    if o.json {
+    if o.common.json {
         let failures: Vec<_> = failures
             .iter()
             .map(|(label, reason)| serde_json::json!({ "label": label, "reason": reason }))
             .collect();
-        let v = serde_json::json!({ "rounds": o.rounds, "runs": runs, "failures": failures });
+        let v =
+            serde_json::json!({ "rounds": o.common.rounds, "runs": runs, "failures": failures });
         println!(
             "{}",
             serde_json::to_string_pretty(&v).expect("serializable")
         );
     } else {
-        print!("{}", report::markdown(&runs, o.rounds, &failures));
+        print!("{}", report::markdown(&runs, o.common.rounds, &failures));
     }
     // rmcp's 2026-07-28 support is reported as n/a when it fails; everything else must work.
     let fatal = failures.iter().any(|(label, _)| label != "rmcp modern");

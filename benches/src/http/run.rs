@@ -13,7 +13,8 @@ use super::client::BodyKind;
 use super::server::ServerProcess;
 use super::session::{McpSession, Outcome};
 use crate::driver::{
-    Error, Mode, filler, payload_text, percentile_us, proc_cpu_us, proc_status_kib,
+    EchoCounts, Error, LARGE_PAYLOAD, Mode, SMALL_PAYLOAD, filler, payload_text, percentile_us,
+    proc_cpu_us, proc_status_kib,
 };
 
 /// A server to benchmark over HTTP.
@@ -25,8 +26,10 @@ pub struct HttpTarget {
     pub implementation: String,
     /// The era spoken.
     pub mode: Mode,
-    /// The server executable (run with `--http 127.0.0.1:0`).
+    /// The server executable (run with `--http 127.0.0.1:0` after `args`).
     pub program: PathBuf,
+    /// Arguments before `--http` (e.g. the script a `node` program runs).
+    pub args: Vec<String>,
 }
 
 /// One measured (or warm-up) phase: `requests` calls of `payload` bytes shared by the sessions.
@@ -56,6 +59,36 @@ pub struct HttpPlan {
     pub idle_sessions: Vec<usize>,
     /// Socket I/O timeout: a server silent for this long fails the run.
     pub io_timeout: Duration,
+}
+
+impl HttpPlan {
+    /// The echo benchmark over `sessions` (e.g. 1 and 32): warm-up, then the small and the large
+    /// text; then `idle_sessions` for the memory measurement.
+    pub fn echo(
+        n: EchoCounts,
+        sessions: Vec<usize>,
+        phase_time: Duration,
+        verify_every: usize,
+        idle_sessions: Vec<usize>,
+    ) -> HttpPlan {
+        let phase = |(payload, requests)| HttpPhaseSpec { payload, requests };
+        HttpPlan {
+            sessions,
+            warmup: [
+                (SMALL_PAYLOAD, n.warm),
+                (LARGE_PAYLOAD, (n.warm / 10).max(1)),
+            ]
+            .map(phase)
+            .to_vec(),
+            phases: [(SMALL_PAYLOAD, n.small), (LARGE_PAYLOAD, n.large)]
+                .map(phase)
+                .to_vec(),
+            phase_time,
+            verify_every,
+            idle_sessions,
+            io_timeout: Duration::from_secs(30),
+        }
+    }
 }
 
 /// The measurements of one phase.
@@ -128,7 +161,7 @@ pub struct HttpRunResult {
 
 /// Runs the plan against a freshly spawned server (and the idle-memory measurement against another).
 pub fn run_http_target(target: &HttpTarget, plan: &HttpPlan) -> Result<HttpRunResult, Error> {
-    let server = ServerProcess::spawn(&target.program)?;
+    let server = ServerProcess::spawn(&target.program, &target.args)?;
     let pid = server.pid();
     let mut probe = McpSession::open(server.addr, target.mode, plan.io_timeout)?;
     probe.check_tools()?;
@@ -317,7 +350,7 @@ const IDLE_WARMUP_SESSIONS: usize = 64;
 const IDLE_CONNECTIONS: usize = 4;
 
 fn idle_memory(target: &HttpTarget, plan: &HttpPlan) -> Result<Vec<IdleMemory>, Error> {
-    let server = ServerProcess::spawn(&target.program)?;
+    let server = ServerProcess::spawn(&target.program, &target.args)?;
     let pid = server.pid();
     let mut opener = SessionOpener::new(server.addr, plan.io_timeout);
     opener.open(IDLE_WARMUP_SESSIONS)?;

@@ -20,9 +20,10 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts `program --http 127.0.0.1:0` and waits (at most 20 s) for its address.
-    pub fn spawn(program: &Path) -> Result<ServerProcess, Error> {
+    /// Starts `program ARGS --http 127.0.0.1:0` and waits (at most 20 s) for its address.
+    pub fn spawn(program: &Path, args: &[String]) -> Result<ServerProcess, Error> {
         let mut child = Command::new(program)
+            .args(args)
             .args(["--http", "127.0.0.1:0"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

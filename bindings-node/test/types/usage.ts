@@ -1,7 +1,7 @@
 // Compiled (not run) by scripts/test.d/41-node.sh with `tsc --strict`: every public function of
 // lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
 import {
-  Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, ErrorCode,
+  Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
   inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription,
 } from '../../lib/index'
 
@@ -35,6 +35,19 @@ async function server (): Promise<void> {
   void requests
   const http: HttpServing = await s.serveHttp({ port: 0, legacySessions: true })
   await http.close()
+  const secured = await s.serveHttp({
+    auth: {
+      resource: 'https://mcp.example.com/mcp',
+      authorizationServers: ['https://auth.example.com'],
+      requiredScopes: ['mcp:read'],
+      toolScopes: { admin: ['mcp:admin'] },
+      verifyToken: async (token) => {
+        if (token === 'bad') throw new InvalidTokenError('unknown token')
+        return token === 'none' ? null : { subject: 'ada', scopes: ['mcp:read'], audience: ['https://mcp.example.com/mcp'], expiresAt: 1 }
+      },
+    },
+  })
+  await secured.close()
   await s.close()
 }
 
@@ -46,6 +59,11 @@ async function client (): Promise<void> {
     stderr: 'ignore',
   })
   const h = await Client.connectHttp(new URL('http://127.0.0.1:3000/mcp'), { headers: { authorization: 'Bearer x' } })
+  const o = await Client.connectHttp('http://127.0.0.1:3000/mcp', {
+    oauth: { redirectUri: 'http://127.0.0.1:8976/callback', clientName: 'typed', preRegistered: { clientId: 'id' } },
+    onAuthorize: async (url) => new URL(url),
+  })
+  await o.close()
   const { tools } = await c.listTools()
   const r = await c.callTool('echo', { text: tools.length }, { signal: AbortSignal.timeout(1000), timeout: 500, onprogress: (p) => p.progress })
   await c.callTool({ name: 'echo', arguments: {} })

@@ -25,6 +25,7 @@ import atexit as _atexit
 
 from . import _native
 from ._native import InputRequired
+from .auth import AuthInfo, OAuth, ResourceServer
 from .client import Client
 from .content import Audio, EmbeddedResource, Image, ResourceLink
 from .context import Context
@@ -34,6 +35,7 @@ from .errors import (
     ConnectionClosed,
     DefinitionError,
     InvalidArgument,
+    InvalidToken,
     McpError,
     ProtocolError,
     ProtocolViolation,
@@ -55,6 +57,7 @@ FastMCP = Server
 
 __all__ = [
     "Audio",
+    "AuthInfo",
     "AuthError",
     "Cancelled",
     "Client",
@@ -66,14 +69,17 @@ __all__ = [
     "Image",
     "InputRequired",
     "InvalidArgument",
+    "InvalidToken",
     "MCPServer",
     "McpError",
     "McpObject",
+    "OAuth",
     "Message",
     "ProtocolError",
     "ProtocolViolation",
     "RequestTimeout",
     "ResourceLink",
+    "ResourceServer",
     "Server",
     "ToolError",
     "ToolResult",

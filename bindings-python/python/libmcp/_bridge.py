@@ -5,6 +5,8 @@ loop. Cancelling the awaiting task aborts the engine operation."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import inspect
 from typing import Any, Callable
 
 
@@ -32,3 +34,41 @@ async def call_native(method: Callable[..., Any], *args: Any, **kwargs: Any) -> 
     except asyncio.CancelledError:
         task.abort()
         raise
+
+
+def run_then(
+    loop: asyncio.AbstractEventLoop | None,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    on_result: Callable[[Any], None],
+    on_error: Callable[[BaseException], None],
+) -> None:
+    """Calls ``fn(*args)`` on this thread; an awaitable result is awaited on ``loop`` (the event loop
+    the server or client runs on). Then ``on_result(value)`` or ``on_error(exception)``, once."""
+    try:
+        result = fn(*args)
+    except BaseException as e:  # noqa: BLE001 - every failure is reported
+        on_error(e)
+        return
+    if not inspect.isawaitable(result):
+        on_result(result)
+        return
+    if loop is None or loop.is_closed():
+        if inspect.iscoroutine(result):
+            result.close()
+        on_error(RuntimeError(f"{getattr(fn, '__name__', fn)!r} is async but no event loop is running"))
+        return
+    awaitable = result
+
+    async def main() -> Any:
+        return await awaitable
+
+    def finished(f: concurrent.futures.Future[Any]) -> None:
+        try:
+            value = f.result()
+        except BaseException as e:  # noqa: BLE001
+            on_error(e)
+            return
+        on_result(value)
+
+    asyncio.run_coroutine_threadsafe(main(), loop).add_done_callback(finished)

@@ -5,15 +5,18 @@ from typing import Any, Callable, final
 
 __all__ = [
     "ENGINE_VERSION",
+    "AuthorizationReply",
     "Client",
     "HttpServer",
     "InputReply",
     "InputRequired",
+    "OAuth",
     "Request",
     "Server",
     "Stopper",
     "Subscription",
     "Task",
+    "VerifyReply",
     "connect_http",
     "connect_stdio",
     "shutdown",
@@ -38,9 +41,51 @@ def connect_stdio(
     """Spawns a server and connects over its stdio; ``done(True, Client)``."""
 
 def connect_http(
-    done: _Done, options: dict[str, Any], url: str, headers: list[tuple[str, str]] | None = None
+    done: _Done,
+    options: dict[str, Any],
+    url: str,
+    headers: list[tuple[str, str]] | None = None,
+    auth: OAuth | None = None,
+    root_certificates: list[bytes] | None = None,
+    skip_default_roots: bool = False,
 ) -> Task:
     """Connects to a Streamable HTTP endpoint; ``done(True, Client)``."""
+
+@final
+class OAuth:
+    """The engine's OAuth 2.1 client (wrapped by :class:`libmcp.auth.OAuth`)."""
+
+    def __new__(
+        cls,
+        options: dict[str, Any],
+        authorize: Callable[[str, AuthorizationReply], None] | None = None,
+        store: Any = None,
+    ) -> OAuth: ...
+    @property
+    def access_token(self) -> str | None: ...
+
+@final
+class AuthorizationReply:
+    """The answer slot of one authorization step."""
+
+    def send(self, redirect_url: str) -> None: ...
+    def fail(self, message: str, denied: bool = False) -> None: ...
+
+@final
+class VerifyReply:
+    """The answer slot of one token check."""
+
+    def accept(
+        self,
+        subject: str | None = None,
+        client_id: str | None = None,
+        scopes: list[str] = ...,
+        expires_at: int | None = None,
+        audience: list[str] = ...,
+        claims: dict[str, Any] | None = None,
+    ) -> None: ...
+    def reject(self, message: str) -> None: ...
+    def unavailable(self, message: str) -> None: ...
 
 @final
 class Task:
@@ -94,6 +139,8 @@ class Request:
     @property
     def client_info(self) -> dict[str, Any] | None: ...
     def has_client_capability(self, path: list[str]) -> bool: ...
+    @property
+    def auth(self) -> dict[str, Any] | None: ...
     @property
     def input_responses(self) -> dict[str, Any] | None: ...
     @property
@@ -173,6 +220,7 @@ class Server:
         max_sessions: int | None = None,
         session_idle_timeout: float | None = None,
         sse_keepalive: float | None = None,
+        auth: dict[str, Any] | None = None,
     ) -> Task: ...
 
 @final

@@ -1,7 +1,8 @@
 """The client: ``async with Client.stdio(command, args) as client`` or ``Client.http(url)``.
 
-Every result is an :class:`~libmcp.model.McpObject` (attribute access, ``model_dump()`` for the JSON
-as sent); lists of tools, resources, templates and prompts are Python lists of them. Errors are the
+Every result is a typed :class:`~libmcp.model.McpObject` of :mod:`libmcp.types` (typed attributes,
+``model_dump()`` for the JSON as sent); lists of tools, resources, templates and prompts are Python
+lists of them, or one page at a time with the ``*_page`` methods. Errors are the
 exceptions of :mod:`libmcp.errors`.
 """
 
@@ -10,13 +11,30 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import os
 from types import TracebackType
 from typing import Any, Awaitable, Callable, Union
 
 from . import _native
 from ._bridge import call_native
 from .errors import ProtocolError
+from .auth import OAuth
 from .model import McpObject, wrap
+from .types import (
+    CallToolResult,
+    CompleteResult,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    Prompt,
+    ReadResourceResult,
+    Resource,
+    ResourceTemplate,
+    ServerInfo,
+    Tool,
+)
 
 __all__ = ["Client", "InputHandler", "Subscription"]
 
@@ -72,6 +90,18 @@ async def _swallow(aw: Awaitable[Any]) -> None:
         await aw
     except Exception as e:  # noqa: BLE001
         log.error("callback failed", exc_info=e)
+
+
+def _pem(cert: str | bytes | os.PathLike[str]) -> bytes:
+    """A root certificate option as PEM bytes: bytes as given, ``str`` PEM text, or a file's content."""
+    if isinstance(cert, bytes):
+        return cert
+    if isinstance(cert, str) and cert.lstrip().startswith("-----BEGIN"):
+        return cert.encode()
+    if isinstance(cert, (str, os.PathLike)):
+        with open(cert, "rb") as f:
+            return f.read()
+    raise TypeError(f"a root certificate must be PEM bytes, PEM text or a path, not {type(cert).__name__}")
 
 
 class Client:
@@ -145,6 +175,9 @@ class Client:
         url: str,
         *,
         headers: dict[str, str] | None = None,
+        auth: OAuth | None = None,
+        root_certificates: list[str | bytes | os.PathLike[str]] | None = None,
+        skip_default_roots: bool = False,
         name: str = "libmcp-python",
         version: str = "0.1.0",
         protocol_version: str | None = None,
@@ -157,13 +190,23 @@ class Client:
         request_timeout: float | None = None,
         log_level: str | None = None,
     ) -> Client:
-        """A client of the Streamable HTTP endpoint at ``url`` (options as in :meth:`stdio`)."""
+        """A client of the Streamable HTTP endpoint at ``url`` (other options as in :meth:`stdio`).
+
+        ``auth`` authorizes with OAuth 2.1 (:class:`libmcp.auth.OAuth`). ``root_certificates`` are
+        trusted for ``https://`` URLs (the MCP server's and the authorization servers') besides the
+        bundled Mozilla roots, or instead of them with ``skip_default_roots``: each a PEM bundle as
+        ``bytes`` or as ``str`` text, or the path of a PEM file."""
         options = cls._make_options(name, version, protocol_version, elicitation, elicitation_url, sampling,
                                     roots, on_notification, on_wire, request_timeout, log_level)
         header_list = list(headers.items()) if headers else None
+        roots_pem = [_pem(c) for c in root_certificates] if root_certificates else None
+        if auth is not None and not isinstance(auth, OAuth):
+            raise TypeError(f"auth must be a libmcp.auth.OAuth, not {type(auth).__name__}")
 
         async def connect(opts: dict[str, Any]) -> Any:
-            return await call_native(_native.connect_http, opts, url, header_list)
+            native_auth = auth._bind(asyncio.get_running_loop()) if auth is not None else None
+            return await call_native(_native.connect_http, opts, url, header_list, native_auth, roots_pem,
+                                     skip_default_roots)
 
         return cls(connect, options)
 
@@ -209,10 +252,10 @@ class Client:
         return self._native
 
     @property
-    def server(self) -> McpObject:
+    def server(self) -> ServerInfo:
         """What the client learned at connect: ``era``, ``protocol_version``, ``supported_versions``,
         ``capabilities``, ``server_info``, ``instructions``."""
-        return McpObject(self._conn.server)
+        return ServerInfo(self._conn.server)
 
     @property
     def era(self) -> str:
@@ -229,42 +272,62 @@ class Client:
     def _progress(self, progress: ProgressHandler | None) -> Callable[..., None] | None:
         return _on_loop(asyncio.get_running_loop(), progress) if progress else None
 
-    async def list_tools(self) -> list[McpObject]:
+    async def list_tools(self) -> list[Tool]:
         """Every tool (all pages)."""
-        return [McpObject(t) for t in await call_native(self._conn.list_all, "tools/list")]
+        return [Tool(t) for t in await call_native(self._conn.list_all, "tools/list")]
 
-    async def list_resources(self) -> list[McpObject]:
+    async def list_resources(self) -> list[Resource]:
         """Every resource (all pages)."""
-        return [McpObject(t) for t in await call_native(self._conn.list_all, "resources/list")]
+        return [Resource(t) for t in await call_native(self._conn.list_all, "resources/list")]
 
-    async def list_resource_templates(self) -> list[McpObject]:
+    async def list_resource_templates(self) -> list[ResourceTemplate]:
         """Every resource template (all pages)."""
-        return [McpObject(t) for t in await call_native(self._conn.list_all, "resources/templates/list")]
+        return [ResourceTemplate(t) for t in await call_native(self._conn.list_all, "resources/templates/list")]
 
-    async def list_prompts(self) -> list[McpObject]:
+    async def list_prompts(self) -> list[Prompt]:
         """Every prompt (all pages)."""
-        return [McpObject(t) for t in await call_native(self._conn.list_all, "prompts/list")]
+        return [Prompt(t) for t in await call_native(self._conn.list_all, "prompts/list")]
+
+    async def _page(self, method: str, cursor: str | None) -> Any:
+        return await call_native(self._conn.call, method, {"cursor": cursor} if cursor is not None else None)
+
+    async def list_tools_page(self, cursor: str | None = None) -> ListToolsResult:
+        """One page of ``tools/list``: ``page.tools``, and ``page.next_cursor`` for the next (None at
+        the end)."""
+        return ListToolsResult(await self._page("tools/list", cursor))
+
+    async def list_resources_page(self, cursor: str | None = None) -> ListResourcesResult:
+        """One page of ``resources/list``."""
+        return ListResourcesResult(await self._page("resources/list", cursor))
+
+    async def list_resource_templates_page(self, cursor: str | None = None) -> ListResourceTemplatesResult:
+        """One page of ``resources/templates/list``."""
+        return ListResourceTemplatesResult(await self._page("resources/templates/list", cursor))
+
+    async def list_prompts_page(self, cursor: str | None = None) -> ListPromptsResult:
+        """One page of ``prompts/list``."""
+        return ListPromptsResult(await self._page("prompts/list", cursor))
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *,
-                        timeout: float | None = None, progress: ProgressHandler | None = None) -> McpObject:
+                        timeout: float | None = None, progress: ProgressHandler | None = None) -> CallToolResult:
         """Calls a tool; input requests are answered by the handlers. A tool error comes back as a
         result with ``is_error`` true; protocol errors raise :class:`ProtocolError`."""
         result = await call_native(self._conn.call_tool, name, arguments, timeout, self._progress(progress))
-        return McpObject(result)
+        return CallToolResult(result)
 
-    async def read_resource(self, uri: str) -> McpObject:
+    async def read_resource(self, uri: str) -> ReadResourceResult:
         """Reads a resource: ``result.contents``."""
-        return McpObject(await call_native(self._conn.read_resource, uri))
+        return ReadResourceResult(await call_native(self._conn.read_resource, uri))
 
-    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> McpObject:
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> GetPromptResult:
         """Gets a prompt: ``result.messages``."""
-        return McpObject(await call_native(self._conn.get_prompt, name, arguments))
+        return GetPromptResult(await call_native(self._conn.get_prompt, name, arguments))
 
     async def complete(self, ref: dict[str, Any], argument: str, value: str,
-                       context: dict[str, str] | None = None) -> McpObject:
+                       context: dict[str, str] | None = None) -> CompleteResult:
         """``completion/complete`` for a ``{"type": "ref/prompt", "name": ...}`` or
         ``{"type": "ref/resource", "uri": ...}`` reference: ``result.completion.values``."""
-        return McpObject(await call_native(self._conn.complete, ref, argument, value, context))
+        return CompleteResult(await call_native(self._conn.complete, ref, argument, value, context))
 
     async def request(self, method: str, params: dict[str, Any] | None = None, *,
                       timeout: float | None = None, progress: ProgressHandler | None = None) -> McpObject:

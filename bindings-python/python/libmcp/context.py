@@ -8,6 +8,7 @@ from .model import McpObject, wrap
 
 if TYPE_CHECKING:
     from ._native import Request
+    from .auth import AuthInfo
 
 __all__ = ["Context"]
 
@@ -44,6 +45,17 @@ class Context:
     def request_id(self) -> str | int:
         """The JSON-RPC id of the request."""
         return self._request.request_id
+
+    @property
+    def auth(self) -> AuthInfo | None:
+        """The principal of the request's verified bearer token (an HTTP server with
+        ``auth=ResourceServer(...)``), or None."""
+        d = self._request.auth
+        if d is None:
+            return None
+        from .auth import AuthInfo
+
+        return AuthInfo._from_native(d)
 
     @property
     def method(self) -> str:

@@ -11,6 +11,7 @@ __all__ = [
     "ConnectionClosed",
     "DefinitionError",
     "InvalidArgument",
+    "InvalidToken",
     "McpError",
     "ProtocolError",
     "ProtocolViolation",
@@ -66,6 +67,12 @@ class Cancelled(McpError):
 
 class AuthError(McpError):
     """OAuth authorization failed."""
+
+
+class InvalidToken(AuthError):
+    """Raised by a resource server's token verifier: the token is unknown, expired, revoked or not
+    for this server. The client gets 401 ``invalid_token`` with this message as
+    ``error_description``."""
 
 
 class InvalidArgument(McpError, ValueError):

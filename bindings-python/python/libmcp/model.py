@@ -73,7 +73,7 @@ class McpObject:
         return id(self)
 
     def __repr__(self) -> str:
-        return f"McpObject({self._data!r})"
+        return f"{type(self).__name__}({self._data!r})"
 
     def get(self, key: str, default: Any = None) -> Any:
         """The value at ``key`` (wrapped), or ``default``."""

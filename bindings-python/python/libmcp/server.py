@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from . import _native
 from . import schema as _schema
 from ._bridge import call_native
+from .auth import ResourceServer
 from ._functions import Function
 from .content import is_content, to_content
 from .context import Context
@@ -157,6 +158,7 @@ class Server:
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
+        self._tool_scopes: dict[str, list[str]] = {}
 
     # -- registration ---------------------------------------------------------------------------
 
@@ -178,10 +180,12 @@ class Server:
         annotations: dict[str, Any] | None = None,
         icons: list[dict[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
+        scopes: list[str] | None = None,
     ) -> Callable[[F], F]:
         """Registers the decorated function as a tool. Its parameters (type hints, defaults, the
         docstring's ``Args:``) give the input schema unless ``input_schema`` is given; the return
-        annotation gives the output schema (see :func:`_output_schema`)."""
+        annotation gives the output schema (see :func:`_output_schema`). ``scopes`` are the OAuth
+        scopes a call needs when served over HTTP with ``auth=ResourceServer(...)``."""
 
         def register(fn: F) -> F:
             self.add_tool(
@@ -195,6 +199,7 @@ class Server:
                 annotations=annotations,
                 icons=icons,
                 meta=meta,
+                scopes=scopes,
             )
             return fn
 
@@ -215,8 +220,10 @@ class Server:
         annotations: dict[str, Any] | None = None,
         icons: list[dict[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
+        scopes: list[str] | None = None,
     ) -> None:
-        """Registers ``fn`` as a tool (at any time; connected clients are told the list changed)."""
+        """Registers ``fn`` as a tool (at any time; connected clients are told the list changed).
+        ``scopes``: see :meth:`tool` (they take effect when the HTTP server starts)."""
         f = Function.inspect(fn, name, description)
         out_schema, wrapped = _output_schema(f, output_schema, structured_output)
         definition: dict[str, Any] = {"name": f.name, "inputSchema": input_schema or f.input_schema()}
@@ -236,10 +243,13 @@ class Server:
         tool = _Tool(self, f, out_schema is not None, wrapped)
         self._native.add_tool(definition, tool.invoke)
         self._names["tool"].add(f.name)
+        if scopes:
+            self._tool_scopes[f.name] = list(scopes)
 
     def remove_tool(self, name: str) -> bool:
         """Removes a tool; False if there was none."""
         self._names["tool"].discard(name)
+        self._tool_scopes.pop(name, None)
         return self._native.remove_tool(name)
 
     def resource(
@@ -397,13 +407,15 @@ class Server:
         port: int = 8000,
         *,
         ready: Callable[[str], Any] | None = None,
+        auth: ResourceServer | None = None,
         **http: Any,
     ) -> None:
         """Serves on the running event loop (``async def`` handlers run on it). For HTTP, ``ready``
         is called with the endpoint URL once the server listens; the keyword options are those of
         the engine's HTTP server (``path``, ``legacy_sessions``, ``http_sse``,
         ``dns_rebinding_protection``, ``allowed_hosts``, ``allowed_origins``, ``max_body_bytes``,
-        ``max_sessions``, ``session_idle_timeout``, ``sse_keepalive``)."""
+        ``max_sessions``, ``session_idle_timeout``, ``sse_keepalive``). ``auth`` makes it an OAuth
+        2.1 resource server (:class:`libmcp.auth.ResourceServer`)."""
         loop = asyncio.get_running_loop()
         self._loop = loop
         if transport == "stdio":
@@ -418,6 +430,10 @@ class Server:
             return
         if transport not in ("http", "streamable-http"):
             raise ValueError(f"unknown transport {transport!r} (stdio, http)")
+        if auth is not None:
+            if not isinstance(auth, ResourceServer):
+                raise TypeError(f"auth must be a libmcp.auth.ResourceServer, not {type(auth).__name__}")
+            http["auth"] = auth._options(loop, self._tool_scopes)
         handle = await call_native(self._native.serve_http, host, port, **http)
         url = f"http://{host}:{handle.port}{http.get('path', '/mcp')}"
         log.info("listening on %s", url)

@@ -18,6 +18,7 @@ from typing import Any, Coroutine, TypeVar
 
 from . import client as _async
 from .model import McpObject
+from . import types as t
 
 __all__ = ["Client"]
 
@@ -73,7 +74,7 @@ class Client:
         self.close()
 
     @property
-    def server(self) -> McpObject:
+    def server(self) -> t.ServerInfo:
         """What the client learned at connect."""
         return self._inner.server
 
@@ -82,37 +83,41 @@ class Client:
         """The protocol revision in use."""
         return self._inner.protocol_version
 
-    def list_tools(self) -> list[McpObject]:
+    def list_tools(self) -> list[t.Tool]:
         """Every tool."""
         return self._run(self._inner.list_tools())
 
-    def list_resources(self) -> list[McpObject]:
+    def list_resources(self) -> list[t.Resource]:
         """Every resource."""
         return self._run(self._inner.list_resources())
 
-    def list_resource_templates(self) -> list[McpObject]:
+    def list_resource_templates(self) -> list[t.ResourceTemplate]:
         """Every resource template."""
         return self._run(self._inner.list_resource_templates())
 
-    def list_prompts(self) -> list[McpObject]:
+    def list_prompts(self) -> list[t.Prompt]:
         """Every prompt."""
         return self._run(self._inner.list_prompts())
 
-    def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, timeout: float | None = None) -> McpObject:
+    def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, timeout: float | None = None) -> t.CallToolResult:
         """Calls a tool."""
         return self._run(self._inner.call_tool(name, arguments, timeout=timeout))
 
-    def read_resource(self, uri: str) -> McpObject:
+    def read_resource(self, uri: str) -> t.ReadResourceResult:
         """Reads a resource."""
         return self._run(self._inner.read_resource(uri))
 
-    def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> McpObject:
+    def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> t.GetPromptResult:
         """Gets a prompt."""
         return self._run(self._inner.get_prompt(name, arguments))
 
-    def complete(self, ref: dict[str, Any], argument: str, value: str, context: dict[str, str] | None = None) -> McpObject:
+    def complete(self, ref: dict[str, Any], argument: str, value: str, context: dict[str, str] | None = None) -> t.CompleteResult:
         """``completion/complete``."""
         return self._run(self._inner.complete(ref, argument, value, context))
+
+    def list_tools_page(self, cursor: str | None = None) -> t.ListToolsResult:
+        """One page of tools."""
+        return self._run(self._inner.list_tools_page(cursor))
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> McpObject:
         """Any request."""

@@ -25,6 +25,17 @@ impl BearerChallenge {
 /// Other schemes (`Basic realm=...`, `DPoP ...`) are skipped; an unterminated quoted string ends the
 /// value.
 pub fn parse_bearer(header: &str) -> Option<BearerChallenge> {
+    parse_scheme(header, "bearer")
+}
+
+/// The DPoP challenge (RFC 9449 §7.1: the same parameters as Bearer) among the challenges of one
+/// `WWW-Authenticate` value, if there is one.
+pub fn parse_dpop(header: &str) -> Option<BearerChallenge> {
+    parse_scheme(header, "dpop")
+}
+
+/// The first challenge of `scheme` (compared case-insensitively) in a `WWW-Authenticate` value.
+fn parse_scheme(header: &str, scheme: &str) -> Option<BearerChallenge> {
     let mut found: Option<BearerChallenge> = None;
     let mut in_bearer = false;
     let mut p = Scanner {
@@ -63,7 +74,7 @@ pub fn parse_bearer(header: &str) -> Option<BearerChallenge> {
             }
         } else {
             // A new challenge: `scheme` followed by params or a token68.
-            in_bearer = token.eq_ignore_ascii_case("bearer") && found.is_none();
+            in_bearer = token.eq_ignore_ascii_case(scheme) && found.is_none();
             if in_bearer {
                 found = Some(BearerChallenge::default());
             }

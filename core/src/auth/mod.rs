@@ -39,6 +39,8 @@
 //! ```
 
 pub mod challenge;
+#[cfg(feature = "http")]
+mod dpop_check;
 pub mod metadata;
 pub mod pkce;
 pub mod prm;
@@ -50,6 +52,8 @@ pub mod urls;
 #[cfg(feature = "http")]
 pub mod client;
 
+#[cfg(feature = "http")]
+pub use dpop_check::PROOF_WINDOW_SECS;
 pub use prm::ProtectedResourceMetadata;
 pub use resource::{AuthConfigError, ResourceServerConfig, ResourceServerConfigBuilder};
 pub use resource_challenge::{Challenge, ChallengeKind};

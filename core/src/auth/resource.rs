@@ -43,6 +43,9 @@ pub struct ResourceServerConfig {
     tool_scopes: BTreeMap<String, Vec<String>>,
     check_audience: bool,
     verify_timeout: Duration,
+    /// Accepts DPoP-bound tokens (`Authorization: DPoP` with a proof) when set.
+    #[cfg(feature = "http")]
+    dpop: Option<Arc<super::dpop_check::ProofChecker>>,
 }
 
 impl std::fmt::Debug for ResourceServerConfig {
@@ -74,6 +77,8 @@ impl ResourceServerConfig {
             tool_scopes: BTreeMap::new(),
             check_audience: true,
             verify_timeout: Duration::from_secs(10),
+            #[cfg(feature = "http")]
+            dpop: false,
         }
     }
 
@@ -117,7 +122,26 @@ impl ResourceServerConfig {
     /// Checks an `Authorization` header value (`None` when absent): the scheme and token syntax,
     /// then the verifier, then expiry, audience and the required scopes.
     pub async fn authenticate(&self, authorization: Option<&str>) -> Result<AuthInfo, Challenge> {
-        let token = self.bearer_token(authorization)?;
+        self.authenticate_request(authorization, None, "POST").await
+    }
+
+    /// [`Self::authenticate`] for a `method` request whose `DPoP` header is `dpop_proof`. With
+    /// DPoP on ([`ResourceServerConfigBuilder::dpop`]), `Authorization: DPoP <token>` is accepted
+    /// when the proof is valid for this request (RFC 9449 §4.3: signature, `htm`, `htu` = the
+    /// resource URL, `iat` within [`PROOF_WINDOW_SECS`](super::PROOF_WINDOW_SECS), `ath`, a `jti` not seen before) and its key
+    /// is the one the token is bound to (`cnf.jkt` among the verifier's claims, §6.1); a bound
+    /// token presented as a bearer token is refused (§7.2).
+    pub async fn authenticate_request(
+        &self,
+        authorization: Option<&str>,
+        dpop_proof: Option<&str>,
+        method: &str,
+    ) -> Result<AuthInfo, Challenge> {
+        let (dpop_scheme, token) = self.access_token(authorization)?;
+        let proof_key = match dpop_scheme {
+            true => Some(self.check_proof(dpop_proof, method, token)?),
+            false => None,
+        };
         let failed = || {
             Challenge::new(
                 ChallengeKind::Unavailable,
@@ -165,8 +189,62 @@ impl ResourceServerConfig {
                 self.resource()
             )));
         }
+        let bound = info
+            .claims
+            .get("cnf")
+            .and_then(|c| c.get("jkt"))
+            .and_then(Value::as_str);
+        match (bound, proof_key) {
+            (Some(b), Some(k)) if b != k => {
+                return Err(self.invalid(
+                    "the DPoP proof is signed by another key than the one the token is bound to",
+                ));
+            }
+            (Some(_), None) => {
+                return Err(self.invalid(
+                    "the access token is DPoP-bound: present it with the DPoP scheme and a proof",
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(self.invalid("the access token is not DPoP-bound (no cnf.jkt)"));
+            }
+            _ => {}
+        }
         self.check_scopes(&info, &self.required_scopes)?;
         Ok(info)
+    }
+
+    #[cfg(feature = "http")]
+    fn check_proof(
+        &self,
+        proof: Option<&str>,
+        method: &str,
+        token: &str,
+    ) -> Result<String, Challenge> {
+        let Some(checker) = &self.dpop else {
+            return Err(self.invalid("DPoP is not accepted here"));
+        };
+        let proof =
+            proof.ok_or_else(|| self.invalid("a DPoP request needs one DPoP proof header"))?;
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        checker
+            .check(proof, method, self.resource(), token, now)
+            .map_err(|why| self.invalid(why))
+    }
+
+    #[cfg(not(feature = "http"))]
+    fn check_proof(&self, _: Option<&str>, _: &str, _: &str) -> Result<String, Challenge> {
+        Err(self.invalid("DPoP is not accepted here"))
+    }
+
+    /// Whether DPoP-bound tokens are accepted.
+    fn accepts_dpop(&self) -> bool {
+        #[cfg(feature = "http")]
+        return self.dpop.is_some();
+        #[cfg(not(feature = "http"))]
+        return false;
     }
 
     /// Checks that `info` holds every scope a `tools/call` of `tool` needs (step-up authorization).
@@ -203,8 +281,12 @@ impl ResourceServerConfig {
         )
     }
 
-    /// The token of `Bearer <b64token>` (RFC 6750 §2.1; the scheme is case-insensitive).
-    fn bearer_token<'a>(&self, authorization: Option<&'a str>) -> Result<&'a str, Challenge> {
+    /// The token of `Bearer <b64token>` (RFC 6750 §2.1; the scheme is case-insensitive), or of
+    /// `DPoP <b64token>` when DPoP is accepted (RFC 9449 §7.1); whether it was DPoP.
+    fn access_token<'a>(
+        &self,
+        authorization: Option<&'a str>,
+    ) -> Result<(bool, &'a str), Challenge> {
         let scope = || self.required_scopes.clone();
         let Some(value) = authorization else {
             return Err(Challenge::new(
@@ -214,7 +296,8 @@ impl ResourceServerConfig {
             ));
         };
         let (scheme, rest) = value.split_once(' ').unwrap_or((value, ""));
-        if !scheme.eq_ignore_ascii_case("bearer") {
+        let dpop = self.accepts_dpop() && scheme.eq_ignore_ascii_case("dpop");
+        if !dpop && !scheme.eq_ignore_ascii_case("bearer") {
             return Err(Challenge::new(
                 ChallengeKind::MissingToken,
                 "the Authorization header must use the Bearer scheme",
@@ -234,11 +317,12 @@ impl ResourceServerConfig {
                 scope(),
             ));
         }
-        Ok(token)
+        Ok((dpop, token))
     }
 }
 
-/// Builds a [`ResourceServerConfig`].
+/// Builds a [`ResourceServerConfig`]. A clone shares the verifier.
+#[derive(Clone)]
 pub struct ResourceServerConfigBuilder {
     verifier: Arc<dyn TokenVerifier>,
     metadata: ProtectedResourceMetadata,
@@ -246,6 +330,8 @@ pub struct ResourceServerConfigBuilder {
     tool_scopes: BTreeMap<String, Vec<String>>,
     check_audience: bool,
     verify_timeout: Duration,
+    #[cfg(feature = "http")]
+    dpop: bool,
 }
 
 impl std::fmt::Debug for ResourceServerConfigBuilder {
@@ -319,6 +405,14 @@ impl ResourceServerConfigBuilder {
         self
     }
 
+    /// Accepts DPoP-bound access tokens (RFC 9449) besides bearer tokens (default off); see
+    /// [`ResourceServerConfig::authenticate_request`].
+    #[cfg(feature = "http")]
+    pub fn dpop(mut self, on: bool) -> Self {
+        self.dpop = on;
+        self
+    }
+
     /// How long the verifier may take before the request gets 503 (default 10 s).
     pub fn verify_timeout(mut self, timeout: Duration) -> Self {
         self.verify_timeout = timeout;
@@ -360,6 +454,8 @@ impl ResourceServerConfigBuilder {
             tool_scopes: self.tool_scopes,
             check_audience: self.check_audience,
             verify_timeout: self.verify_timeout,
+            #[cfg(feature = "http")]
+            dpop: self.dpop.then(Default::default),
         })
     }
 }

@@ -4,12 +4,18 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Who and what a verified access token stands for. Handlers read it through
 /// `RequestContext::auth`; the transport uses it for scope, expiry and audience checks and to bind
 /// legacy sessions to the identity that opened them.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Its JSON form, for hosts in other languages, is `{"subject", "clientId", "scopes", "expiresAt",
+/// "audience", "claims"}`; every member may be left out when reading it (absent is unset), and an
+/// unknown member is an error.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 #[non_exhaustive]
 pub struct AuthInfo {
     /// The end user (`sub`), if the token names one.
@@ -115,5 +121,33 @@ where
 {
     fn verify<'a>(&'a self, token: &'a str) -> VerifyFuture<'a> {
         Box::pin(self(token.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_json_form_reads_back_and_refuses_unknown_members() {
+        let info = AuthInfo::new()
+            .subject("ada")
+            .client_id("c1")
+            .scopes(["mcp:read"])
+            .expires_at(7)
+            .audience(["https://r.example/mcp"])
+            .claim("tenant", Value::from("t1"));
+        let json = serde_json::to_value(&info).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"subject": "ada", "clientId": "c1", "scopes": ["mcp:read"],
+                "expiresAt": 7, "audience": ["https://r.example/mcp"],
+                "claims": {"tenant": "t1"}})
+        );
+        assert_eq!(serde_json::from_value::<AuthInfo>(json).unwrap(), info);
+        let partial: AuthInfo = serde_json::from_str(r#"{"subject":"bob"}"#).unwrap();
+        assert_eq!(partial, AuthInfo::new().subject("bob"));
+        let e = serde_json::from_str::<AuthInfo>(r#"{"scope":"x"}"#).unwrap_err();
+        assert!(e.to_string().starts_with("unknown field `scope`"), "{e}");
     }
 }

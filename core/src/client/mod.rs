@@ -21,13 +21,17 @@
 
 mod builder;
 mod connection;
+mod handshake;
 #[cfg(feature = "http")]
 pub mod http;
 mod mrtr;
 mod pages;
 mod raw;
+mod skills;
 mod subscription;
+mod tasks;
 mod typed;
+mod validate;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,10 +39,12 @@ use std::time::Duration;
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Map, Value, json};
 
-pub use builder::{ClientBuilder, InputHandler, VersionPreference};
+pub use builder::{ClientBuilder, InputHandler};
 pub use connection::{CallOptions, ProgressFn};
+pub use handshake::VersionPreference;
 pub use pages::{Listed, Pages};
 pub use subscription::{Subscription, SubscriptionFilter};
+pub use tasks::TaskCall;
 
 use crate::error::{Error, Result};
 use crate::meta;
@@ -189,13 +195,14 @@ impl Client {
         self.server.read().era
     }
 
-    fn modern_meta(&self, version: &ProtocolVersion) -> Map<String, Value> {
+    fn modern_meta(&self, version: &ProtocolVersion, tasks: bool) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert(meta::PROTOCOL_VERSION.into(), json!(version.as_str()));
-        m.insert(
-            meta::CLIENT_CAPABILITIES.into(),
-            self.conn.handlers.capabilities(),
-        );
+        let mut caps = self.conn.handlers.capabilities();
+        if tasks {
+            caps["extensions"] = json!({ crate::model::tasks::EXTENSION: {} });
+        }
+        m.insert(meta::CLIENT_CAPABILITIES.into(), caps);
         m.insert(meta::CLIENT_INFO.into(), (*self.info).clone());
         if let Some(l) = self.conn.config.log_level {
             m.insert(meta::LOG_LEVEL.into(), json!(l.as_str()));
@@ -206,6 +213,18 @@ impl Client {
     /// Sends one request as-is (no input rounds): `_meta` is added for the era in use, and the raw
     /// result comes back, `resultType` included.
     pub async fn request(&self, method: &str, params: Value, opts: &CallOptions) -> Result<Value> {
+        self.request_as(method, params, opts, false).await
+    }
+
+    /// Like [`request`](Self::request); with `tasks` the request's capabilities (modern) declare
+    /// the tasks extension.
+    pub(crate) async fn request_as(
+        &self,
+        method: &str,
+        params: Value,
+        opts: &CallOptions,
+        tasks: bool,
+    ) -> Result<Value> {
         let params = match params {
             Value::Object(m) => m,
             Value::Null => Map::new(),
@@ -215,7 +234,7 @@ impl Client {
             let s = self.server.read();
             (s.era, s.version.clone())
         };
-        let extra = (era == Era::Modern).then(|| self.modern_meta(&version));
+        let extra = (era == Era::Modern).then(|| self.modern_meta(&version, tasks));
         self.conn.call(method, params, extra, opts).await
     }
 

@@ -16,11 +16,17 @@ const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"]
 pub(crate) enum ResultKind {
     Complete,
     InputRequired,
+    /// A `CreateTaskResult` (only when the call declared the tasks extension).
+    Task,
 }
 
-/// Reads `resultType`: missing means complete (legacy servers); unknown values are invalid.
-pub(crate) fn result_kind(method: &str, result: &Value) -> Result<ResultKind> {
+/// Reads `resultType`: missing means complete (legacy servers); unknown values are invalid. With
+/// `tasks` (the call declared the tasks extension) a `tools/call` may also answer `"task"`.
+pub(crate) fn result_kind_as(method: &str, result: &Value, tasks: bool) -> Result<ResultKind> {
     match result.get("resultType") {
+        Some(Value::String(s)) if s == "task" && tasks && method == "tools/call" => {
+            Ok(ResultKind::Task)
+        }
         None | Some(Value::Null) => Ok(ResultKind::Complete),
         Some(Value::String(s)) if s == "complete" => Ok(ResultKind::Complete),
         Some(Value::String(s)) if s == "input_required" => {
@@ -44,6 +50,18 @@ pub(crate) async fn call_with_input(
     params: Value,
     opts: &CallOptions,
 ) -> Result<Value> {
+    call_with_input_as(client, method, params, opts, false).await
+}
+
+/// Like [`call_with_input`]; with `tasks` the requests declare the tasks extension and a
+/// `CreateTaskResult` ends the rounds (input gathered before the task exists, SEP-2663).
+pub(crate) async fn call_with_input_as(
+    client: &Client,
+    method: &str,
+    params: Value,
+    opts: &CallOptions,
+    tasks: bool,
+) -> Result<Value> {
     let Value::Object(original) = params else {
         return Err(Error::InvalidArgument("params must be an object".into()));
     };
@@ -57,8 +75,10 @@ pub(crate) async fn call_with_input(
                 p.insert("requestState".into(), s.clone());
             }
         }
-        let result = client.request(method, Value::Object(p), opts).await?;
-        if result_kind(method, &result)? == ResultKind::Complete {
+        let result = client
+            .request_as(method, Value::Object(p), opts, tasks)
+            .await?;
+        if result_kind_as(method, &result, tasks)? != ResultKind::InputRequired {
             return Ok(result);
         }
         let requests = match result.get("inputRequests") {
@@ -84,7 +104,10 @@ pub(crate) async fn call_with_input(
 }
 
 /// Answers every input request concurrently.
-async fn fulfil_all(client: &Client, requests: Map<String, Value>) -> Result<Map<String, Value>> {
+pub(crate) async fn fulfil_all(
+    client: &Client,
+    requests: Map<String, Value>,
+) -> Result<Map<String, Value>> {
     let mut tasks = tokio::task::JoinSet::new();
     for (key, req) in requests {
         let conn = client.conn.clone();
@@ -129,19 +152,36 @@ mod tests {
     #[test]
     fn result_types() {
         assert_eq!(
-            result_kind("tools/list", &json!({})).unwrap(),
+            result_kind_as("tools/list", &json!({}), false).unwrap(),
             ResultKind::Complete
         );
         assert_eq!(
-            result_kind("tools/call", &json!({"resultType": "complete"})).unwrap(),
+            result_kind_as("tools/call", &json!({"resultType": "complete"}), false).unwrap(),
             ResultKind::Complete
         );
         assert_eq!(
-            result_kind("tools/call", &json!({"resultType": "input_required"})).unwrap(),
+            result_kind_as(
+                "tools/call",
+                &json!({"resultType": "input_required"}),
+                false
+            )
+            .unwrap(),
             ResultKind::InputRequired
         );
-        assert!(result_kind("tools/list", &json!({"resultType": "input_required"})).is_err());
-        assert!(result_kind("tools/call", &json!({"resultType": "task"})).is_err());
-        assert!(result_kind("tools/call", &json!({"resultType": 3})).is_err());
+        assert!(
+            result_kind_as(
+                "tools/list",
+                &json!({"resultType": "input_required"}),
+                false
+            )
+            .is_err()
+        );
+        assert!(result_kind_as("tools/call", &json!({"resultType": "task"}), false).is_err());
+        assert_eq!(
+            result_kind_as("tools/call", &json!({"resultType": "task"}), true).unwrap(),
+            ResultKind::Task
+        );
+        assert!(result_kind_as("tasks/get", &json!({"resultType": "task"}), true).is_err());
+        assert!(result_kind_as("tools/call", &json!({"resultType": 3}), false).is_err());
     }
 }

@@ -24,7 +24,7 @@ pub(crate) fn parse_result<T: DeserializeOwned>(method: &str, raw: Value) -> Res
 }
 
 /// A Rust value as a JSON object of arguments (`null` reads as no arguments).
-fn to_arguments(what: &str, arguments: impl Serialize) -> Result<Value> {
+pub(crate) fn to_arguments(what: &str, arguments: impl Serialize) -> Result<Value> {
     match serde_json::to_value(arguments) {
         Ok(v @ Value::Object(_)) => Ok(v),
         Ok(Value::Null) => Ok(json!({})),

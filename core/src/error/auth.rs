@@ -36,6 +36,10 @@ pub enum AuthError {
     /// The resource server still rejects the token (`401`) after every flow allowed.
     #[error("token rejected: {0}")]
     Rejected(String),
+    /// The configured client credentials cannot be used (a private key that does not parse, an
+    /// unsupported signing algorithm, an assertion file that cannot be read).
+    #[error("client credentials unusable: {0}")]
+    Credentials(String),
     /// An HTTP exchange with a metadata, registration or token endpoint failed.
     #[error("HTTP request failed: {0}")]
     Http(String),

@@ -107,4 +107,13 @@ impl ConfigError {
             reason: reason.into(),
         }
     }
+
+    /// The rule "`field` must not be zero": `Err` when `zero` holds.
+    pub(crate) fn positive(field: &'static str, zero: bool) -> Result<(), ConfigError> {
+        if zero {
+            Err(ConfigError::new(field, "must not be zero"))
+        } else {
+            Ok(())
+        }
+    }
 }

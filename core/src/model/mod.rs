@@ -18,6 +18,7 @@ pub mod elicitation;
 pub mod form_schema;
 pub mod implementation;
 pub mod logging;
+pub mod meta_keys;
 pub mod mrtr;
 pub mod pagination;
 pub mod progress;
@@ -26,6 +27,7 @@ pub mod resources;
 pub mod roots;
 pub mod sampling;
 pub mod subscriptions;
+pub mod tasks;
 pub mod tools;
 
 pub use cache::CacheScope;
@@ -57,4 +59,5 @@ pub use resources::{
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageParams, CreateMessageResult, SamplingMessage};
 pub use subscriptions::{SubscriptionFilter, SubscriptionsListenParams};
+pub use tasks::{Task, TaskStatus};
 pub use tools::{CallToolParams, CallToolResult, ListToolsResult, Tool, ToolAnnotations};

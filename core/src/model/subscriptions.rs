@@ -76,7 +76,7 @@ impl SubscriptionsListenResult {
     pub fn closed(subscription_id: &crate::RequestId) -> Self {
         let mut meta = Meta::new();
         meta.insert(
-            crate::meta::SUBSCRIPTION_ID.into(),
+            super::meta_keys::SUBSCRIPTION_ID.into(),
             subscription_id.to_value(),
         );
         SubscriptionsListenResult {

@@ -29,6 +29,7 @@ pub struct ServerBuilder {
     versions: Vec<ProtocolVersion>,
     config: ServerConfig,
     key: Option<[u8; 32]>,
+    task_store: Option<Arc<dyn super::tasks::TaskStore>>,
     enabled: Offers,
     schemas: SchemaCache,
     errors: Vec<DefinitionError>,
@@ -44,6 +45,11 @@ where
         let reply = f(&ctx);
         responder.reply(reply);
     })
+}
+
+/// Wraps a handler so that it runs inside a task whenever the request may run as one.
+fn starts_task(handler: Handler) -> Handler {
+    Arc::new(move |ctx: RequestContext, responder: Responder| handler(ctx, responder.start_task()))
 }
 
 /// Wraps an async function as a [`Handler`]: each call runs as a task on the current tokio runtime and
@@ -84,6 +90,7 @@ impl ServerBuilder {
             versions: ProtocolVersion::KNOWN.to_vec(),
             config: ServerConfig::default(),
             key: None,
+            task_store: None,
             enabled: Offers::default(),
             schemas: SchemaCache::default(),
             errors: Vec::new(),
@@ -146,7 +153,10 @@ impl ServerBuilder {
         F: Fn(&RequestContext, &Value) -> R + Send + Sync + 'static,
         R: Into<Reply>,
     {
-        self.tool_handler(definition, sync_handler(move |ctx| f(ctx, ctx.arguments())))
+        self.tool_handler(
+            definition,
+            starts_task(sync_handler(move |ctx| f(ctx, ctx.arguments()))),
+        )
     }
 
     /// Registers a typed tool with a synchronous handler: arguments arrive deserialised into `A`,
@@ -198,7 +208,14 @@ impl ServerBuilder {
         Fut: Future<Output = R> + Send + 'static,
         R: Into<Reply> + Send + 'static,
     {
-        self.tool_handler(definition, async_handler(f))
+        self.tool_handler(definition, starts_task(async_handler(f)))
+    }
+
+    /// Keeps task state in `store` instead of the default in-memory store (a store shared by several
+    /// instances lets any of them answer `tasks/get`).
+    pub fn task_store(mut self, store: Arc<dyn super::tasks::TaskStore>) -> Self {
+        self.task_store = Some(store);
+        self
     }
 
     /// Registers a tool with a raw handler.
@@ -238,6 +255,15 @@ impl ServerBuilder {
                 },
             ),
             Err(e) => self.errors.push(e),
+        }
+        self
+    }
+
+    /// Serves a skill (the skills extension): its files become resources and the extension is
+    /// declared with `skills/list`, `skills/get` and `resources/directory/read`.
+    pub fn skill(mut self, skill: crate::skills::Skill) -> Self {
+        for uri in super::skills::register(&mut self.registry, skill) {
+            self.errors.push(duplicate(DefinitionKind::Resource, uri));
         }
         self
     }
@@ -339,6 +365,10 @@ impl ServerBuilder {
                 listeners: Listeners::default(),
                 schemas: self.schemas,
                 legacy_sessions: Mutex::new(Vec::new()),
+                tasks: match self.task_store {
+                    Some(store) => super::tasks::Tasks::new(store),
+                    None => super::tasks::Tasks::default(),
+                },
             }),
         })
     }
@@ -430,6 +460,8 @@ pub(crate) fn tool_entry(
         .map_err(|e| DefinitionError::new(kind, &name, format!("inputSchema: {e}")))?;
     let input: Validator =
         Arc::new(move |instance: &Value| compiled.validate(instance).map_err(|e| e.to_string()));
+    let task_support = super::tasks::TaskSupport::of_definition(&Value::Object(obj.clone()))
+        .map_err(|e| DefinitionError::new(kind, &name, e))?;
     let output: Option<Validator> = match obj.get("outputSchema") {
         None => None,
         Some(s) => {
@@ -447,6 +479,7 @@ pub(crate) fn tool_entry(
             definition,
             input: Some(input),
             output,
+            task_support,
             handler,
         },
     ))

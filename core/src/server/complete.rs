@@ -11,7 +11,7 @@ use super::session::SessionShared;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
 use crate::meta;
-use crate::transport::{OutKind, Outgoing, Sink};
+use crate::outgoing::{OutKind, Outgoing, Sink};
 use crate::version::Era;
 
 /// What kind of result a request produces, for shaping.
@@ -31,13 +31,18 @@ pub(crate) struct Completion {
     pub(crate) kind: Kind,
     /// The handler, kept to re-invoke it after legacy input rounds.
     pub(crate) handler: Option<Handler>,
+    /// The task the answer goes to instead of the wire.
+    pub(crate) task: Option<Arc<super::tasks::Live>>,
 }
 
 impl Completion {
     /// Sends the answer. A result that breaks the rules for its method (a tool result against its
     /// `outputSchema`, a legacy revision's shape) is answered with an internal error instead, logged,
     /// and returned, so the handler's host can see why.
-    pub(crate) fn finish(self, reply: Reply) -> Result<(), RpcError> {
+    pub(crate) fn finish(mut self, reply: Reply) -> Result<(), RpcError> {
+        if let Some(live) = self.task.take() {
+            return super::tasks::finish(self, live, reply);
+        }
         if self.ctx.is_cancelled() {
             // The client gave up on this request: nothing more is sent for it.
             return Ok(());
@@ -62,7 +67,7 @@ impl Completion {
         Ok(())
     }
 
-    fn shape(&self, result: Value) -> Result<Value, RpcError> {
+    pub(crate) fn shape(&self, result: Value) -> Result<Value, RpcError> {
         let Value::Object(mut obj) = result else {
             return Err(RpcError::internal(
                 "a handler returned a result that is not a JSON object",
@@ -178,6 +183,7 @@ pub(crate) fn send_engine_result(ctx: &RequestContext, kind: Kind, result: Value
         ctx: ctx.clone(),
         kind,
         handler: None,
+        task: None,
     };
     // The engine's own results are well formed; a rejection is logged by `finish`.
     let _ = c.finish(Reply::Result(result));

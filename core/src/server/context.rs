@@ -13,7 +13,7 @@ use crate::error::RpcError;
 use crate::jsonrpc::{RequestId, encode_notification};
 use crate::meta;
 use crate::model::logging::LoggingLevel;
-use crate::transport::{OutKind, Outgoing, Sink};
+use crate::outgoing::{OutKind, Outgoing, Sink};
 use crate::version::{Era, ProtocolVersion};
 
 use super::session::SessionShared;
@@ -63,6 +63,10 @@ pub(crate) struct CtxInner {
     pub(crate) last_progress: Mutex<Option<f64>>,
     pub(crate) round: u32,
     pub(crate) auth: Option<Arc<AuthInfo>>,
+    /// Set when this `tools/call` may run as a task (see [`Responder::start_task`]).
+    pub(crate) task_offer: Option<super::tasks::TaskOffer>,
+    /// The task this request runs as, once started.
+    pub(crate) task_id: std::sync::OnceLock<String>,
 }
 
 /// Everything a handler may need to know about the request it serves. Cheap to clone; `Send + Sync`.
@@ -180,7 +184,18 @@ impl RequestContext {
         self.0.auth.as_deref()
     }
 
-    /// The cancellation signal of this request.
+    /// Whether this request may run as a task: a `tools/call` of a tool with task support from a
+    /// client that can take one (see [`Responder::start_task`]).
+    pub fn can_run_as_task(&self) -> bool {
+        self.0.task_offer.is_some() && self.0.task_id.get().is_none()
+    }
+
+    /// The id of the task this request runs as, once started.
+    pub fn task_id(&self) -> Option<&str> {
+        self.0.task_id.get().map(String::as_str)
+    }
+
+    /// The cancellation signal of this request (inside a task: set by `tasks/cancel`).
     pub fn cancel_flag(&self) -> &CancelFlag {
         &self.0.cancel
     }
@@ -258,6 +273,10 @@ impl RequestContext {
     }
 
     fn send_notification(&self, method: &str, mut params: Value) -> bool {
+        if self.task_id().is_some() {
+            // Progress and log notifications are not delivered for tasks (tasks extension).
+            return false;
+        }
         // What the session's revision cannot carry is not sent (crate::shapes).
         if crate::shapes::notification(self.protocol_version(), method, &mut params).is_err() {
             return false;
@@ -421,6 +440,16 @@ pub struct Responder {
 }
 
 impl Responder {
+    /// Runs the request as a task, if it may (see [`RequestContext::can_run_as_task`]): the task is
+    /// stored and the request answered with its `CreateTaskResult`; the returned responder then
+    /// completes the task (its result or error shows on `tasks/get`; [`Reply::InputRequired`] puts
+    /// the task in `input_required` until `tasks/update` answers). Otherwise the responder comes
+    /// back unchanged and answers the request itself.
+    pub fn start_task(mut self) -> Responder {
+        let completion = self.completion.take().map(super::tasks::start);
+        Responder { completion }
+    }
+
     /// Sends the handler's answer.
     pub fn reply(self, reply: impl Into<Reply>) {
         // A rejected result has been answered with an internal error and logged.

@@ -13,7 +13,7 @@ use super::session::SessionShared;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
 use crate::meta;
-use crate::transport::{OutKind, Outgoing};
+use crate::outgoing::{OutKind, Outgoing};
 
 /// A change the server announces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +46,8 @@ struct Listener {
     prompts: bool,
     resources: bool,
     uris: Vec<String>,
+    /// The tasks whose status changes this stream carries (`notifications/tasks`).
+    task_ids: Vec<String>,
 }
 
 impl Listener {
@@ -101,6 +103,38 @@ impl Listeners {
                 params.insert("uri".into(), json!(uri));
             }
             let bytes = jsonrpc::encode_notification(change.method(), Some(&Value::Object(params)));
+            l.ctx.0.sink.send(Outgoing {
+                kind: OutKind::Notification,
+                bytes,
+            });
+        }
+    }
+
+    /// Sends a task's DetailedTask (`notifications/tasks`) to the streams whose filter names it and
+    /// whose principal owns it.
+    pub(crate) fn broadcast_task(
+        &self,
+        record: &super::tasks::TaskRecord,
+        detailed: Map<String, Value>,
+    ) {
+        let targets: Vec<Arc<Listener>> = self
+            .list
+            .lock()
+            .iter()
+            .filter(|l| l.task_ids.contains(&record.id))
+            .filter(|l| {
+                record.owner.is_none() || record.owner == super::tasks::owner_of_ctx(&l.ctx)
+            })
+            .cloned()
+            .collect();
+        for l in targets {
+            let mut params = detailed.clone();
+            params.insert(
+                "_meta".into(),
+                json!({ meta::SUBSCRIPTION_ID: l.ctx.id().to_value() }),
+            );
+            let bytes =
+                jsonrpc::encode_notification("notifications/tasks", Some(&Value::Object(params)));
             l.ctx.0.sink.send(Outgoing {
                 kind: OutKind::Notification,
                 bytes,
@@ -180,17 +214,35 @@ pub(crate) fn listen(shared: &SessionShared, ctx: RequestContext) {
                 ));
             }
         };
-        if filter.get("taskIds").is_some() {
-            return Err(RpcError::missing_capability(
-                json!({"extensions": {"io.modelcontextprotocol/tasks": {}}}),
-            ));
-        }
+        let task_ids = match filter.get("taskIds") {
+            None | Some(Value::Null) => vec![],
+            // Task notifications are for clients that declared the extension (tasks extension,
+            // "Required Capabilities").
+            Some(_) if !(offers.tasks && super::tasks::client_takes_tasks(&ctx)) => {
+                return Err(RpcError::missing_capability(
+                    json!({"extensions": { super::tasks::EXTENSION: {} }}),
+                ));
+            }
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|u| u.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    RpcError::invalid_params("notifications.taskIds must be an array of task ids")
+                })?,
+            Some(_) => {
+                return Err(RpcError::invalid_params(
+                    "notifications.taskIds must be an array",
+                ));
+            }
+        };
         Ok(Listener {
             ctx: ctx.clone(),
             tools: flag("toolsListChanged")? && offers.tools,
             prompts: flag("promptsListChanged")? && offers.prompts,
             resources: flag("resourcesListChanged")? && offers.resources,
             uris: if offers.resources { uris } else { vec![] },
+            task_ids,
         })
     })();
     let listener = match parsed {
@@ -209,6 +261,9 @@ pub(crate) fn listen(shared: &SessionShared, ctx: RequestContext) {
     }
     if !listener.uris.is_empty() {
         honoured.insert("resourceSubscriptions".into(), json!(listener.uris));
+    }
+    if !listener.task_ids.is_empty() {
+        honoured.insert("taskIds".into(), json!(listener.task_ids));
     }
     let ack = json!({
         "_meta": { meta::SUBSCRIPTION_ID: ctx.id().to_value() },

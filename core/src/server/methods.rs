@@ -14,7 +14,7 @@ use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::Request;
 use crate::model::logging::LoggingLevel;
-use crate::transport::Sink;
+use crate::outgoing::Sink;
 use crate::version::Era;
 
 /// Methods removed in the modern era (answered -32601 there).
@@ -45,7 +45,14 @@ pub(crate) fn dispatch(
         "resources/subscribe" | "resources/unsubscribe" => offers.resources && era == Era::Legacy,
         "prompts/list" | "prompts/get" => offers.prompts,
         "completion/complete" => offers.completions,
+        m if super::skills::METHODS.contains(&m) => offers.skills,
         "server/discover" | "subscriptions/listen" => era == Era::Modern,
+        "tasks/get" | "tasks/cancel" => offers.tasks && super::tasks::exist_at(&served.version),
+        "tasks/update" => offers.tasks && era == Era::Modern,
+        // Removed by the tasks extension (the result is inlined on tasks/get).
+        "tasks/result" | "tasks/list" => {
+            offers.tasks && served.version == crate::version::ProtocolVersion::V2025_11_25
+        }
         "ping" | "logging/setLevel" => era == Era::Legacy,
         _ => false,
     };
@@ -79,11 +86,24 @@ pub(crate) fn dispatch(
         last_progress: Mutex::new(None),
         round: 0,
         auth,
+        task_offer: None,
+        task_id: std::sync::OnceLock::new(),
     }));
+    if ctx.method().starts_with("tasks/") && !super::tasks::client_takes_tasks(&ctx) {
+        // A client that did not declare the extension has no task surface (tasks extension,
+        // "Required Capabilities").
+        let e =
+            RpcError::missing_capability(json!({"extensions": { super::tasks::EXTENSION: {} }}));
+        return fail(&ctx, &e);
+    }
     let result = match ctx.method() {
         "server/discover" => Ok((Kind::Cacheable, discover(shared))),
         "tools/list" => list(shared, &ctx, "tools", |r| {
-            r.tools.iter().map(|t| t.definition.clone()).collect()
+            let modern = era == Era::Modern;
+            r.tools
+                .iter()
+                .map(|t| listed_tool(&t.definition, modern))
+                .collect()
         }),
         "prompts/list" => list(shared, &ctx, "prompts", |r| {
             r.prompts.iter().map(|p| p.definition.clone()).collect()
@@ -102,6 +122,12 @@ pub(crate) fn dispatch(
         "resources/read" => return read_resource(shared, ctx),
         "completion/complete" => return complete(shared, ctx),
         "subscriptions/listen" => return super::listen::listen(shared, ctx),
+        "tasks/get" | "tasks/update" | "tasks/cancel" | "tasks/result" | "tasks/list" => {
+            return super::tasks::handle(ctx);
+        }
+        m if super::skills::METHODS.contains(&m) => {
+            super::skills::handle(shared, &ctx).map(|v| (Kind::Cacheable, v))
+        }
         _ => Err(RpcError::method_not_found(ctx.method())),
     };
     match result {
@@ -110,7 +136,7 @@ pub(crate) fn dispatch(
     }
 }
 
-fn fail(ctx: &RequestContext, e: &RpcError) {
+pub(crate) fn fail(ctx: &RequestContext, e: &RpcError) {
     send_engine_error(&ctx.0.sink, &ctx.0.session, &ctx.0.id, &ctx.0.cancel, e);
 }
 
@@ -148,6 +174,16 @@ fn list(
         result["nextCursor"] = json!(n);
     }
     Ok((Kind::Cacheable, result))
+}
+
+/// A tool as listed: 2026-07-28 has no `execution` on Tool (task support is negotiated per request
+/// through the tasks extension), so it is left out there.
+fn listed_tool(definition: &Value, modern: bool) -> Value {
+    let mut d = definition.clone();
+    if modern && let Some(obj) = d.as_object_mut() {
+        obj.remove("execution");
+    }
+    d
 }
 
 fn set_level(shared: &SessionShared, ctx: &RequestContext) -> Result<(Kind, Value), RpcError> {
@@ -197,6 +233,7 @@ fn run(handler: Handler, ctx: RequestContext, kind: Kind) {
         ctx: ctx.clone(),
         kind,
         handler: Some(handler.clone()),
+        task: None,
     };
     invoke(
         &handler,
@@ -233,6 +270,7 @@ fn call_tool(shared: &SessionShared, ctx: RequestContext) {
             ctx: ctx.clone(),
             kind: Kind::Tool(entry.clone()),
             handler: None,
+            task: None,
         };
         // A tool error always passes the result checks.
         let _ = c.finish(super::context::Reply::tool_error(format!(
@@ -240,6 +278,15 @@ fn call_tool(shared: &SessionShared, ctx: RequestContext) {
         )));
         return;
     }
+    let offer =
+        match super::tasks::offer(&ctx, entry.task_support, shared.server.config.task_ttl_ms) {
+            Ok(o) => o,
+            Err(e) => return fail(&ctx, &e),
+        };
+    let ctx = match offer {
+        None => ctx,
+        Some(o) => with_task_offer(ctx, o),
+    };
     let handler = entry.handler.clone();
     run(handler, ctx, Kind::Tool(entry));
 }
@@ -314,9 +361,18 @@ fn read_resource(shared: &SessionShared, ctx: RequestContext) {
 }
 
 fn with_template_vars(ctx: RequestContext, vars: Map<String, Value>) -> RequestContext {
+    amend(ctx, |inner| inner.template_vars = Some(vars))
+}
+
+fn with_task_offer(ctx: RequestContext, offer: super::tasks::TaskOffer) -> RequestContext {
+    amend(ctx, |inner| inner.task_offer = Some(offer))
+}
+
+/// Changes a context that was just built (and so is not shared yet).
+fn amend(ctx: RequestContext, change: impl FnOnce(&mut CtxInner)) -> RequestContext {
     match Arc::try_unwrap(ctx.0) {
         Ok(mut inner) => {
-            inner.template_vars = Some(vars);
+            change(&mut inner);
             RequestContext(Arc::new(inner))
         }
         Err(shared) => {

@@ -24,8 +24,11 @@ mod methods;
 mod mrtr;
 pub mod registry;
 mod session;
+mod skills;
+pub mod tasks;
 #[cfg(feature = "schemars")]
 mod typed;
+mod validate;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -45,8 +48,8 @@ pub use session::Session;
 pub use typed::{Json, ToolDef, ToolOutput, derive_schema};
 
 use crate::error::DefinitionKind;
+use crate::outgoing::Sink;
 use crate::request_state::StateSealer;
-use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
 use listen::Listeners;
 use registry::Registry;
@@ -71,6 +74,11 @@ pub struct ServerConfig {
     pub client_request_timeout: Duration,
     /// How long the stdio server waits for in-flight requests after stdin closes.
     pub shutdown_grace: Duration,
+    /// How long a task is kept after its creation (`ttlMs`); `None` keeps tasks until the store
+    /// drops them. A 2025-11-25 client may ask for less.
+    pub task_ttl_ms: Option<u64>,
+    /// How often clients are asked to poll a task (`pollIntervalMs`).
+    pub task_poll_interval_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -84,6 +92,8 @@ impl Default for ServerConfig {
             cache_scope: CacheScope::Private,
             client_request_timeout: Duration::from_secs(300),
             shutdown_grace: Duration::from_secs(10),
+            task_ttl_ms: Some(3_600_000),
+            task_poll_interval_ms: 500,
         }
     }
 }
@@ -95,6 +105,9 @@ pub(crate) struct Offers {
     pub(crate) resources: bool,
     pub(crate) prompts: bool,
     pub(crate) completions: bool,
+    /// Some tool may run as a task.
+    pub(crate) tasks: bool,
+    pub(crate) skills: bool,
 }
 
 pub(crate) struct ServerInner {
@@ -109,6 +122,7 @@ pub(crate) struct ServerInner {
     pub(crate) listeners: Listeners,
     pub(crate) schemas: crate::schema::SchemaCache,
     legacy_sessions: Mutex<Vec<Weak<SessionShared>>>,
+    pub(crate) tasks: tasks::Tasks,
 }
 
 impl ServerInner {
@@ -119,6 +133,11 @@ impl ServerInner {
             resources: self.enabled.resources || !r.resources.is_empty() || !r.templates.is_empty(),
             prompts: self.enabled.prompts || !r.prompts.is_empty(),
             completions: r.completion.is_some(),
+            tasks: r
+                .tools
+                .iter()
+                .any(|t| t.task_support != tasks::TaskSupport::Forbidden),
+            skills: !r.skills.is_empty(),
         }
     }
 
@@ -131,7 +150,7 @@ impl ServerInner {
     }
 
     /// The capabilities object, matching what is registered.
-    pub(crate) fn capabilities(&self, _era: Era) -> Value {
+    pub(crate) fn capabilities(&self, era: Era) -> Value {
         let o = self.offers();
         let mut caps = json!({ "logging": {} });
         if o.tools {
@@ -145,6 +164,19 @@ impl ServerInner {
         }
         if o.completions {
             caps["completions"] = json!({});
+        }
+        if o.tasks {
+            match era {
+                Era::Modern => caps["extensions"][tasks::EXTENSION] = json!({}),
+                // 2025-11-25 (older revisions drop it, crate::shapes).
+                Era::Legacy => {
+                    caps["tasks"] =
+                        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}})
+                }
+            }
+        }
+        if o.skills {
+            skills::declare(&mut caps);
         }
         caps
     }
@@ -188,8 +220,8 @@ impl ServerInner {
                     _ => None,
                 };
                 let bytes = crate::jsonrpc::encode_notification(change.method(), params.as_ref());
-                s.sink.send(crate::transport::Outgoing {
-                    kind: crate::transport::OutKind::Notification,
+                s.sink.send(crate::outgoing::Outgoing {
+                    kind: crate::outgoing::OutKind::Notification,
                     bytes,
                 });
             }
@@ -394,19 +426,5 @@ impl Server {
     /// Ends every open listen stream with a graceful final result.
     pub fn close_subscriptions(&self) {
         self.inner.listeners.close_all();
-    }
-
-    /// Serves this process's stdin and stdout until stdin closes.
-    pub async fn serve_stdio(self) -> crate::Result<()> {
-        crate::transport::stdio::serve_process_stdio(self, std::future::pending()).await
-    }
-
-    /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves; either way
-    /// in-flight requests are answered first (within the configured grace period).
-    pub async fn serve_stdio_until(
-        self,
-        shutdown: impl std::future::Future<Output = ()>,
-    ) -> crate::Result<()> {
-        crate::transport::stdio::serve_process_stdio(self, shutdown).await
     }
 }

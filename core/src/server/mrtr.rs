@@ -148,27 +148,36 @@ fn check_request_params(req: &Value) -> Result<(), String> {
 
 /// Handles a handler's request for input.
 pub(crate) fn input_required(c: Completion, ir: InputRequired) {
-    let method = c.ctx.method();
+    if let Err(e) = check_input(&c.ctx, &ir) {
+        return c.send_error(&e);
+    }
+    match c.ctx.era() {
+        Era::Modern => modern(c, ir),
+        Era::Legacy => legacy(c, ir),
+    }
+}
+
+/// Checks a handler's request for input: the method may ask, each request is well formed, and the
+/// client declared the capability each one needs.
+pub(crate) fn check_input(ctx: &RequestContext, ir: &InputRequired) -> Result<(), RpcError> {
+    let method = ctx.method();
     if !INPUT_METHODS.contains(&method) {
-        return c.send_error(&RpcError::internal(format!(
+        return Err(RpcError::internal(format!(
             "{method} cannot ask the client for input"
         )));
     }
     if ir.requests.is_empty() && ir.state.is_none() {
-        return c.send_error(&RpcError::internal(
+        return Err(RpcError::internal(
             "input_required needs input requests or a request state",
         ));
     }
     for (key, req) in &ir.requests {
         if let Err(e) = check_request_params(req) {
-            return c.send_error(&RpcError::internal(format!("input request {key:?}: {e}")));
+            return Err(RpcError::internal(format!("input request {key:?}: {e}")));
         }
-        let (path, required) = match required_capability(req) {
-            Ok(x) => x,
-            Err(e) => return c.send_error(&e),
-        };
-        if !client_has_capability(c.ctx.client_capabilities(), &path) {
-            return c.send_error(&match c.ctx.era() {
+        let (path, required) = required_capability(req)?;
+        if !client_has_capability(ctx.client_capabilities(), &path) {
+            return Err(match ctx.era() {
                 Era::Modern => RpcError::missing_capability(required),
                 // The legacy revisions define no error of their own for this: the client's request
                 // cannot be served with the capabilities it declared at initialize, which is invalid
@@ -184,10 +193,7 @@ pub(crate) fn input_required(c: Completion, ir: InputRequired) {
             });
         }
     }
-    match c.ctx.era() {
-        Era::Modern => modern(c, ir),
-        Era::Legacy => legacy(c, ir),
-    }
+    Ok(())
 }
 
 fn modern(c: Completion, ir: InputRequired) {
@@ -212,7 +218,7 @@ fn modern(c: Completion, ir: InputRequired) {
     c.send_result(&Value::Object(obj));
 }
 
-fn legacy(c: Completion, ir: InputRequired) {
+pub(crate) fn legacy(c: Completion, ir: InputRequired) {
     let server = c.ctx.0.session.server.clone();
     let round = c.ctx.round() + 1;
     if round > server.config.max_input_rounds {
@@ -240,6 +246,17 @@ fn legacy(c: Completion, ir: InputRequired) {
             .unwrap_or_default()
             .to_string();
         let mut params = req.get("params").cloned();
+        if let Some(task) = c.ctx.task_id() {
+            // A request made for a task names it (2025-11-25 tasks, "Associating Task-Related
+            // Messages").
+            let p = params.get_or_insert_with(|| json!({}));
+            if let Some(obj) = p.as_object_mut() {
+                let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert(super::tasks::RELATED_TASK.into(), json!({ "taskId": task }));
+                }
+            }
+        }
         let version = c.ctx.protocol_version();
         if let Err(e) = crate::shapes::request(version, &method, params.as_mut()) {
             return c.send_error(&RpcError::internal(format!("input request {key:?}: {e}")));
@@ -252,7 +269,13 @@ fn legacy(c: Completion, ir: InputRequired) {
         let mut tasks = tokio::task::JoinSet::new();
         for (key, method, params) in requests {
             let session = session.clone();
-            let sink = ctx.0.sink.clone();
+            // A task's requests outlive the response stream of the call that created it: they go
+            // on the session's own channel (the standalone stream on HTTP).
+            let sink = if ctx.task_id().is_some() {
+                ctx.0.session.sink.clone()
+            } else {
+                ctx.0.sink.clone()
+            };
             tasks.spawn(async move {
                 let answer = session
                     .request_client(&sink, &method, params.as_ref())
@@ -283,29 +306,12 @@ fn legacy(c: Completion, ir: InputRequired) {
                 }
             }
         }
-        let inner = &ctx.0;
-        let next_ctx = RequestContext(Arc::new(CtxInner {
-            id: inner.id.clone(),
-            method: inner.method.clone(),
-            params: inner.params.clone(),
-            version: inner.version.clone(),
-            client_capabilities: inner.client_capabilities.clone(),
-            client_info: inner.client_info.clone(),
-            log_level: inner.log_level,
-            input_responses: Some(responses),
-            request_state: ir.state,
-            template_vars: inner.template_vars.clone(),
-            cancel: inner.cancel.clone(),
-            sink: inner.sink.clone(),
-            session: inner.session.clone(),
-            last_progress: parking_lot::Mutex::new(*inner.last_progress.lock()),
-            round,
-            auth: inner.auth.clone(),
-        }));
+        let next_ctx = next_round(&ctx, responses, ir.state);
         let completion = Completion {
             ctx: next_ctx.clone(),
             kind: c.kind.clone(),
             handler: Some(handler.clone()),
+            task: c.task.clone(),
         };
         super::methods::invoke(
             &handler,
@@ -315,4 +321,38 @@ fn legacy(c: Completion, ir: InputRequired) {
             },
         );
     });
+}
+
+/// The context of the next input round of a request: the same request, with the answers gathered
+/// (keyed as the handler asked) and the handler's state.
+pub(crate) fn next_round(
+    ctx: &RequestContext,
+    responses: Map<String, Value>,
+    state: Option<String>,
+) -> RequestContext {
+    let inner = &ctx.0;
+    let task_id = std::sync::OnceLock::new();
+    if let Some(id) = inner.task_id.get() {
+        let _ = task_id.set(id.clone());
+    }
+    RequestContext(Arc::new(CtxInner {
+        id: inner.id.clone(),
+        method: inner.method.clone(),
+        params: inner.params.clone(),
+        version: inner.version.clone(),
+        client_capabilities: inner.client_capabilities.clone(),
+        client_info: inner.client_info.clone(),
+        log_level: inner.log_level,
+        input_responses: Some(responses),
+        request_state: state,
+        template_vars: inner.template_vars.clone(),
+        cancel: inner.cancel.clone(),
+        sink: inner.sink.clone(),
+        session: inner.session.clone(),
+        last_progress: parking_lot::Mutex::new(*inner.last_progress.lock()),
+        round: inner.round + 1,
+        auth: inner.auth.clone(),
+        task_offer: inner.task_offer.clone(),
+        task_id,
+    }))
 }

@@ -29,6 +29,8 @@ pub struct ToolEntry {
     pub input: Option<Validator>,
     /// Validates `structuredContent` against `outputSchema`.
     pub output: Option<Validator>,
+    /// Whether calls may or must run as tasks (`execution.taskSupport`).
+    pub task_support: super::tasks::TaskSupport,
     /// The handler.
     pub handler: Handler,
 }
@@ -144,6 +146,8 @@ pub struct Registry {
     pub prompts: Ordered<PromptEntry>,
     /// The completion handler.
     pub completion: Option<Handler>,
+    /// Skills by name (their files are also in `resources`).
+    pub skills: Ordered<crate::skills::Skill>,
 }
 
 const CURSOR_PREFIX: &str = "mcp-offset:";

@@ -20,7 +20,7 @@ use crate::error::RpcError;
 use crate::jsonrpc::{self, ErrorResponse, Frame, Message, Notification, Request, RequestId};
 use crate::meta::{self, RequestMeta};
 use crate::model::logging::LoggingLevel;
-use crate::transport::{BatchCollector, OutKind, Outgoing, Sink};
+use crate::outgoing::{BatchCollector, OutKind, Outgoing, Sink};
 use crate::version::{self, Era, ProtocolVersion};
 
 /// The legacy handshake state of a connection.

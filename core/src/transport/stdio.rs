@@ -214,3 +214,21 @@ pub async fn serve_process_stdio<S: std::future::Future<Output = ()>>(
     }
     serve_until(server, tokio::io::stdin(), tokio::io::stdout(), shutdown).await
 }
+
+/// Serving on this process's own stdin and stdout. These methods live with the transport, not the
+/// engine, so that `server` does not depend on its transports.
+impl Server {
+    /// Serves this process's stdin and stdout until stdin closes.
+    pub async fn serve_stdio(self) -> crate::Result<()> {
+        serve_process_stdio(self, std::future::pending()).await
+    }
+
+    /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves; either way
+    /// in-flight requests are answered first (within the configured grace period).
+    pub async fn serve_stdio_until(
+        self,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> crate::Result<()> {
+        serve_process_stdio(self, shutdown).await
+    }
+}

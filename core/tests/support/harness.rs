@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::io::DuplexStream;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines, ReadHalf, WriteHalf};
 
-use super::wire::{Side, assert_valid_message};
+use super::wire::{Side, assert_valid_message, assert_valid_modern_with_tasks};
 
 /// The test's end of a connection to a server.
 pub struct Wire {
@@ -99,12 +99,13 @@ impl Wire {
         if msg.is_array() {
             return Some(msg);
         }
-        assert_valid_message(
-            &self.revision,
-            &msg,
-            Side::Server,
-            if is_response { method.as_deref() } else { None },
-        );
+        let method = if is_response { method.as_deref() } else { None };
+        if self.revision == "2026-07-28" {
+            // Task messages are the tasks extension's, checked against its schema.
+            assert_valid_modern_with_tasks(&msg, method);
+        } else {
+            assert_valid_message(&self.revision, &msg, Side::Server, method);
+        }
         Some(msg)
     }
 

@@ -5,6 +5,7 @@
 
 pub mod fixture;
 pub mod harness;
+pub mod inprocess;
 pub mod strict;
 pub mod tap;
 pub mod wire;

@@ -306,6 +306,49 @@ pub fn schema_for(revision: &str) -> &'static Schemas {
     CACHE[i].get_or_init(|| Schemas::load(REVISIONS[i]))
 }
 
+/// The compiled schema of the tasks extension (`tests/spec/ext-tasks-draft`).
+pub fn tasks_schema() -> &'static Schemas {
+    static CACHE: OnceLock<Schemas> = OnceLock::new();
+    CACHE.get_or_init(|| Schemas::load("ext-tasks-draft"))
+}
+
+/// The tasks extension's definition for a 2026-07-28 server message that belongs to it: its
+/// notification, the results of its methods, and a `CreateTaskResult` (`resultType: "task"`).
+/// `None` for every other message, which the revision's own schema covers.
+pub fn tasks_definition(msg: &Value, request_method: Option<&str>) -> Option<&'static str> {
+    if msg.get("method").and_then(Value::as_str) == Some("notifications/tasks") {
+        return Some("TaskStatusNotification");
+    }
+    let result = msg.get("result")?;
+    match request_method? {
+        "tasks/get" => Some("GetTaskResult"),
+        "tasks/update" => Some("UpdateTaskResult"),
+        "tasks/cancel" => Some("CancelTaskResult"),
+        _ if result.get("resultType").and_then(Value::as_str) == Some("task") => {
+            Some("CreateTaskResult")
+        }
+        _ => None,
+    }
+}
+
+/// Panics unless a 2026-07-28 server message is valid: against the tasks extension's schema when it
+/// belongs to the extension (its result, or the whole notification), otherwise as
+/// [`assert_valid_message`] checks it.
+pub fn assert_valid_modern_with_tasks(msg: &Value, request_method: Option<&str>) {
+    let Some(def) = tasks_definition(msg, request_method) else {
+        return assert_valid_message("2026-07-28", msg, Side::Server, request_method);
+    };
+    let tasks = tasks_schema();
+    let (checked, envelope) = match msg.get("result") {
+        Some(result) => (result, "JSONRPCResultResponse"),
+        None => (msg, "JSONRPCNotification"),
+    };
+    if let Err(errors) = tasks.validate(def, checked) {
+        panic!("{}", tasks.describe(def, &errors, msg));
+    }
+    assert_valid("2026-07-28", envelope, msg);
+}
+
 /// Panics unless `msg` is a valid JSON-RPC message of `revision` sent by `sent_by`.
 ///
 /// Requests and notifications are checked against the envelope and the definition of their method

@@ -55,8 +55,10 @@ async fn main() {
     let builder = scenarios::client_builder().version_preference(pref);
     let connected = match &url {
         Some(url) if scenarios::is_auth(&scenario) => {
+            let auth = scenarios::conformance_oauth(&scenario, &context)
+                .unwrap_or_else(|e| fail(1, &format!("everything-client: {e}")));
             let options = HttpClientOptions {
-                auth: Some(scenarios::conformance_oauth(&context)),
+                auth: Some(auth),
                 ..Default::default()
             };
             builder.connect_http_with(url, options).await

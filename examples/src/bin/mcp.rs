@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::sync::{Arc, Mutex};
 
+use libmcp::auth::client::{OAuthClient, OAuthConfig, SigningKey};
 use libmcp::client::http::HttpClientOptions;
 use libmcp::client::{Client, ClientConfig, VersionPreference, WireDirection};
 use libmcp::model::roots::Root;
@@ -285,6 +286,19 @@ fn roots(paths: &[String]) -> Result<Vec<Value>, Failure> {
 
 /// The HTTP options from `--header`, `--bearer` and `--cacert`; OAuth unless an Authorization header
 /// was given.
+/// The client credentials grant of `--client-id` with `--client-secret` or `--client-key`.
+fn client_credentials(id: &str, opts: &Options) -> Result<OAuthConfig, Failure> {
+    let Some(file) = &opts.client_key else {
+        let secret = opts.client_secret.clone().unwrap_or_default();
+        return Ok(OAuthConfig::client_credentials(id, secret));
+    };
+    let pem = std::fs::read_to_string(file)
+        .map_err(|e| Failure::new(EXIT_USAGE, format!("cannot read --client-key {file}: {e}")))?;
+    let key = SigningKey::from_pkcs8_pem(&pem, "ES256")
+        .map_err(|e| Failure::new(EXIT_USAGE, format!("--client-key {file}: {e}")))?;
+    Ok(OAuthConfig::client_credentials_jwt(id, key))
+}
+
 async fn http_options(opts: &Options) -> Result<HttpClientOptions, Failure> {
     let mut root_certificates = Vec::new();
     for file in &opts.cacerts {
@@ -314,6 +328,8 @@ async fn http_options(opts: &Options) -> Result<HttpClientOptions, Failure> {
         .any(|(k, _)| k.eq_ignore_ascii_case("authorization"));
     let auth = if own_authorization {
         None
+    } else if let Some(id) = &opts.client_id {
+        Some(OAuthClient::new(client_credentials(id, opts)?))
     } else {
         Some(cli::oauth::loopback_oauth().await.map_err(|e| {
             Failure::new(

@@ -37,12 +37,16 @@ Options:
                       send this header with every request to an http(s) URL (repeatable)
   --bearer TOKEN      same as --header 'Authorization: Bearer TOKEN'
   --cacert FILE       also trust the PEM certificate(s) in FILE for https URLs (repeatable)
+  --client-id ID      authorize an http(s) URL with the OAuth client credentials grant as client ID,
+  --client-secret S     authenticated with the secret S,
+  --client-key FILE     or with a private_key_jwt assertion signed by the PKCS #8 PEM ES256 key in FILE
   -h, --help          print this help
 
 Authorization: an http URL that answers 401 is authorized with OAuth 2.1: the authorization URL is
 printed; the redirect is taken on a loopback listener (http://127.0.0.1:<port>/callback), or as a
 URL pasted on stdin when stdin is a terminal. An Authorization header given with --header or
---bearer is sent as is, and OAuth is then not attempted.
+--bearer is sent as is, and OAuth is then not attempted. With --client-id no user is involved: the
+token comes from the client credentials grant and is renewed the same way when it expires.
 
 Elicitation: when stdin is a terminal (and neither --answer nor --decline is given), the server's
 questions are asked interactively. Otherwise the form is filled from --answer values and the schema's

@@ -100,6 +100,13 @@ pub struct Options {
     pub headers: Vec<(String, String)>,
     /// `--cacert` files, in order (HTTP URLs only).
     pub cacerts: Vec<String>,
+    /// `--client-id`: authorize with the client credentials grant as this client (HTTP URLs only),
+    /// authenticated with `--client-secret` or `--client-key`.
+    pub client_id: Option<String>,
+    /// `--client-secret SECRET`.
+    pub client_secret: Option<String>,
+    /// `--client-key FILE`: a PKCS #8 PEM ES256 key signing a `private_key_jwt` assertion.
+    pub client_key: Option<String>,
     /// `--root` directories, as given, in order.
     pub roots: Vec<String>,
     /// `--env K=V` for the server process, in order.
@@ -213,6 +220,9 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
         decline: false,
         headers: Vec::new(),
         cacerts: Vec::new(),
+        client_id: None,
+        client_secret: None,
+        client_key: None,
         roots: Vec::new(),
         env: Vec::new(),
         cwd: None,
@@ -247,6 +257,9 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
                 value("a TOKEN")?
             ))?),
             "--cacert" => o.cacerts.push(value("a FILE")?),
+            "--client-id" => o.client_id = Some(value("a CLIENT-ID")?),
+            "--client-secret" => o.client_secret = Some(value("a SECRET")?),
+            "--client-key" => o.client_key = Some(value("a FILE")?),
             "--root" => o.roots.push(value("a PATH")?),
             "--cwd" => o.cwd = Some(value("a DIR")?),
             "--name" => flags.name = Some(value("a NAME")?),
@@ -337,6 +350,20 @@ fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), Par
         return Err(usage(
             "--header, --bearer and --cacert apply only to an http:// or https:// URL",
         ));
+    }
+    match (&o.client_id, &o.client_secret, &o.client_key) {
+        (None, None, None) => {}
+        (Some(_), Some(_), None) | (Some(_), None, Some(_)) if url => {}
+        (Some(_), Some(_), None) | (Some(_), None, Some(_)) => {
+            return Err(usage(
+                "--client-id, --client-secret and --client-key apply only to an http:// or https:// URL",
+            ));
+        }
+        _ => {
+            return Err(usage(
+                "--client-id needs exactly one of --client-secret and --client-key (and they need it)",
+            ));
+        }
     }
     if url && (!o.env.is_empty() || o.cwd.is_some()) {
         return Err(usage(
@@ -452,6 +479,59 @@ mod tests {
 
     #[test]
     fn a_bare_url_is_the_server() {
+        let o = parse(&args(&[
+            "tools",
+            "--client-id",
+            "svc",
+            "--client-secret",
+            "s",
+            "https://h/mcp",
+        ]))
+        .unwrap();
+        assert_eq!(
+            (
+                o.client_id.as_deref(),
+                o.client_secret.as_deref(),
+                o.client_key
+            ),
+            (Some("svc"), Some("s"), None)
+        );
+        let message = |a: &[&str]| match parse(&args(a)) {
+            Err(ParseError::Usage(m, _)) => m,
+            other => panic!("{a:?}: {other:?}"),
+        };
+        let needs =
+            "--client-id needs exactly one of --client-secret and --client-key (and they need it)";
+        let both = [
+            "tools",
+            "--client-id",
+            "c",
+            "--client-secret",
+            "s",
+            "--client-key",
+            "k",
+            "https://h/mcp",
+        ];
+        for bad in [
+            &["tools", "--client-id", "svc", "https://h/mcp"][..],
+            &["tools", "--client-secret", "s", "https://h/mcp"],
+            &both,
+        ] {
+            assert_eq!(message(bad), needs, "{bad:?}");
+        }
+        let stdio = [
+            "tools",
+            "--client-id",
+            "c",
+            "--client-key",
+            "k",
+            "--",
+            "srv",
+        ];
+        assert_eq!(
+            message(&stdio),
+            "--client-id, --client-secret and --client-key apply only to an http:// or https:// URL"
+        );
         let o = parse(&args(&["--json", "tools", "https://h/mcp"])).unwrap();
         assert_eq!(o.server, ["https://h/mcp"]);
         assert_eq!(o.command, Command::Tools);

@@ -7,6 +7,8 @@
 mod content;
 mod inputs;
 mod resources;
+mod skills;
+mod tasks;
 mod transport;
 
 use std::sync::{Arc, OnceLock};
@@ -40,7 +42,9 @@ pub fn build_server() -> Server {
     let builder = content::register(builder);
     let builder = inputs::register(builder);
     let builder = resources::register(builder);
+    let builder = skills::register(builder);
     let builder = transport::register(builder);
+    let builder = tasks::register(builder);
     let builder = triggers(builder, &cell);
     let server = builder
         .build()

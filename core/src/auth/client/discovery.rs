@@ -30,14 +30,17 @@ pub(crate) struct Discovered {
     pub registration_endpoint: Option<String>,
 }
 
+/// Discovery for `server_url`. `code_flow`: the authorization code grant will be used, so the
+/// authorization server must have an authorization endpoint and support PKCE S256.
 pub(crate) async fn discover(
     http: &Http,
     server_url: &str,
     challenge: Option<&BearerChallenge>,
+    code_flow: bool,
 ) -> Result<Discovered, AuthError> {
     let prm = protected_resource_metadata(http, server_url, challenge).await?;
     let Some(prm) = prm else {
-        return legacy_discovery(http, server_url).await;
+        return legacy_discovery(http, server_url, code_flow).await;
     };
     let issuer = prm.authorization_servers.first().cloned().ok_or_else(|| {
         AuthError::Discovery(format!(
@@ -52,26 +55,28 @@ pub(crate) async fn discover(
                 urls::authorization_server_metadata_urls(&issuer).join(", ")
             ))
         })?;
-    from_metadata(prm.resource, prm.scopes_supported, metadata)
+    from_metadata(prm.resource, prm.scopes_supported, metadata, code_flow)
 }
 
 fn from_metadata(
     resource: String,
     prm_scopes: Option<Vec<String>>,
     metadata: AuthorizationServerMetadata,
+    code_flow: bool,
 ) -> Result<Discovered, AuthError> {
     let issuer = metadata.issuer.clone();
     let missing =
         |what: &str| AuthError::Metadata(format!("the metadata of {issuer} has no {what}"));
-    let authorization_endpoint = metadata
-        .authorization_endpoint
-        .clone()
-        .ok_or_else(|| missing("authorization_endpoint"))?;
+    let authorization_endpoint = match metadata.authorization_endpoint.clone() {
+        Some(e) => e,
+        None if !code_flow => String::new(),
+        None => return Err(missing("authorization_endpoint")),
+    };
     let token_endpoint = metadata
         .token_endpoint
         .clone()
         .ok_or_else(|| missing("token_endpoint"))?;
-    if !metadata.supports_s256() {
+    if code_flow && !metadata.supports_s256() {
         return Err(AuthError::Metadata(format!(
             "authorization server {issuer} does not advertise PKCE S256 in code_challenge_methods_supported ({:?}); refusing to authorize without it",
             metadata
@@ -92,12 +97,16 @@ fn from_metadata(
 }
 
 /// 2025-03-26: the authorization server is the MCP server's origin.
-async fn legacy_discovery(http: &Http, server_url: &str) -> Result<Discovered, AuthError> {
+async fn legacy_discovery(
+    http: &Http,
+    server_url: &str,
+    code_flow: bool,
+) -> Result<Discovered, AuthError> {
     let origin = urls::split(server_url)
         .map(|p| p.origin())
         .ok_or_else(|| AuthError::Discovery(format!("{server_url:?} is not an absolute URL")))?;
     if let Some(metadata) = authorization_server_metadata(http, &origin).await? {
-        return from_metadata(server_url.to_owned(), None, metadata);
+        return from_metadata(server_url.to_owned(), None, metadata, code_flow);
     }
     Ok(Discovered {
         resource: server_url.to_owned(),

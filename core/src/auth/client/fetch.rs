@@ -7,33 +7,23 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::header::HeaderMap;
 use hyper::{Method, Request};
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 
 use super::{AuthError, AuthorizationHandler, HandlerFuture};
-use crate::client::http::HttpClientOptions;
-use crate::client::http::connector::{self, Connector};
+pub(crate) use crate::net::Http;
+use crate::net::{self, TrustRoots};
 
 /// How long one OAuth HTTP exchange may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest metadata or token document accepted.
 const MAX_BODY: usize = 1 << 20;
 
-/// The HTTP client the OAuth code uses.
-pub(crate) type Http = HyperClient<Connector, Full<Bytes>>;
-
-/// A client with the MCP transport's default connector: plain TCP, and with the `tls` feature
-/// rustls against the Mozilla roots for `https://` authorization servers.
-pub(crate) fn client() -> Http {
-    let connector = connector::build(&HttpClientOptions::default())
+/// A client with the default connector: plain TCP, and with the `tls` feature rustls against the
+/// Mozilla roots for `https://` authorization servers.
+pub(crate) fn default_client() -> Http {
+    let connector = net::connector::build(TrustRoots::default())
         .expect("the default connector has no user input that could be invalid");
-    client_with(connector)
-}
-
-/// A client on the given connector.
-pub(crate) fn client_with(connector: Connector) -> Http {
-    HyperClient::builder(TokioExecutor::new()).build(connector)
+    net::client(connector)
 }
 
 /// A complete HTTP answer.
@@ -141,7 +131,7 @@ pub struct AutoRedirect;
 impl AuthorizationHandler for AutoRedirect {
     fn authorize(&self, authorization_url: String) -> HandlerFuture {
         Box::pin(async move {
-            let http = client();
+            let http = default_client();
             let reply = send(&http, Method::GET, &authorization_url, &[], None).await?;
             if !(300..400).contains(&reply.status) {
                 return Err(AuthError::Authorization(format!(

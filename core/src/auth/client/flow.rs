@@ -1,8 +1,7 @@
 //! The steps of one authorization: choosing the scope, getting a client registration, the
 //! authorization request with PKCE and its response checks (`state`, RFC 9207 `iss`), and the token
-//! requests (authorization code and refresh) with the client authentication the server accepts.
-
-use std::time::{SystemTime, UNIX_EPOCH};
+//! requests with the client authentication the server accepts (secret, assertion or none) and,
+//! with DPoP, a proof and the nonce retry.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -12,7 +11,9 @@ use serde_json::{Value, json};
 use super::super::pkce::{Pkce, random_token};
 use super::super::urls;
 use super::discovery::Discovered;
+use super::dpop::{Dpop, USE_DPOP_NONCE};
 use super::fetch::{Http, send};
+use super::jwt::{SigningKey, assertion_claims, now};
 use super::{AuthError, ClientCredentials, OAuthConfig, Tokens};
 
 /// The scope to request: the challenge's `scope`, else PRM `scopes_supported`, else none; joined with
@@ -212,23 +213,57 @@ pub(crate) fn check_redirect(
         .ok_or_else(|| AuthError::Authorization("the authorization response has no code".into()))
 }
 
-/// A token request (`authorization_code` or `refresh_token` grant) with client authentication.
+/// A token request to the authorization server found by discovery: `grant` (the grant's own form
+/// parameters) plus `resource`, with the client authentication the server accepts (a
+/// `private_key_jwt` assertion when `key` is given), and a DPoP proof when `dpop` is given.
 pub(crate) async fn token_request(
     http: &Http,
     found: &Discovered,
     client: &ClientCredentials,
     grant: &[(&str, &str)],
     requested_scope: Option<&str>,
+    dpop: Option<&Dpop>,
+    key: Option<&SigningKey>,
 ) -> Result<Tokens, AuthError> {
     let supported = found
         .metadata
         .as_ref()
         .and_then(|m| m.token_endpoint_auth_methods_supported.as_deref());
-    let method = auth_method(client, supported);
     let mut form: Vec<(&str, &str)> = grant.to_vec();
     form.push(("resource", &found.resource));
-    let mut headers = vec![("accept", "application/json".to_owned())];
+    let assertion_key = key.map(|k| (k, found.issuer.as_str()));
+    let doc = post_token(
+        http,
+        &found.token_endpoint,
+        client,
+        supported,
+        &form,
+        dpop,
+        assertion_key,
+    )
+    .await?;
+    parse_tokens(&doc, requested_scope, dpop.is_some())
+}
+
+/// Form parameters or headers, by name.
+pub(crate) type Pairs = Vec<(&'static str, String)>;
+
+/// The client authentication parameters and headers for one token request. `key` (with the
+/// assertion's audience, the authorization server's issuer) makes it `private_key_jwt`.
+pub(crate) fn client_auth(
+    client: &ClientCredentials,
+    supported: Option<&[String]>,
+    key: Option<(&SigningKey, &str)>,
+    jti: &str,
+    now: u64,
+) -> Result<(Pairs, Pairs), AuthError> {
+    let mut form = Vec::new();
+    let mut headers = Vec::new();
     let secret = client.client_secret.as_deref().unwrap_or("");
+    let method = match key {
+        Some(_) => "private_key_jwt".to_owned(),
+        None => auth_method(client, supported),
+    };
     match method.as_str() {
         "client_secret_basic" => {
             // RFC 6749 §2.3.1: both parts form-encoded before base64.
@@ -240,64 +275,113 @@ pub(crate) async fn token_request(
             headers.push(("authorization", format!("Basic {}", STANDARD.encode(pair))));
         }
         "client_secret_post" => {
-            form.push(("client_id", &client.client_id));
-            form.push(("client_secret", secret));
+            form.push(("client_id", client.client_id.clone()));
+            form.push(("client_secret", secret.to_owned()));
         }
-        _ => form.push(("client_id", &client.client_id)),
+        "private_key_jwt" => {
+            let Some((key, audience)) = key else {
+                return Err(AuthError::Credentials(format!(
+                    "client {} is registered for private_key_jwt but no signing key is configured",
+                    client.client_id
+                )));
+            };
+            let claims = assertion_claims(&client.client_id, audience, jti, now);
+            let jwt = key.sign(&json!({"typ": "JWT"}), &claims)?;
+            form.push(("client_assertion_type", CLIENT_ASSERTION_TYPE.to_owned()));
+            form.push(("client_assertion", jwt));
+        }
+        _ if !client.client_id.is_empty() => form.push(("client_id", client.client_id.clone())),
+        _ => {}
     }
-    let body = urls::form(&form).into_bytes();
-    let endpoint = &found.token_endpoint;
-    let reply = send(
-        http,
-        Method::POST,
-        endpoint,
-        &headers,
-        Some(("application/x-www-form-urlencoded", body)),
-    )
-    .await?;
-    if !reply.ok() {
+    Ok((form, headers))
+}
+
+/// `client_assertion_type` of a JWT client assertion (RFC 7523 §2.2).
+pub const CLIENT_ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+/// POSTs one token request to `endpoint` and returns the JSON answer. With DPoP, a `use_dpop_nonce`
+/// refusal carrying a new `DPoP-Nonce` is retried once with that nonce (RFC 9449 §8).
+pub(crate) async fn post_token(
+    http: &Http,
+    endpoint: &str,
+    client: &ClientCredentials,
+    supported: Option<&[String]>,
+    grant: &[(&str, &str)],
+    dpop: Option<&Dpop>,
+    key: Option<(&SigningKey, &str)>,
+) -> Result<Value, AuthError> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let (auth_form, mut headers) = client_auth(client, supported, key, &random_token(), now())?;
+        let mut form: Vec<(&str, &str)> = grant.to_vec();
+        form.extend(auth_form.iter().map(|(k, v)| (*k, v.as_str())));
+        headers.push(("accept", "application/json".to_owned()));
+        if let Some(d) = dpop {
+            headers.push(("dpop", d.proof("POST", endpoint, None)?));
+        }
+        let body = urls::form(&form).into_bytes();
+        let reply = send(
+            http,
+            Method::POST,
+            endpoint,
+            &headers,
+            Some(("application/x-www-form-urlencoded", body)),
+        )
+        .await?;
+        let new_nonce = match (dpop, reply.headers.get("dpop-nonce")) {
+            (Some(d), Some(n)) => n.to_str().is_ok_and(|n| d.note_nonce(endpoint, n)),
+            _ => false,
+        };
+        if reply.ok() {
+            return reply.json("the token response").map_err(AuthError::Token);
+        }
+        let error = reply
+            .json("the error")
+            .ok()
+            .and_then(|e| e["error"].as_str().map(str::to_owned));
+        if error.as_deref() == Some(USE_DPOP_NONCE) && new_nonce && attempt == 1 {
+            continue;
+        }
         let why = format!(
             "{endpoint} refused the token request: {}",
             reply.oauth_error()
         );
-        let invalid_grant = reply
-            .json("the error")
-            .is_ok_and(|e| e["error"] == "invalid_grant");
-        return Err(if invalid_grant {
+        return Err(if error.as_deref() == Some("invalid_grant") {
             AuthError::InvalidGrant(why)
         } else {
             AuthError::Token(why)
         });
     }
-    let doc = reply.json("the token response").map_err(AuthError::Token)?;
-    parse_tokens(&doc, requested_scope)
 }
 
+/// The tokens of a token response. `dpop`: the request carried a DPoP proof, so a `DPoP` token type
+/// is expected as well as `Bearer` (RFC 9449 §5).
 pub(crate) fn parse_tokens(
     doc: &Value,
     requested_scope: Option<&str>,
+    dpop: bool,
 ) -> Result<Tokens, AuthError> {
     let access_token = doc["access_token"]
         .as_str()
         .filter(|t| !t.is_empty())
         .ok_or_else(|| AuthError::Token("the token response has no access_token".into()))?;
-    match doc["token_type"].as_str() {
-        Some(t) if t.eq_ignore_ascii_case("bearer") => {}
+    let bound = match doc["token_type"].as_str() {
+        Some(t) if t.eq_ignore_ascii_case("bearer") => false,
+        Some(t) if dpop && t.eq_ignore_ascii_case("dpop") => true,
         other => {
             return Err(AuthError::Token(format!(
-                "the token response's token_type is {other:?}, not Bearer"
+                "the token response's token_type is {other:?}, not {}",
+                if dpop { "DPoP or Bearer" } else { "Bearer" }
             )));
         }
-    }
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    };
     Ok(Tokens {
         access_token: access_token.to_owned(),
         refresh_token: doc["refresh_token"].as_str().map(str::to_owned),
-        expires_at: doc["expires_in"].as_u64().map(|s| now.saturating_add(s)),
+        expires_at: doc["expires_in"].as_u64().map(|s| now().saturating_add(s)),
         scope: doc["scope"].as_str().or(requested_scope).map(str::to_owned),
+        dpop: bound,
     })
 }
 
@@ -408,11 +492,79 @@ mod tests {
         );
     }
 
+    fn owned(v: &[(&'static str, &str)]) -> Pairs {
+        v.iter().map(|(k, v)| (*k, v.to_string())).collect()
+    }
+
+    #[test]
+    fn client_secret_basic_and_post_bodies() {
+        let secret = ClientCredentials::confidential("my client", "s&cret");
+        let basic = client_auth(&secret, None, None, "j", 0).unwrap();
+        // base64("my%20client:s%26cret"): both parts form-encoded first (RFC 6749 §2.3.1).
+        assert_eq!(
+            basic,
+            (
+                Pairs::new(),
+                owned(&[("authorization", "Basic bXklMjBjbGllbnQ6cyUyNmNyZXQ=")])
+            )
+        );
+        let post_only = strings(&["client_secret_post"]);
+        let post = client_auth(&secret, Some(&post_only), None, "j", 0).unwrap();
+        assert_eq!(
+            post,
+            (
+                owned(&[("client_id", "my client"), ("client_secret", "s&cret")]),
+                Pairs::new()
+            )
+        );
+        let public = client_auth(&ClientCredentials::public("p"), None, None, "j", 0).unwrap();
+        assert_eq!(public, (owned(&[("client_id", "p")]), Pairs::new()));
+        let anonymous = client_auth(&ClientCredentials::public(""), None, None, "j", 0).unwrap();
+        assert_eq!(anonymous, (Pairs::new(), Pairs::new()));
+    }
+
+    #[test]
+    fn private_key_jwt_body_and_claims() {
+        let key = SigningKey::generate_es256().unwrap();
+        let client = ClientCredentials::public("cid");
+        let (form, headers) =
+            client_auth(&client, None, Some((&key, "http://as")), "jti-1", 1000).unwrap();
+        assert!(headers.is_empty());
+        assert_eq!(form.len(), 2);
+        assert_eq!(
+            form[0],
+            (
+                "client_assertion_type",
+                "urn:ietf:params:oauth:client-assertion-type:jwt-bearer".to_owned()
+            )
+        );
+        assert_eq!(form[1].0, "client_assertion");
+        let jwt = &form[1].1;
+        assert!(crate::auth::client::jwt::verify_es256(&key, jwt));
+        let (header, claims, _) = crate::auth::client::jwt::decode_unverified(jwt);
+        assert_eq!(header, json!({"typ": "JWT", "alg": "ES256"}));
+        assert_eq!(
+            claims,
+            json!({"iss": "cid", "sub": "cid", "aud": "http://as", "iat": 1000, "exp": 1300, "jti": "jti-1"})
+        );
+        let registered = ClientCredentials {
+            token_endpoint_auth_method: Some("private_key_jwt".into()),
+            ..client
+        };
+        assert!(
+            client_auth(&registered, None, None, "j", 0)
+                .unwrap_err()
+                .to_string()
+                .contains("no signing key")
+        );
+    }
+
     #[test]
     fn token_responses() {
         let t = parse_tokens(
             &json!({"access_token": "t", "token_type": "bearer", "expires_in": 60, "refresh_token": "r"}),
             Some("a"),
+            false,
         )
         .unwrap();
         assert_eq!(
@@ -424,7 +576,17 @@ mod tests {
             ("t", Some("r"), Some("a"))
         );
         assert!(t.expires_at.is_some());
-        assert!(parse_tokens(&json!({"token_type": "Bearer"}), None).is_err());
-        assert!(parse_tokens(&json!({"access_token": "t", "token_type": "DPoP"}), None).is_err());
+        assert!(!t.dpop);
+        assert!(parse_tokens(&json!({"token_type": "Bearer"}), None, false).is_err());
+        let dpop = json!({"access_token": "t", "token_type": "DPoP"});
+        assert!(parse_tokens(&dpop, None, false).is_err());
+        assert!(parse_tokens(&dpop, None, true).unwrap().dpop);
+        let na = json!({"access_token": "t", "token_type": "N_A"});
+        assert!(
+            parse_tokens(&na, None, true)
+                .unwrap_err()
+                .to_string()
+                .contains("not DPoP or Bearer")
+        );
     }
 }

@@ -1,7 +1,13 @@
-//! The OAuth 2.1 client of MCP authorization (authorization code with PKCE), used by the Streamable
-//! HTTP transport: it attaches the bearer token to every request and, on a 401 or a 403
-//! `insufficient_scope` challenge, runs discovery, registration and authorization, then the
-//! transport retries the request.
+//! The OAuth 2.1 client of MCP authorization, used by the Streamable HTTP transport: it attaches the
+//! access token to every request and, on a 401 or a 403 `insufficient_scope` challenge, runs
+//! discovery, registration and authorization, then the transport retries the request.
+//!
+//! The [`Grant`] decides how tokens are obtained: the authorization code grant with PKCE (the
+//! default), or one of the extensions that need no user: client credentials with a secret or a
+//! `private_key_jwt` assertion, the JWT bearer grant with a workload identity token, and
+//! enterprise-managed authorization (an ID token exchanged for an ID-JAG). With
+//! [`OAuthConfig::dpop`] every token request and every MCP request carries a fresh DPoP proof
+//! (RFC 9449), and DPoP-bound tokens are presented with the `DPoP` scheme.
 //!
 //! Pluggable parts: the [`AuthorizationHandler`] shows the authorization URL to the user and returns
 //! the URL the authorization server redirected back to ([`AutoRedirect`] for servers that redirect
@@ -21,8 +27,11 @@
 //! ```
 
 mod discovery;
+mod dpop;
 mod fetch;
 mod flow;
+mod grants;
+mod jwt;
 mod store;
 
 use std::future::Future;
@@ -31,9 +40,12 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use super::challenge::{BearerChallenge, parse_bearer};
+use super::challenge::{BearerChallenge, parse_bearer, parse_dpop};
 pub use crate::error::AuthError;
+pub use dpop::USE_DPOP_NONCE;
 pub use fetch::AutoRedirect;
+pub use grants::{Assertion, ClientAuth, EnterpriseManaged, Grant};
+pub use jwt::SigningKey;
 pub use store::{ClientCredentials, CredentialStore, MemoryStore, Tokens};
 
 /// The most authorization flows one request may trigger (a first 401, then step-ups on 403) before
@@ -90,6 +102,25 @@ pub struct OAuthConfig {
     pub client_uri: Option<String>,
     /// Ask for `offline_access` (refresh tokens) when the authorization server lists it.
     pub offline_access: bool,
+    /// How tokens are obtained (the authorization code grant by default).
+    pub grant: Grant,
+    /// DPoP (RFC 9449): a key made for this client proves possession on every token request and
+    /// every request carrying a DPoP-bound token.
+    pub dpop: bool,
+}
+
+/// The handler of configurations whose grant needs no user.
+struct NoInteraction;
+
+impl AuthorizationHandler for NoInteraction {
+    fn authorize(&self, _authorization_url: String) -> HandlerFuture {
+        Box::pin(async {
+            Err(AuthError::Authorization(
+                "this OAuth configuration has no authorization handler (its grant needs no user)"
+                    .into(),
+            ))
+        })
+    }
 }
 
 impl OAuthConfig {
@@ -108,8 +139,69 @@ impl OAuthConfig {
             client_metadata_url: None,
             client_uri: None,
             offline_access: true,
+            grant: Grant::AuthorizationCode,
+            dpop: false,
         }
     }
+
+    /// A configuration for a grant that needs no user (no redirect URI, no handler, no refresh
+    /// tokens asked for): a new token is obtained with the grant whenever the current one is
+    /// rejected or expires.
+    pub fn with_grant(grant: Grant) -> OAuthConfig {
+        OAuthConfig {
+            offline_access: false,
+            grant,
+            ..OAuthConfig::new("libmcp", "", NoInteraction)
+        }
+    }
+
+    /// The client credentials grant with a client secret (`client_secret_basic`, or
+    /// `client_secret_post` when the server lists only that).
+    pub fn client_credentials(
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> OAuthConfig {
+        OAuthConfig::with_grant(Grant::ClientCredentials {
+            client_id: client_id.into(),
+            auth: ClientAuth::Secret(client_secret.into()),
+        })
+    }
+
+    /// The client credentials grant authenticated with a `private_key_jwt` assertion signed by `key`.
+    pub fn client_credentials_jwt(client_id: impl Into<String>, key: SigningKey) -> OAuthConfig {
+        OAuthConfig::with_grant(Grant::ClientCredentials {
+            client_id: client_id.into(),
+            auth: ClientAuth::PrivateKeyJwt(key),
+        })
+    }
+
+    /// The JWT bearer grant with a workload identity token (workload identity federation).
+    pub fn jwt_bearer(client_id: Option<String>, assertion: Assertion) -> OAuthConfig {
+        OAuthConfig::with_grant(Grant::JwtBearer {
+            client_id,
+            assertion,
+        })
+    }
+
+    /// Enterprise-managed authorization.
+    pub fn enterprise_managed(grant: EnterpriseManaged) -> OAuthConfig {
+        OAuthConfig::with_grant(Grant::EnterpriseManaged(grant))
+    }
+
+    /// Turns DPoP on or off.
+    pub fn with_dpop(mut self, on: bool) -> OAuthConfig {
+        self.dpop = on;
+        self
+    }
+}
+
+/// Whether a response asks for the request again with a DPoP nonce: a 401 whose DPoP challenge
+/// says `use_dpop_nonce` (RFC 9449 §9).
+pub fn is_dpop_nonce_challenge(status: u16, www_authenticate: Option<&str>) -> bool {
+    status == 401
+        && www_authenticate
+            .and_then(parse_dpop)
+            .is_some_and(|c| c.error.as_deref() == Some(USE_DPOP_NONCE))
 }
 
 /// The token in use and where it came from.
@@ -118,16 +210,20 @@ struct Current {
     access_token: String,
     issuer: String,
     scope: Option<String>,
+    dpop: bool,
 }
 
 struct Inner {
     config: OAuthConfig,
-    /// Replaced by the connection it is attached to, so authorization servers are reached with
-    /// the same trust roots as the MCP server.
-    http: parking_lot::RwLock<fetch::Http>,
+    /// Reaches authorization servers when the caller gives no client of its own
+    /// ([`OAuthClient::handle_challenge`]); the MCP transport passes its connection's, so they are
+    /// reached with the same trust roots as the MCP server.
+    http: fetch::Http,
     current: Mutex<Option<Current>>,
     /// One flow at a time; requests that fail meanwhile retry with its result.
     flow: tokio::sync::Mutex<()>,
+    /// The DPoP key when DPoP is on (or why none could be made).
+    dpop: Option<Result<dpop::Dpop, AuthError>>,
 }
 
 /// An OAuth client bound to one MCP connection (cheap to clone).
@@ -147,9 +243,9 @@ impl std::fmt::Debug for OAuthClient {
 }
 
 /// The challenge a response carries, when it asks for authorization: any 401, or a 403 whose
-/// Bearer challenge says `insufficient_scope`.
+/// Bearer (else DPoP) challenge says `insufficient_scope`.
 pub fn challenge_of(status: u16, www_authenticate: Option<&str>) -> Option<BearerChallenge> {
-    let parsed = www_authenticate.and_then(parse_bearer);
+    let parsed = www_authenticate.and_then(|h| parse_bearer(h).or_else(|| parse_dpop(h)));
     match status {
         401 => Some(parsed.unwrap_or_default()),
         403 => parsed.filter(BearerChallenge::is_insufficient_scope),
@@ -162,19 +258,53 @@ impl OAuthClient {
     pub fn new(config: OAuthConfig) -> OAuthClient {
         OAuthClient {
             inner: Arc::new(Inner {
+                dpop: config.dpop.then(dpop::Dpop::generate),
                 config,
-                http: parking_lot::RwLock::new(fetch::client()),
+                http: fetch::default_client(),
                 current: Mutex::new(None),
                 flow: tokio::sync::Mutex::new(()),
             }),
         }
     }
 
-    /// Reaches authorization servers through `connector` (the MCP connection's, with its TLS
-    /// trust roots) from now on.
-    #[cfg(feature = "http")]
-    pub(crate) fn use_connector(&self, connector: crate::client::http::connector::Connector) {
-        *self.inner.http.write() = fetch::client_with(connector);
+    fn dpop(&self) -> Result<Option<&dpop::Dpop>, AuthError> {
+        match &self.inner.dpop {
+            None => Ok(None),
+            Some(Ok(d)) => Ok(Some(d)),
+            Some(Err(e)) => Err(e.clone()),
+        }
+    }
+
+    /// The headers that authorize one request (`method` to `url`): `Authorization` with the
+    /// `Bearer` or, for a DPoP-bound token, the `DPoP` scheme, and then a fresh `DPoP` proof bound
+    /// to the method, the URL and the token (RFC 9449 §7.1). Empty before authorization.
+    pub fn authorization_headers(&self, method: &str, url: &str) -> Vec<(&'static str, String)> {
+        let Some(current) = self.inner.current.lock().clone() else {
+            return Vec::new();
+        };
+        if !current.dpop {
+            return vec![("authorization", format!("Bearer {}", current.access_token))];
+        }
+        let proof = self
+            .dpop()
+            .and_then(|d| d.ok_or_else(|| AuthError::Credentials("DPoP is off".into())))
+            .and_then(|d| d.proof(method, url, Some(&current.access_token)));
+        match proof {
+            Ok(p) => vec![
+                ("authorization", format!("DPoP {}", current.access_token)),
+                ("dpop", p),
+            ],
+            Err(e) => {
+                tracing::warn!("oauth: no DPoP proof for {method} {url}: {e}");
+                vec![("authorization", format!("DPoP {}", current.access_token))]
+            }
+        }
+    }
+
+    /// Records a `DPoP-Nonce` the server at `url` sent (RFC 9449 §9); whether it is new, so a
+    /// request refused with `use_dpop_nonce` is worth sending again. False without DPoP.
+    pub fn note_dpop_nonce(&self, url: &str, nonce: &str) -> bool {
+        matches!(self.dpop(), Ok(Some(d)) if d.note_nonce(url, nonce))
     }
 
     /// The access token to send, if authorized.
@@ -188,9 +318,23 @@ impl OAuthClient {
 
     /// Answers a challenge from `server_url` to a request sent with `sent_token`: afterwards
     /// [`Self::access_token`] holds a token worth retrying with. When another request already
-    /// replaced `sent_token`, nothing is done.
+    /// replaced `sent_token`, nothing is done. Authorization servers are reached with the default
+    /// trust roots.
     pub async fn handle_challenge(
         &self,
+        server_url: &str,
+        challenge: &BearerChallenge,
+        sent_token: Option<&str>,
+    ) -> Result<(), AuthError> {
+        let http = self.inner.http.clone();
+        self.handle_challenge_via(&http, server_url, challenge, sent_token)
+            .await
+    }
+
+    /// [`Self::handle_challenge`], reaching authorization servers through `http`.
+    pub(crate) async fn handle_challenge_via(
+        &self,
+        http: &fetch::Http,
         server_url: &str,
         challenge: &BearerChallenge,
         sent_token: Option<&str>,
@@ -200,9 +344,9 @@ impl OAuthClient {
             return Ok(());
         }
         let cfg = &self.inner.config;
-        let http = self.inner.http.read().clone();
-        let http = &http;
-        let found = discovery::discover(http, server_url, Some(challenge)).await?;
+        let code_flow = matches!(cfg.grant, Grant::AuthorizationCode);
+        let dpop = self.dpop()?;
+        let found = discovery::discover(http, server_url, Some(challenge), code_flow).await?;
         let previous = self.inner.current.lock().clone();
         let issuer = found.issuer.clone();
         let resource = found.resource.clone();
@@ -219,9 +363,9 @@ impl OAuthClient {
                 (&tokens.refresh_token, cfg.store.client(&issuer))
             {
                 let grant = [("grant_type", "refresh_token"), ("refresh_token", refresh)];
+                let asked = tokens.scope.as_deref();
                 if let Ok(mut fresh) =
-                    flow::token_request(http, &found, &client, &grant, tokens.scope.as_deref())
-                        .await
+                    flow::token_request(http, &found, &client, &grant, asked, dpop, None).await
                 {
                     if fresh.refresh_token.is_none() {
                         fresh.refresh_token = tokens.refresh_token.clone();
@@ -237,7 +381,8 @@ impl OAuthClient {
             .as_ref()
             .filter(|p| p.issuer == issuer)
             .and_then(|p| p.scope.clone());
-        let offline = cfg.offline_access
+        let offline = code_flow
+            && cfg.offline_access
             && found
                 .metadata
                 .as_ref()
@@ -248,7 +393,13 @@ impl OAuthClient {
             prior_scope.as_deref(),
             offline,
         );
-        let client = self.client_for(&found).await?;
+        if !code_flow {
+            let tokens = grants::obtain(http, &cfg.grant, &found, scope.as_deref(), dpop).await?;
+            cfg.store.save_tokens(&issuer, &resource, tokens.clone());
+            self.set_current(&issuer, &tokens);
+            return Ok(());
+        }
+        let client = self.client_for(http, &found).await?;
         let (code, pkce) = flow::authorize(cfg, &found, &client, scope.as_deref()).await?;
         let grant = [
             ("grant_type", "authorization_code"),
@@ -257,7 +408,8 @@ impl OAuthClient {
             ("code_verifier", pkce.verifier.as_str()),
         ];
         let mut tokens =
-            flow::token_request(http, &found, &client, &grant, scope.as_deref()).await?;
+            flow::token_request(http, &found, &client, &grant, scope.as_deref(), dpop, None)
+                .await?;
         // Remember what was asked for, so a later step-up keeps it (SEP-2350).
         if let Some(asked) = &scope {
             tokens.scope = flow::select_scope(tokens.scope.as_deref(), None, Some(asked), false);
@@ -272,6 +424,7 @@ impl OAuthClient {
             access_token: tokens.access_token.clone(),
             issuer: issuer.to_owned(),
             scope: tokens.scope.clone(),
+            dpop: tokens.dpop,
         });
     }
 
@@ -279,6 +432,7 @@ impl OAuthClient {
     /// pre-registered, else a client ID metadata document URL, else dynamic registration.
     async fn client_for(
         &self,
+        http: &fetch::Http,
         found: &discovery::Discovered,
     ) -> Result<ClientCredentials, AuthError> {
         let cfg = &self.inner.config;
@@ -315,8 +469,7 @@ impl OAuthClient {
                 "{issuer} offers no dynamic registration and no credentials are configured for it"
             )));
         };
-        let http = self.inner.http.read().clone();
-        let c = flow::register(&http, cfg, found, endpoint).await?;
+        let c = flow::register(http, cfg, found, endpoint).await?;
         cfg.store.save_client(issuer, c.clone());
         Ok(c)
     }

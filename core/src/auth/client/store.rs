@@ -44,7 +44,7 @@ impl ClientCredentials {
 /// Tokens from one token response.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tokens {
-    /// The bearer access token.
+    /// The access token.
     pub access_token: String,
     /// The refresh token, if one was issued.
     pub refresh_token: Option<String>,
@@ -52,6 +52,10 @@ pub struct Tokens {
     pub expires_at: Option<u64>,
     /// The scope granted (or requested, when the server did not say).
     pub scope: Option<String>,
+    /// Whether the access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5): it is presented
+    /// with the `DPoP` scheme and a proof, never as a bearer token.
+    #[serde(default)]
+    pub dpop: bool,
 }
 
 /// Storage for registrations and tokens. Implementations must be cheap to call: the engine calls

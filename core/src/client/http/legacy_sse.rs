@@ -14,10 +14,10 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Method, Request, StatusCode, Uri};
 
-use super::connector::describe;
 use super::sse::{SseEvent, SseParser};
 use super::transport::{Shared, http_status_message};
 use crate::jsonrpc::RequestId;
+use crate::net::describe;
 
 /// How long the GET may take to produce its `endpoint` event.
 const ENDPOINT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -18,7 +18,6 @@
 //! # Ok(()) }
 //! ```
 
-pub(crate) mod connector;
 mod legacy_sse;
 pub mod sse;
 mod transport;
@@ -31,10 +30,11 @@ use hyper::header::{HeaderName, HeaderValue};
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Value, json};
 
-use super::builder::{self, VersionPreference};
 use super::connection::Connection;
+use super::handshake::{self, VersionPreference};
 use super::{Client, ClientConfig, ClientHandlers, ServerDescription};
 use crate::error::{Error, Result, code};
+use crate::net::{self, TrustRoots};
 use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
 use transport::{HttpOutbound, Shared};
@@ -45,9 +45,9 @@ pub struct HttpClientOptions {
     /// Extra headers sent with every request (for example `Authorization`).
     pub headers: Vec<(String, String)>,
     /// OAuth 2.1: sends its bearer token, and authorizes on a 401 or 403 `insufficient_scope`.
-    /// Authorization servers are then reached with this connection's TLS settings
-    /// ([`root_certificates`](Self::root_certificates)); an `OAuthClient` shared by several
-    /// connections uses those of the one connected last.
+    /// Authorization servers are reached with this connection's TLS settings
+    /// ([`root_certificates`](Self::root_certificates)), also when the `OAuthClient` is shared by
+    /// several connections.
     pub auth: Option<crate::auth::client::OAuthClient>,
     /// Extra trusted root certificates for `https://` URLs, each a PEM bundle of one or more
     /// `CERTIFICATE` sections (for example a private CA or a self-signed server certificate).
@@ -90,8 +90,11 @@ pub(crate) async fn connect(
     let endpoint: Uri = url
         .parse()
         .map_err(|e| Error::InvalidArgument(format!("bad URL {url:?}: {e}")))?;
-    connector::check_scheme(url, &endpoint)?;
-    let connector = connector::build(&options)?;
+    net::check_scheme(url, &endpoint)?;
+    let connector = net::connector::build(TrustRoots {
+        certificates: &options.root_certificates,
+        skip_default: options.skip_default_roots,
+    })?;
     let mut extra = Vec::new();
     for (k, v) in &options.headers {
         let name = HeaderName::from_bytes(k.as_bytes())
@@ -109,9 +112,6 @@ pub(crate) async fn connect(
         instructions: None,
     }));
     let origin = origin(&endpoint);
-    if let Some(auth) = &options.auth {
-        auth.use_connector(connector.clone());
-    }
     let shared = Shared::new(
         endpoint,
         extra,
@@ -139,13 +139,13 @@ pub(crate) async fn connect(
     let cached = era_cache().lock().get(&origin).copied();
     let outcome = match (&preference, cached) {
         (VersionPreference::Auto, Some(Era::Legacy)) => {
-            builder::initialize(&client, &ProtocolVersion::LATEST_LEGACY).await
+            handshake::initialize(&client, &ProtocolVersion::LATEST_LEGACY).await
         }
         (VersionPreference::Auto, Some(Era::Modern)) => {
-            builder::discover(&client, ProtocolVersion::LATEST, None).await
+            handshake::discover(&client, ProtocolVersion::LATEST, None).await
         }
         (VersionPreference::Auto, None) => probe(&client, &shared).await,
-        (pref, _) => builder::negotiate(&client, pref).await,
+        (pref, _) => handshake::negotiate(&client, pref).await,
     };
     match outcome {
         Ok(()) => {
@@ -162,24 +162,9 @@ pub(crate) async fn connect(
 /// The HTTP era probe: `server/discover` with the modern headers; a discover result or a recognised
 /// modern error means modern, as does a 404 carrying -32601; anything else means legacy.
 async fn probe(client: &Client, shared: &Shared) -> Result<()> {
-    let first = builder::discover(
-        client,
-        ProtocolVersion::LATEST,
-        Some(client.conn.config.probe_timeout),
-    )
-    .await;
-    match first {
+    match handshake::probe_discover(client).await {
         Ok(()) => Ok(()),
-        Err(Error::Rpc(e))
-            if [
-                code::HEADER_MISMATCH,
-                code::MISSING_REQUIRED_CLIENT_CAPABILITY,
-                code::UNSUPPORTED_PROTOCOL_VERSION,
-            ]
-            .contains(&e.code) =>
-        {
-            Err(Error::Rpc(e))
-        }
+        Err(e) if handshake::probe_is_final(&e) => Err(e),
         Err(Error::Rpc(e))
             if e.code == code::METHOD_NOT_FOUND
                 && shared
@@ -190,9 +175,8 @@ async fn probe(client: &Client, shared: &Shared) -> Result<()> {
             // A modern server without server/discover: keep the modern era, learn nothing more.
             Ok(())
         }
-        Err(Error::Negotiation(m)) => Err(Error::Negotiation(m)),
         // Authorization failed: initialize would only run (and fail) the same flow again.
         Err(e) if shared.auth_failed.load(std::sync::atomic::Ordering::SeqCst) => Err(e),
-        Err(_) => builder::initialize_fallback(client).await,
+        Err(_) => handshake::initialize_fallback(client).await,
     }
 }

@@ -12,8 +12,6 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, Request, Response, StatusCode, Uri};
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::rt::TokioExecutor;
 use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -21,13 +19,15 @@ use tokio::task::AbortHandle;
 
 use super::super::ServerDescription;
 use super::super::connection::Connection;
-use super::connector::{Connector, describe};
 use super::legacy_sse;
 use super::sse::SseParser;
-use crate::auth::client::{MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of};
+use crate::auth::client::{
+    MAX_FLOWS_PER_REQUEST, OAuthClient, challenge_of, is_dpop_nonce_challenge,
+};
 use crate::error::{AuthError, Error, TransportError};
 use crate::jsonrpc::RequestId;
 use crate::names::{HeaderParam, encode_header_value, x_mcp_header_params};
+use crate::net::{self, Connector, Http, describe};
 use crate::transport::{OutKind, Outbound, Outgoing};
 use crate::version::{Era, ProtocolVersion};
 
@@ -41,8 +41,6 @@ const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 const MAX_RESUMES: u32 = 5;
 /// How long closing waits for messages still queued (a notification or a response) to be sent.
 pub(crate) const CLOSE_FLUSH: Duration = Duration::from_secs(3);
-
-type Http = HyperClient<Connector, Full<Bytes>>;
 
 pub(crate) struct Shared {
     pub(super) http: Http,
@@ -81,7 +79,7 @@ impl Shared {
         connector: Connector,
         auth: Option<OAuthClient>,
     ) -> Arc<Shared> {
-        let http = HyperClient::builder(TokioExecutor::new()).build(connector);
+        let http = net::client(connector);
         Arc::new(Shared {
             http,
             endpoint,
@@ -156,15 +154,19 @@ impl Shared {
         for (k, v) in &self.extra_headers {
             b = b.header(k, v);
         }
-        if let Some(token) = self.auth.as_ref().and_then(OAuthClient::access_token) {
-            b = b.header("authorization", format!("Bearer {token}"));
+        if let Some(auth) = &self.auth {
+            for (k, v) in auth.authorization_headers(method.as_str(), &self.endpoint.to_string()) {
+                b = b.header(k, v);
+            }
         }
         b
     }
 
     /// Sends one POST; with OAuth, a 401 or a 403 `insufficient_scope` answer runs the authorization
     /// flow and the request is sent again, up to [`MAX_FLOWS_PER_REQUEST`] flows. A challenge still
-    /// standing after that is an [`AuthError::InsufficientScope`] or [`AuthError::Rejected`].
+    /// standing after that is an [`AuthError::InsufficientScope`] or [`AuthError::Rejected`]. A 401
+    /// asking for a DPoP nonce is sent again with the nonce, once per new nonce, up to
+    /// [`MAX_FLOWS_PER_REQUEST`] times.
     async fn send_post(
         &self,
         method: Option<&str>,
@@ -172,6 +174,7 @@ impl Shared {
         body: Bytes,
     ) -> Result<Response<Incoming>, Error> {
         let mut flows = 0;
+        let mut nonce_retries = 0;
         loop {
             let mut b = self.base_request(Method::POST, method);
             for (k, v) in headers {
@@ -197,6 +200,18 @@ impl Shared {
                 .headers()
                 .get(WWW_AUTHENTICATE)
                 .and_then(|v| v.to_str().ok());
+            let new_nonce = resp
+                .headers()
+                .get("dpop-nonce")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|n| auth.note_dpop_nonce(&self.endpoint.to_string(), n));
+            if new_nonce
+                && nonce_retries < MAX_FLOWS_PER_REQUEST
+                && is_dpop_nonce_challenge(resp.status().as_u16(), www)
+            {
+                nonce_retries += 1;
+                continue;
+            }
             let Some(challenge) = challenge_of(resp.status().as_u16(), www) else {
                 return Ok(resp);
             };
@@ -214,7 +229,8 @@ impl Shared {
             }
             flows += 1;
             let outcome = auth
-                .handle_challenge(
+                .handle_challenge_via(
+                    &self.http,
                     &self.endpoint.to_string(),
                     &challenge,
                     sent_token.as_deref(),

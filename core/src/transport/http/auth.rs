@@ -94,7 +94,15 @@ impl State {
                 return Err(bad_request(cfg, "more than one Authorization header"));
             }
         };
-        let info = match cfg.authenticate(header).await {
+        let proof = {
+            let mut proofs = req.headers().get_all("dpop").iter();
+            match (proofs.next(), proofs.next()) {
+                (Some(v), None) => v.to_str().ok(),
+                _ => None,
+            }
+        };
+        let method = req.method().as_str();
+        let info = match cfg.authenticate_request(header, proof, method).await {
             Ok(info) => Arc::new(info),
             Err(c) => return Err(challenge_response(cfg, &c)),
         };

@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::session_store::{MemorySessionStore, SessionStore};
 use super::store::{EventStore, MemoryEventStore};
 use crate::auth::ResourceServerConfig;
+use crate::error::ConfigError;
 
 /// How the HTTP server binds, routes and protects itself.
 #[derive(Clone, Debug)]
@@ -100,5 +101,89 @@ impl HttpServerConfig {
             dns_rebinding_protection: bind.ip().is_loopback(),
             ..HttpServerConfig::default()
         }
+    }
+}
+
+impl HttpServerConfig {
+    /// Checks the settings: the endpoint and HTTP+SSE paths start with `/` and hold no `?`, `#` or
+    /// space; the body, session, idle and keep-alive limits are above zero; an allowed host is a
+    /// bare name (not empty, no `/` or space) and an allowed origin has a scheme (`://`).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for (field, path) in [
+            ("path", &self.path),
+            ("sse_path", &self.sse_path),
+            ("messages_path", &self.messages_path),
+        ] {
+            if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
+                return Err(ConfigError::new(
+                    field,
+                    format!("{path:?} must start with / and hold no ?, # or space"),
+                ));
+            }
+        }
+        ConfigError::positive("max_body_bytes", self.max_body_bytes == 0)?;
+        ConfigError::positive("max_sessions", self.max_sessions == 0)?;
+        ConfigError::positive(
+            "session_idle_timeout",
+            self.session_idle_timeout == Duration::ZERO,
+        )?;
+        ConfigError::positive("sse_keepalive", self.sse_keepalive == Duration::ZERO)?;
+        if let Some(h) = self
+            .allowed_hosts
+            .iter()
+            .find(|h| h.is_empty() || h.contains(['/', ' ']))
+        {
+            return Err(ConfigError::new(
+                "allowed_hosts",
+                format!("{h:?} is not a host name (no scheme, path or port)"),
+            ));
+        }
+        if let Some(o) = self.allowed_origins.iter().find(|o| !o.contains("://")) {
+            return Err(ConfigError::new(
+                "allowed_origins",
+                format!("{o:?} is not an origin (scheme://host[:port])"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_config_rules() {
+        assert_eq!(HttpServerConfig::default().validate(), Ok(()));
+        let bad = |c: HttpServerConfig| c.validate().unwrap_err().to_string();
+        let path = HttpServerConfig {
+            sse_path: "sse".into(),
+            ..HttpServerConfig::default()
+        };
+        assert_eq!(
+            bad(path),
+            "sse_path: \"sse\" must start with / and hold no ?, # or space"
+        );
+        let zero = HttpServerConfig {
+            max_sessions: 0,
+            ..HttpServerConfig::default()
+        };
+        assert_eq!(bad(zero), "max_sessions: must not be zero");
+        let host = HttpServerConfig {
+            allowed_hosts: vec!["http://x".into()],
+            ..HttpServerConfig::default()
+        };
+        assert_eq!(
+            bad(host),
+            "allowed_hosts: \"http://x\" is not a host name (no scheme, path or port)"
+        );
+        let origin = HttpServerConfig {
+            allowed_origins: vec!["x.example".into()],
+            ..HttpServerConfig::default()
+        };
+        assert_eq!(
+            bad(origin),
+            "allowed_origins: \"x.example\" is not an origin (scheme://host[:port])"
+        );
     }
 }

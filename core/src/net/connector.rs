@@ -1,12 +1,11 @@
 //! How the HTTP client reaches a server: plain TCP for `http://` URLs and, with the `tls` cargo feature,
 //! TLS via rustls (ring provider) for `https://` URLs. Server certificates are checked against the
-//! Mozilla root store (`webpki-roots`) and any roots given in
-//! [`HttpClientOptions::root_certificates`]; the server name comes from the URL's host.
+//! Mozilla root store (`webpki-roots`, unless left out) and any extra roots of the connection's
+//! [`TrustRoots`]; the server name comes from the URL's host.
 
 use hyper::Uri;
 use hyper_util::client::legacy::connect::HttpConnector;
 
-use super::HttpClientOptions;
 use crate::error::{Error, Result};
 
 /// The connector type the client's hyper pool is built on.
@@ -15,6 +14,19 @@ pub(crate) type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
 /// The connector type the client's hyper pool is built on.
 #[cfg(not(feature = "tls"))]
 pub(crate) type Connector = HttpConnector;
+
+/// Which certificates a connection trusts for `https://` URLs.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TrustRoots<'a> {
+    /// Extra roots, each a PEM bundle of one or more `CERTIFICATE` sections.
+    pub certificates: &'a [Vec<u8>],
+    /// Trust only [`Self::certificates`], not the bundled Mozilla root store.
+    #[cfg_attr(
+        not(feature = "tls"),
+        expect(dead_code, reason = "without TLS there is no root store to leave out")
+    )]
+    pub skip_default: bool,
+}
 
 /// Checks that this build can speak the URL's scheme.
 pub(crate) fn check_scheme(url: &str, uri: &Uri) -> Result<()> {
@@ -30,10 +42,10 @@ pub(crate) fn check_scheme(url: &str, uri: &Uri) -> Result<()> {
     }
 }
 
-/// The connector for one client, with the options' trust roots.
+/// The connector for one client, with its trust roots.
 #[cfg(not(feature = "tls"))]
-pub(crate) fn build(options: &HttpClientOptions) -> Result<Connector> {
-    if !options.root_certificates.is_empty() {
+pub(crate) fn build(roots: TrustRoots<'_>) -> Result<Connector> {
+    if !roots.certificates.is_empty() {
         return Err(Error::InvalidArgument(
             "root certificates were given, and this build of libmcp has no TLS support (cargo feature `tls`)"
                 .into(),
@@ -42,12 +54,12 @@ pub(crate) fn build(options: &HttpClientOptions) -> Result<Connector> {
     Ok(HttpConnector::new())
 }
 
-/// The connector for one client, with the options' trust roots.
+/// The connector for one client, with its trust roots.
 #[cfg(feature = "tls")]
-pub(crate) fn build(options: &HttpClientOptions) -> Result<Connector> {
+pub(crate) fn build(roots: TrustRoots<'_>) -> Result<Connector> {
     use std::sync::Arc;
 
-    let roots = root_store(options)?;
+    let roots = root_store(roots)?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
@@ -63,17 +75,17 @@ pub(crate) fn build(options: &HttpClientOptions) -> Result<Connector> {
         .wrap_connector(tcp))
 }
 
-/// The Mozilla roots (unless left out) plus every certificate of the options' PEM bundles.
+/// The Mozilla roots (unless left out) plus every certificate of the extra PEM bundles.
 #[cfg(feature = "tls")]
-fn root_store(options: &HttpClientOptions) -> Result<rustls::RootCertStore> {
+fn root_store(trust: TrustRoots<'_>) -> Result<rustls::RootCertStore> {
     use rustls::pki_types::CertificateDer;
     use rustls::pki_types::pem::PemObject;
 
     let mut roots = rustls::RootCertStore::empty();
-    if !options.skip_default_roots {
+    if !trust.skip_default {
         roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     }
-    for (i, pem) in options.root_certificates.iter().enumerate() {
+    for (i, pem) in trust.certificates.iter().enumerate() {
         let mut found = 0;
         for cert in CertificateDer::pem_slice_iter(pem) {
             let cert = cert.map_err(|e| {

@@ -1,0 +1,158 @@
+//! Tools called as tasks, client side: the call declares the tasks extension (2026-07-28) or sends
+//! `params.task` (2025-11-25); input the server needs before the task exists is answered in MRTR
+//! rounds first. A task is then polled at the server's `pollIntervalMs`; its `inputRequests` are
+//! answered with the registered input handlers through `tasks/update` (at 2025-11-25 the server asks
+//! with real requests, which the same handlers answer, and `tasks/result` waits for the end).
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::Client;
+use super::connection::CallOptions;
+use super::mrtr::{ResultKind, call_with_input_as, fulfil_all, result_kind_as};
+use super::typed::{parse_result, to_arguments};
+use crate::error::{Error, Result};
+use crate::model::{CallToolResult, Task, TaskStatus};
+use crate::version::Era;
+
+/// How long to wait between polls when the server names no interval.
+const DEFAULT_POLL: Duration = Duration::from_millis(500);
+
+/// What calling a tool as a task gave: the server decides, call by call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskCall {
+    /// The server answered at once.
+    Complete(CallToolResult),
+    /// The server created a task; follow it with [`Client::wait_task`].
+    Task(Task),
+}
+
+impl Client {
+    /// Calls a tool offering to run it as a task. Input needed before the task exists is answered
+    /// first (MRTR rounds).
+    pub async fn call_tool_as_task(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> Result<TaskCall> {
+        let arguments = to_arguments("tool arguments", arguments)?;
+        let mut params = json!({"name": name, "arguments": arguments});
+        if self.era() == Era::Legacy {
+            // 2025-11-25: the request asks for a task; the server picks the TTL.
+            params["task"] = json!({});
+        }
+        let opts = CallOptions::default();
+        let raw = call_with_input_as(self, "tools/call", params, &opts, true).await?;
+        let task = match (result_kind_as("tools/call", &raw, true)?, raw.get("task")) {
+            (ResultKind::Task, _) => Some(raw.clone()),
+            // 2025-11-25: `CreateTaskResult {task}`.
+            (_, Some(t @ Value::Object(_))) => Some(t.clone()),
+            _ => None,
+        };
+        match task {
+            Some(t) => Ok(TaskCall::Task(parse_result("tools/call", t)?)),
+            None => Ok(TaskCall::Complete(parse_result("tools/call", raw)?)),
+        }
+    }
+
+    /// Calls a tool as a task (when the server makes one) and waits for its result.
+    pub async fn call_tool_task(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> Result<CallToolResult> {
+        match self.call_tool_as_task(name, arguments).await? {
+            TaskCall::Complete(r) => Ok(r),
+            TaskCall::Task(t) => self.wait_task(&t).await,
+        }
+    }
+
+    /// `tasks/get`: the task's current state.
+    pub async fn get_task(&self, task_id: &str) -> Result<Task> {
+        let raw = self.task_request("tasks/get", task_id, None).await?;
+        parse_result("tasks/get", raw)
+    }
+
+    /// `tasks/cancel`. Cancellation is cooperative: the task may still end otherwise.
+    pub async fn cancel_task(&self, task_id: &str) -> Result<()> {
+        self.task_request("tasks/cancel", task_id, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// Follows a task to its end and returns its result: polls at the server's interval, answering
+    /// its input requests on the way (modern), or waits on `tasks/result` (2025-11-25). A failed
+    /// task is its JSON-RPC error ([`Error::Rpc`]); a cancelled one is [`Error::Cancelled`].
+    pub async fn wait_task(&self, task: &Task) -> Result<CallToolResult> {
+        if self.era() == Era::Legacy {
+            let raw = self
+                .task_request("tasks/result", &task.task_id, None)
+                .await?;
+            return parse_result("tasks/result", raw);
+        }
+        let mut current = task.clone();
+        let max = self.conn.config.max_input_rounds;
+        let mut rounds = 0;
+        loop {
+            match current.status {
+                TaskStatus::Completed => {
+                    let result = current.result.take().ok_or_else(|| {
+                        Error::Protocol("a completed task carries no result".into())
+                    })?;
+                    return parse_result("tasks/get", result);
+                }
+                TaskStatus::Failed => {
+                    return Err(match current.error.take() {
+                        Some(e) => Error::Rpc(e),
+                        None => Error::Protocol("a failed task carries no error".into()),
+                    });
+                }
+                TaskStatus::Cancelled => return Err(Error::Cancelled),
+                TaskStatus::InputRequired => {
+                    rounds += 1;
+                    if rounds > max {
+                        return Err(Error::Protocol(format!(
+                            "task {} still needed input after {max} rounds",
+                            current.task_id
+                        )));
+                    }
+                    let requests = current.input_requests.take().unwrap_or_default();
+                    let answers = fulfil_all(self, requests).await?;
+                    self.task_request("tasks/update", &current.task_id, Some(answers))
+                        .await?;
+                }
+                TaskStatus::Working => {
+                    let poll = current
+                        .poll_interval_ms
+                        .map_or(DEFAULT_POLL, |ms| Duration::from_millis(ms.max(1)));
+                    tokio::time::sleep(poll).await;
+                }
+            }
+            current = self.get_task(&current.task_id).await?;
+        }
+    }
+
+    async fn task_request(
+        &self,
+        method: &str,
+        task_id: &str,
+        responses: Option<Map<String, Value>>,
+    ) -> Result<Value> {
+        let mut params = json!({ "taskId": task_id });
+        if let Some(r) = responses {
+            params["inputResponses"] = Value::Object(r);
+        }
+        let raw = self
+            .request_as(method, params, &CallOptions::default(), true)
+            .await?;
+        match result_kind_as(method, &raw, true)? {
+            ResultKind::Complete => Ok(raw),
+            _ => Err(Error::Protocol(format!(
+                "{method} answered resultType {}",
+                raw["resultType"]
+            ))),
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! [`ServerConfig::validate`]: the rules every host applies to a server's settings, written once.
+
+use std::time::Duration;
+
+use super::ServerConfig;
+use crate::error::ConfigError;
+use crate::error::ConfigError as E;
+
+impl ServerConfig {
+    /// Checks the settings: page size, message size, request-state lifetime, input rounds and the
+    /// client-request timeout above zero. (A zero shutdown grace and zero cache hints are valid.)
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        E::positive("page_size", self.page_size == 0)?;
+        E::positive("max_message_bytes", self.max_message_bytes == 0)?;
+        E::positive("state_ttl", self.state_ttl == Duration::ZERO)?;
+        E::positive("max_input_rounds", self.max_input_rounds == 0)?;
+        E::positive(
+            "client_request_timeout",
+            self.client_request_timeout == Duration::ZERO,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_config_rules() {
+        assert_eq!(ServerConfig::default().validate(), Ok(()));
+        let zero_grace = ServerConfig {
+            shutdown_grace: Duration::ZERO,
+            ..ServerConfig::default()
+        };
+        assert_eq!(zero_grace.validate(), Ok(()));
+        let zero = ServerConfig {
+            page_size: 0,
+            ..ServerConfig::default()
+        };
+        assert_eq!(
+            zero.validate().unwrap_err().to_string(),
+            "page_size: must not be zero"
+        );
+    }
+}
