@@ -97,7 +97,11 @@ impl SseParser {
                 self.last_event_id = Some(value.to_owned());
             }
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                self.retry_ms = value.parse().ok();
+                // Digits too many for a u64 are ignored like any other unusable value: the last
+                // good reconnection time stays.
+                if let Ok(ms) = value.parse() {
+                    self.retry_ms = Some(ms);
+                }
             }
             _ => {}
         }
@@ -154,5 +158,21 @@ mod tests {
         assert!(p.feed(b"id: e1\nretry: x\n\n").is_empty());
         assert_eq!(p.last_event_id.as_deref(), Some("e1"));
         assert_eq!(p.retry_ms, None);
+    }
+
+    #[test]
+    fn a_retry_too_large_for_a_u64_keeps_the_previous_value() {
+        let mut p = SseParser::new();
+        assert!(
+            p.feed(
+                b"retry: 750
+
+retry: 99999999999999999999999
+
+"
+            )
+            .is_empty()
+        );
+        assert_eq!(p.retry_ms, Some(750));
     }
 }
