@@ -177,20 +177,3 @@ conformance_client_scenarios() {
   done
   return "$status"
 }
-
-# The pending (not yet scored) server scenarios an everything-server implements (see
-# conformance_scenarios).
-# Usage: conformance_pending_scenarios NAME URL WORK-DIR; returns non-zero when one failed.
-conformance_pending_scenarios() {
-  conformance_scenarios "$1" "$2" "$3" pending server-sse-polling http-header-validation \
-    http-custom-header-server-validation json-schema-2020-12
-}
-
-# The tasks extension's server scenarios (see conformance_scenarios).
-# Usage: conformance_task_scenarios NAME URL WORK-DIR; returns non-zero when one failed.
-conformance_task_scenarios() {
-  conformance_scenarios "$1" "$2" "$3" tasks tasks-lifecycle tasks-capability-negotiation \
-    tasks-wire-fields tasks-request-state-removal tasks-mrtr-input tasks-request-headers \
-    tasks-dispatch-and-envelope tasks-status-notifications tasks-required-task-error \
-    tasks-mrtr-composition
-}
