@@ -218,7 +218,9 @@ pub(crate) fn listen(shared: &SessionShared, ctx: RequestContext) {
             None | Some(Value::Null) => vec![],
             // Task notifications are for clients that declared the extension (tasks extension,
             // "Required Capabilities").
-            Some(_) if !(offers.tasks && super::tasks::client_takes_tasks(&ctx)) => {
+            Some(_)
+                if !(shared.server.offers_tasks() && super::tasks::client_takes_tasks(&ctx)) =>
+            {
                 return Err(RpcError::missing_capability(
                     json!({"extensions": { super::tasks::EXTENSION: {} }}),
                 ));

@@ -47,11 +47,13 @@ pub(crate) fn dispatch(
         "completion/complete" => offers.completions,
         m if super::skills::METHODS.contains(&m) => offers.skills,
         "server/discover" | "subscriptions/listen" => era == Era::Modern,
-        "tasks/get" | "tasks/cancel" => offers.tasks && super::tasks::exist_at(&served.version),
-        "tasks/update" => offers.tasks && era == Era::Modern,
+        "tasks/get" | "tasks/cancel" => {
+            server.offers_tasks() && super::tasks::exist_at(&served.version)
+        }
+        "tasks/update" => server.offers_tasks() && era == Era::Modern,
         // Removed by the tasks extension (the result is inlined on tasks/get).
         "tasks/result" | "tasks/list" => {
-            offers.tasks && served.version == crate::version::ProtocolVersion::V2025_11_25
+            server.offers_tasks() && served.version == crate::version::ProtocolVersion::V2025_11_25
         }
         "ping" | "logging/setLevel" => era == Era::Legacy,
         _ => false,

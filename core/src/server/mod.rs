@@ -105,8 +105,6 @@ pub(crate) struct Offers {
     pub(crate) resources: bool,
     pub(crate) prompts: bool,
     pub(crate) completions: bool,
-    /// Some tool may run as a task.
-    pub(crate) tasks: bool,
     pub(crate) skills: bool,
 }
 
@@ -133,12 +131,18 @@ impl ServerInner {
             resources: self.enabled.resources || !r.resources.is_empty() || !r.templates.is_empty(),
             prompts: self.enabled.prompts || !r.prompts.is_empty(),
             completions: r.completion.is_some(),
-            tasks: r
-                .tools
-                .iter()
-                .any(|t| t.task_support != tasks::TaskSupport::Forbidden),
             skills: !r.skills.is_empty(),
         }
+    }
+
+    /// Whether some tool may run as a task. A scan of the tools, so asked only where tasks matter
+    /// (the `tasks/*` methods, task listen filters, the capabilities), not on every request.
+    pub(crate) fn offers_tasks(&self) -> bool {
+        self.registry
+            .read()
+            .tools
+            .iter()
+            .any(|t| t.task_support != tasks::TaskSupport::Forbidden)
     }
 
     pub(crate) fn serves_modern(&self) -> bool {
@@ -165,7 +169,7 @@ impl ServerInner {
         if o.completions {
             caps["completions"] = json!({});
         }
-        if o.tasks {
+        if self.offers_tasks() {
             match era {
                 Era::Modern => caps["extensions"][tasks::EXTENSION] = json!({}),
                 // 2025-11-25 (older revisions drop it, crate::shapes).
