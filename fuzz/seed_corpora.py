@@ -200,7 +200,8 @@ def corpora():
     bearer = ['Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", '
               'scope="files:read", error="insufficient_scope"',
               'Basic realm="x", Bearer error="invalid_token", error_description="expired"',
-              'DPoP algs="ES256", Bearer scope="a b"']
+              'DPoP algs="ES256", Bearer scope="a b"',
+              'DPoP algs="ES256 PS256", scope="files:read", error="insufficient_scope"']
     asm = {"issuer": "https://auth.example.com", "authorization_endpoint": "https://auth.example.com/authorize",
            "token_endpoint": "https://auth.example.com/token", "registration_endpoint": "https://auth.example.com/register",
            "scopes_supported": ["files:read"], "code_challenge_methods_supported": ["S256"],

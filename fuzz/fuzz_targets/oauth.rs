@@ -1,4 +1,4 @@
-//! The OAuth parsers a client runs on what servers send: `WWW-Authenticate` Bearer challenges,
+//! The OAuth parsers a client runs on what servers send: `WWW-Authenticate` Bearer and DPoP challenges,
 //! authorization-server and protected-resource metadata documents, and the URL helpers discovery
 //! builds on. Input: NUL-separated header value, metadata JSON, URL.
 #![no_main]
@@ -14,7 +14,8 @@ use libmcp::auth::{challenge, urls};
 fuzz_target!(|data: &[u8]| {
     let parts = libmcp_fuzz::split_nul(data, 3);
     let header = libmcp_fuzz::text(parts[0]);
-    let parsed = challenge::parse_bearer(&header);
+    // A client answers a DPoP challenge where no Bearer one is offered (RFC 9449 §7.1).
+    let parsed = challenge::parse_bearer(&header).or_else(|| challenge::parse_dpop(&header));
     assert_eq!(
         challenge_of(401, Some(&header)),
         Some(parsed.clone().unwrap_or_default())
