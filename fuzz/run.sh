@@ -5,6 +5,8 @@
 # as soon as a target crashes, times out (one input taking more than 20 s) or runs out of memory;
 # the input is then in artifacts/TARGET/.
 # Usage: fuzz/run.sh SECONDS [TARGET...]   (needs cargo +nightly and cargo-fuzz on PATH)
+# FUZZ_SEED=N fixes libFuzzer's random seed, so two runs from the same corpus try the same inputs
+# in the same order (as far as each gets in SECONDS); unset, every run picks its own.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
@@ -12,6 +14,10 @@ shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+seed_arg=()
+if [ -n "${FUZZ_SEED:-}" ]; then
+  seed_arg=(-seed="$FUZZ_SEED")
 fi
 python3 seed_corpora.py corpus
 cargo +nightly fuzz build
@@ -21,7 +27,7 @@ for t in "${targets[@]}"; do
   log="logs/$t.log"
   status=0
   cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" -timeout=20 \
-    -rss_limit_mb=4096 -print_final_stats=1 > "$log" 2>&1 || status=$?
+    -rss_limit_mb=4096 -print_final_stats=1 "${seed_arg[@]}" > "$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   line=$(grep -E '^#[0-9]+' "$log" | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$line")

@@ -585,6 +585,89 @@ async fn duplicate_in_flight_ids_are_refused() {
     }
 }
 
+/// A request beyond `max_in_flight` is refused at once (-32603 naming the limit, with
+/// `data.maxInFlight`) while the ones in flight are answered normally, and once they are the
+/// session serves the next request. Stateless HTTP runs each POST as a session of its own, so this
+/// applies to stdio in both eras and to legacy HTTP sessions.
+#[tokio::test]
+async fn requests_beyond_the_in_flight_limit_are_refused() {
+    const MAX: usize = 2;
+    let server = || {
+        fixture::server_with(ServerConfig {
+            max_in_flight: MAX,
+            ..config()
+        })
+    };
+    let expected = format!(
+        "Internal error: too many requests in flight on this session (limit {MAX}); \
+         send it again once one of them is answered"
+    );
+    for (name, mut peer) in peers(server).await {
+        let calls: Vec<Value> = (1..=3)
+            .map(|id| peer.request(json!(id), "tools/call", json!({"name": "slow"})))
+            .collect();
+        let headers: Vec<Vec<(String, String)>> =
+            calls.iter().map(|c| peer.headers(Some(c), &[])).collect();
+        let mut answers: Vec<Value> = Vec::new();
+        match &mut peer {
+            Peer::Stdio { wire, .. } => {
+                for c in &calls {
+                    wire.send(c.clone()).await;
+                }
+                while answers.len() < calls.len() {
+                    let m = wire.recv().await;
+                    if m.get("method").is_none() {
+                        answers.push(m);
+                    }
+                }
+            }
+            Peer::Http {
+                addr,
+                session: Some(_),
+                ..
+            } => {
+                let addr = *addr;
+                let post_nth = |i: usize| {
+                    let h: Vec<(&str, &str)> = headers[i]
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.as_str()))
+                        .collect();
+                    let body = calls[i].to_string().into_bytes();
+                    async move {
+                        // The third is sent once the first two are surely running.
+                        tokio::time::sleep(Duration::from_millis(if i == 2 { 40 } else { 0 }))
+                            .await;
+                        post(addr, &h, body).await
+                    }
+                };
+                let (a, b, c) = tokio::join!(post_nth(0), post_nth(1), post_nth(2));
+                for (status, body) in [a, b, c] {
+                    assert_eq!(status, 200, "{name}: {body}");
+                    answers.push(serde_json::from_str(&body).unwrap());
+                }
+            }
+            Peer::Http { .. } => continue,
+        }
+        answers.sort_by_key(|a| a["id"].as_i64());
+        for done in &answers[..2] {
+            assert_eq!(
+                done["result"]["content"][0]["text"], "done",
+                "{name}: {done}"
+            );
+        }
+        let refused = &answers[2];
+        assert_eq!(refused["id"], 3, "{name}: {refused}");
+        assert_eq!(refused["error"]["code"], -32603, "{name}: {refused}");
+        assert_eq!(refused["error"]["message"], expected.as_str(), "{name}");
+        assert_eq!(
+            refused["error"]["data"],
+            json!({"maxInFlight": MAX}),
+            "{name}"
+        );
+        peer.still_alive(name, "the in-flight limit").await;
+    }
+}
+
 /// A message split over several lines is several bad frames over stdio (each line one -32700),
 /// and the line after them is served; over HTTP the body is one document, so the same
 /// pretty-printed request is simply served.

@@ -66,6 +66,10 @@ pub struct ServerConfig {
     pub state_ttl: Duration,
     /// Most input rounds one legacy request may take before it fails.
     pub max_input_rounds: u32,
+    /// Most requests one session (a stdio connection, a legacy HTTP session, one modern POST) may
+    /// have in flight; a request beyond that gets -32603 with `data.maxInFlight` and the session
+    /// serves the next one as soon as one completes.
+    pub max_in_flight: usize,
     /// `ttlMs` put on cacheable results that do not set their own.
     pub cache_ttl_ms: u64,
     /// `cacheScope` put on cacheable results that do not set their own.
@@ -88,6 +92,7 @@ impl Default for ServerConfig {
             max_message_bytes: 8 * 1024 * 1024,
             state_ttl: Duration::from_secs(600),
             max_input_rounds: 10,
+            max_in_flight: 1024,
             cache_ttl_ms: 0,
             cache_scope: CacheScope::Private,
             client_request_timeout: Duration::from_secs(300),

@@ -383,7 +383,8 @@ impl Session {
             Ok(s) => s,
             Err(e) => return shared.send_error(&sink, Some(&req.id), &e),
         };
-        // Duplicate ids among in-flight requests are refused before any work starts.
+        // Duplicate ids among in-flight requests, and requests beyond `max_in_flight`, are
+        // refused before any work starts.
         let cancel = CancelFlag::default();
         {
             let mut inflight = shared.inflight.lock();
@@ -393,6 +394,16 @@ impl Session {
                     "duplicate request id {} is already in flight",
                     req.id
                 ));
+                return shared.send_error(&sink, Some(&req.id), &e);
+            }
+            let limit = shared.server.config.max_in_flight;
+            if inflight.len() >= limit {
+                drop(inflight);
+                let e = RpcError::internal(format!(
+                    "too many requests in flight on this session (limit {limit}); \
+                     send it again once one of them is answered"
+                ))
+                .with_data(json!({ "maxInFlight": limit }));
                 return shared.send_error(&sink, Some(&req.id), &e);
             }
             inflight.insert(req.id.clone(), cancel.clone());
