@@ -439,6 +439,78 @@ def test_trigger_prompt_change() -> str:
     return "Prompt list changed"
 
 
+# -- tasks (the suite's tasks-* scenarios) -----------------------------------------------------------
+
+
+def _object(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+def _bool_form(field: str, description: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {field: {"type": "boolean", "description": description}}, "required": [field]}
+
+
+@tool(description="Sync-only: greets by name",
+      input_schema={"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+def greet(name: str = "World") -> str:
+    return f"Hello, {name}!"
+
+
+@tool(description="Task-supporting: sleeps `seconds` seconds, then reports the label (stops when cancelled)",
+      input_schema=_object(seconds={"type": "number", "minimum": 0}, label={"type": "string"}), task="optional")
+async def slow_compute(seconds: float = 0.0, label: str = "unlabelled") -> str:
+    # Cancelling the task cancels this coroutine.
+    await asyncio.sleep(seconds)
+    return f"Computed {label} after {seconds:g} s"
+
+
+@tool(description="Task-required: fails with a tool error after about a second", input_schema=_object(), task="required")
+async def failing_job() -> str:
+    await asyncio.sleep(1)
+    raise ToolError("failing_job always fails")
+
+
+@tool(description="Task-supporting: ends with a protocol (JSON-RPC) error", input_schema=_object(), task="optional")
+def protocol_error_job() -> str:
+    raise ProtocolError(-32603, "protocol_error_job always fails with a protocol error")
+
+
+def _accepted_bool(ctx: Context, key: str, field: str) -> bool | None:
+    value = _accepted(ctx, key, field)
+    return value if isinstance(value, bool) else None
+
+
+@tool(description="Task-supporting: asks the user to confirm deleting `filename` (inside the task), then reports",
+      input_schema=_object(filename={"type": "string"}), task="optional")
+def confirm_delete(ctx: Context, filename: str = "the file") -> str | InputRequired:
+    confirmed = _accepted_bool(ctx, "confirm", "confirm")
+    if confirmed is None:
+        return InputRequired().elicit("confirm", f"Delete {filename}?", _bool_form("confirm", "Confirm the deletion"))
+    return f"Deleted {filename}" if confirmed else f"Kept {filename}"
+
+
+@tool(description="Task-supporting: asks two questions at once, then reports both answers", input_schema=_object(), task="optional")
+def multi_input(ctx: Context) -> str | InputRequired:
+    name = _accepted(ctx, "name", "name")
+    confirmed = _accepted_bool(ctx, "confirm", "confirm")
+    if isinstance(name, str) and confirmed is not None:
+        return f"name={name}, confirm={'true' if confirmed else 'false'}"
+    return (InputRequired().elicit("name", "What is your name?", _form("name", "Your name"))
+            .elicit("confirm", "Confirm?", _bool_form("confirm", "Confirm")))
+
+
+@tool(description="Task-required: asks for the user's name synchronously (MRTR), then runs as a task that greets them",
+      input_schema=_object(), task="required", defer_task=True)
+async def test_tool_with_task(ctx: Context) -> str | InputRequired:
+    # Round 1 asks before any task exists; the round that brings the answer starts the task.
+    name = _accepted(ctx, "user_name", "name")
+    if not isinstance(name, str):
+        return _ask_name(InputRequired(), "user_name")
+    ctx.start_task()
+    await asyncio.sleep(0.2)
+    return f"Hello, {name}! (from the task)"
+
+
 # -- resources, prompts, completion -------------------------------------------------------------------
 
 

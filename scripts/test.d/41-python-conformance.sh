@@ -2,7 +2,8 @@
 # The official MCP conformance suite (server side) against the Python everything-server
 # (examples/python/everything_server.py, on the package step 40 installed into .venv) over Streamable
 # HTTP, at both scored revisions (--requirements 2025-11-25 and 2026-07-28): every scored scenario
-# must pass, as for the Rust and C servers, and so must the pending scenarios step 30 runs. Then the
+# must pass, as for the Rust and C servers, and so must the pending scenarios and the ten tasks
+# extension scenarios step 30 runs (a skip fails those too). Then the
 # Python everything-client (examples/python/everything_client.py) through the full client requirement
 # sets of both revisions, OAuth (auth/*) included, and the 2025-03-26 OAuth back-compat scenarios,
 # exactly as step 31 runs the Rust one. Installs Node 22 and the pinned suite into .tools/.
@@ -24,6 +25,7 @@ start_http_server "$work/server.log" .venv/bin/python examples/python/everything
 status=0
 conformance_server_legs Python "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
 conformance_pending_scenarios Python "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
+conformance_task_scenarios Python "http://localhost:$SERVER_PORT/mcp" "$work" || status=1
 
 # The client legs, as step 31 runs them for the Rust everything-client: the full requirement sets
 # (every scored scenario, OAuth included, no baseline) and the 2025-03-26 OAuth back-compat scenarios.
