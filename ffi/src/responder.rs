@@ -78,6 +78,8 @@ impl mcp_responder {
         match self.inner.lock().take() {
             Some(r) => {
                 self.answered.lock().take();
+                // An answer into a task is applied on a runtime: the handler's, from any thread.
+                let _entered = self.runtime.as_ref().map(|h| h.enter());
                 f(r).map_err(|e| mcp_error::new(mcp_status::MCP_STATUS_INVALID_RESULT, e.message))
             }
             None => Err(mcp_error::new(
