@@ -5,8 +5,9 @@
 # must pass, as for the Rust and C servers, and so must the pending scenarios and the ten tasks
 # extension scenarios step 30 runs (a skip fails those too). Then the
 # Python everything-client (examples/python/everything_client.py) through the full client requirement
-# sets of both revisions, OAuth (auth/*) included, and the 2025-03-26 OAuth back-compat scenarios,
-# exactly as step 31 runs the Rust one. Installs Node 22 and the pinned suite into .tools/.
+# sets of both revisions, OAuth (auth/*) included, the 2025-03-26 OAuth back-compat scenarios and the
+# six OAuth extension scenarios (client credentials, enterprise-managed authorization, DPoP, workload
+# identity), as step 31 runs the Rust one. Installs Node 22 and the pinned suite into .tools/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
@@ -29,5 +30,10 @@ conformance_task_scenarios Python "http://localhost:$SERVER_PORT/mcp" "$work" ||
 
 # The client legs, as step 31 runs them for the Rust everything-client: the full requirement sets
 # (every scored scenario, OAuth included, no baseline) and the 2025-03-26 OAuth back-compat scenarios.
-conformance_client_legs Python ".venv/bin/python examples/python/everything_client.py" "$work" || status=1
+client=".venv/bin/python examples/python/everything_client.py"
+conformance_client_legs Python "$client" "$work" || status=1
+# The OAuth extension scenarios (not scored), one by one as step 31 runs them.
+conformance_client_scenarios Python "$client" "$work" auth/client-credentials-jwt \
+  auth/client-credentials-basic auth/enterprise-managed-authorization auth/dpop auth/dpop-nonce \
+  auth/wif-jwt-bearer || status=1
 exit "$status"
