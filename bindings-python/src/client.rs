@@ -392,6 +392,42 @@ impl Client {
         )
     }
 
+    /// Every skill of `skills/list` (the skills extension), as SkillEntry dicts.
+    fn list_skills(&self, done: Py<PyAny>) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move { c.list_all_skills().await },
+            |py, skills| value(py, serde_json::to_value(skills).unwrap_or(Value::Null)),
+        )
+    }
+
+    /// `skills/get`: the SkillEntry of the skill whose `SKILL.md` is at `uri`.
+    fn get_skill(&self, done: Py<PyAny>, uri: String) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(done, async move { c.get_skill(&uri).await }, |py, entry| {
+            value(py, serde_json::to_value(entry).unwrap_or(Value::Null))
+        })
+    }
+
+    /// Reads the file at `uri` of the skill `entry` (a SkillEntry dict) describes: its bytes, once
+    /// they match the entry's size and digest (and, for `SKILL.md`, its frontmatter).
+    fn read_skill_file(
+        &self,
+        done: Py<PyAny>,
+        entry: &Bound<'_, PyAny>,
+        uri: String,
+    ) -> PyResult<Task> {
+        let entry: libmcp::skills::SkillEntry = serde_json::from_value(from_py(entry)?)
+            .map_err(|e| PyValueError::new_err(format!("invalid skill entry: {e}")))?;
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move { c.read_skill_file(&entry, &uri).await },
+            |py, bytes| Ok(PyBytes::new(py, &bytes).into_any().unbind()),
+        )
+    }
+
     /// Every item of `tools/list`, `resources/list`, `resources/templates/list` or `prompts/list`.
     fn list_all(&self, done: Py<PyAny>, method: String) -> PyResult<Task> {
         let c = self.inner.clone();

@@ -21,6 +21,10 @@ use crate::errors::to_pyerr;
 use crate::request::Request;
 use crate::task::{Task, spawn_py};
 
+/// A skill to serve (the skills extension, SEP-2640): its `SKILL.md` text and its other files as
+/// `(path, mime_type, content)`.
+type SkillParts = (String, Vec<(String, String, Vec<u8>)>);
+
 /// A server: register tools, resources, templates, prompts and completion, then serve.
 #[pyclass(module = "libmcp._native", frozen)]
 pub struct Server {
@@ -75,7 +79,7 @@ impl Server {
     /// A server named `name` at `version`.
     #[new]
     #[pyo3(signature = (name, version, instructions=None, info=None, versions=None, page_size=None,
-        state_key=None, task_ttl=None, task_poll_interval=None, task_store=None))]
+        state_key=None, task_ttl=None, task_poll_interval=None, task_store=None, skills=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: String,
@@ -88,6 +92,7 @@ impl Server {
         task_ttl: Option<f64>,
         task_poll_interval: Option<f64>,
         task_store: Option<Py<PyAny>>,
+        skills: Option<Vec<SkillParts>>,
     ) -> PyResult<Self> {
         let mut b = libmcp::server::Server::builder(name, version);
         if let Some(text) = instructions {
@@ -116,6 +121,13 @@ impl Server {
         }
         if let Some(s) = task_poll_interval {
             config.task_poll_interval_ms = millis(s, "task_poll_interval")?;
+        }
+        for (skill_md, files) in skills.unwrap_or_default() {
+            let mut skill = libmcp::skills::Skill::new(skill_md);
+            for (path, mime_type, content) in files {
+                skill = skill.and_then(|s| s.file(path, mime_type, content));
+            }
+            b = b.skill(skill.map_err(PyValueError::new_err)?);
         }
         if let Some(store) = task_store {
             b = b.task_store(Arc::new(crate::task_store::PyTaskStore::new(store)));

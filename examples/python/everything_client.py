@@ -94,6 +94,17 @@ async def run(scenario: str, url: str, version: str | None, context: dict[str, A
             await c.list_tools()
             for name in ("test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"):
                 await c.call_tool(name)
+        elif scenario == "sep-2640-client-no-prefetch":
+            await c.list_skills()
+        elif scenario in ("sep-2640-client-verify-digest", "sep-2640-client-verify-size",
+                          "sep-2640-client-verify-frontmatter"):
+            # Every skill: its SKILL.md, then its other files, each verified against the entry; the
+            # first mismatch ends the scenario with an error.
+            for entry in await c.list_skills():
+                await c.read_skill_file(entry)
+                for f in entry.files:
+                    if f.uri != entry.uri:
+                        await c.read_skill_file(entry, f.uri)
         elif scenario == "json-schema-2020-12-preservation":
             tools = {t.name: t for t in await c.list_tools()}
             schema = tools["json_schema_2020_12_tool"].model_dump()["inputSchema"]

@@ -12,17 +12,24 @@ import json
 import sys
 from typing import Any
 
-from libmcp import Context, InputRequired, ProtocolError, Server, ToolError, ToolResult
+from libmcp import Context, InputRequired, ProtocolError, Server, Skill, ToolError, ToolResult
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
 STEP = 0.05  # seconds between the notifications of the logging and progress tools
+
+#: The skill served through the skills extension (SEP-2640): a SKILL.md and a file in a subdirectory,
+#: so that listing, retrieval, verification and directory reads have something to work on.
+SKILL_MD = ("---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: Apache-2.0\n"
+            "---\n\n# PDF processing\n\nUse the form reference in references/FORMS.md when a PDF has fields to fill.\n")
+FORMS_MD = "# Forms\n\nFill every field, then flatten the document.\n"
 
 server = Server(
     "libmcp-python-everything-server",
     "0.1.0",
     "Conformance fixture: every tool, resource and prompt named by the MCP conformance suite.",
     title="libmcp Python everything server",
+    skills=[Skill(SKILL_MD, {"references/FORMS.md": ("text/markdown", FORMS_MD)})],
 )
 tool = server.tool
 IMAGE = {"type": "image", "data": PNG, "mimeType": "image/png"}

@@ -34,6 +34,7 @@ from .types import (
     Resource,
     ResourceTemplate,
     ServerInfo,
+    SkillEntry,
     Task,
     Tool,
 )
@@ -316,6 +317,23 @@ class Client:
         result with ``is_error`` true; protocol errors raise :class:`ProtocolError`."""
         result = await call_native(self._conn.call_tool, name, arguments, timeout, self._progress(progress))
         return CallToolResult(result)
+
+    # -- skills (SEP-2640) ---------------------------------------------------------------------------
+
+    async def list_skills(self) -> list[SkillEntry]:
+        """Every skill the server offers (``skills/list``, all pages)."""
+        return [SkillEntry(e) for e in await call_native(self._conn.list_skills)]
+
+    async def get_skill(self, uri: str) -> SkillEntry:
+        """``skills/get``: the entry of the skill whose ``SKILL.md`` is at ``uri``."""
+        return SkillEntry(await call_native(self._conn.get_skill, uri))
+
+    async def read_skill_file(self, entry: SkillEntry, uri: str | None = None) -> bytes:
+        """Reads one file of a skill (its ``SKILL.md`` when ``uri`` is None) and returns its bytes once
+        they match the entry: size, digest, and for ``SKILL.md`` the frontmatter. A mismatch raises
+        :class:`~libmcp.errors.ProtocolViolation` and the content is dropped."""
+        data: bytes = await call_native(self._conn.read_skill_file, entry.model_dump(), uri or entry.uri)
+        return data
 
     # -- tasks --------------------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from .context import Context
 from .errors import ProtocolError, ToolError
 from .model import wrap
 
-__all__ = ["Server", "ToolResult", "Message", "TaskStore", "TaskSupport"]
+__all__ = ["Server", "ToolResult", "Message", "Skill", "TaskStore", "TaskSupport"]
 
 log = logging.getLogger("libmcp.server")
 
@@ -37,6 +37,21 @@ INTERNAL_ERROR = -32603
 #: ``execution.taskSupport`` of a tool: whether it may (``"optional"``) or must (``"required"``)
 #: run as a task; ``"forbidden"`` (the default) never does.
 TaskSupport = Literal["forbidden", "optional", "required"]
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A skill to serve (the skills extension, SEP-2640; ``Server(skills=[...])``): the text of its
+    ``SKILL.md``, whose frontmatter names and describes it, and its other files by relative path as
+    ``(mime_type, content)``. The engine lists them with their digests and serves them as
+    resources under ``skill://NAME/``."""
+
+    skill_md: str
+    files: dict[str, tuple[str, bytes | str]] = field(default_factory=dict)
+
+    def _native(self) -> tuple[str, list[tuple[str, str, bytes]]]:
+        return self.skill_md, [(path, mime, content.encode() if isinstance(content, str) else content)
+                               for path, (mime, content) in self.files.items()]
 
 
 class TaskStore(Protocol):
@@ -174,10 +189,12 @@ class Server:
         task_ttl: float | None = None,
         task_poll_interval: float | None = None,
         task_store: TaskStore | None = None,
+        skills: list[Skill] | None = None,
     ) -> None:
         """``task_ttl`` is how long a task is kept after its creation (seconds; the engine's default is
         an hour), ``task_poll_interval`` how often clients are asked to poll one (seconds, default
-        0.5). ``task_store`` keeps task state somewhere else than in memory (see :class:`TaskStore`)."""
+        0.5). ``task_store`` keeps task state somewhere else than in memory (see :class:`TaskStore`).
+        ``skills`` are served through the skills extension (see :class:`Skill`)."""
         info: dict[str, Any] = {}
         if title is not None:
             info["title"] = title
@@ -187,7 +204,8 @@ class Server:
             info["websiteUrl"] = website_url
         self.name = name
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
-                                      task_ttl, task_poll_interval, task_store)
+                                      task_ttl, task_poll_interval, task_store,
+                                      [s._native() for s in skills] if skills else None)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
         self._tool_scopes: dict[str, list[str]] = {}

@@ -103,6 +103,18 @@ class Client:
         """Calls a tool."""
         return self._run(self._inner.call_tool(name, arguments, timeout=timeout))
 
+    def list_skills(self) -> list[t.SkillEntry]:
+        """Every skill (``skills/list``)."""
+        return self._run(self._inner.list_skills())
+
+    def get_skill(self, uri: str) -> t.SkillEntry:
+        """``skills/get``."""
+        return self._run(self._inner.get_skill(uri))
+
+    def read_skill_file(self, entry: t.SkillEntry, uri: str | None = None) -> bytes:
+        """One file of a skill, verified against its entry."""
+        return self._run(self._inner.read_skill_file(entry, uri))
+
     def call_tool_as_task(self, name: str, arguments: dict[str, Any] | None = None) -> t.Task | t.CallToolResult:
         """Calls a tool offering to run it as a task (see :meth:`libmcp.Client.call_tool_as_task`)."""
         return self._run(self._inner.call_tool_as_task(name, arguments))

@@ -37,6 +37,8 @@ __all__ = [
     "ResourceLink",
     "ResourceTemplate",
     "ServerInfo",
+    "SkillEntry",
+    "SkillResource",
     "Task",
     "TaskStatus",
     "ListTasksResult",
@@ -313,6 +315,41 @@ class ListPromptsResult(_Page):
 
     __slots__ = ()
     prompts: Field[list[Prompt]] = _items("prompts", _obj(Prompt))
+
+
+# -- skills ----------------------------------------------------------------------------------------
+
+
+class SkillResource(McpObject):
+    """One file a skill entry lists: its URI, ``sha256:`` digest and size in bytes."""
+
+    __slots__ = ()
+    uri: Field[str] = Field("uri")
+    digest: Field[str] = Field("digest")
+    size: Field[int] = Field("size")
+
+
+class SkillEntry(McpObject):
+    """A skill as ``skills/list`` and ``skills/get`` describe it (the skills extension, SEP-2640):
+    the URI of its ``SKILL.md``, the frontmatter, and its files (``files`` is empty when the server
+    says they are dynamic)."""
+
+    __slots__ = ()
+    uri: Field[str] = Field("uri")
+    frontmatter: Field[dict[str, Any]] = Field("frontmatter", absent=dict)
+
+    @property
+    def name(self) -> str | None:
+        """The skill's name (from its frontmatter)."""
+        name = self.frontmatter.get("name")
+        return name if isinstance(name, str) else None
+
+    @property
+    def files(self) -> list[SkillResource]:
+        """The files the entry lists, ``SKILL.md`` included."""
+        data: dict[str, Any] = object.__getattribute__(self, "_data")
+        listed = data.get("resources")
+        return [SkillResource(r) for r in listed] if isinstance(listed, list) else []
 
 
 # -- tasks -----------------------------------------------------------------------------------------
