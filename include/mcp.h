@@ -1755,6 +1755,98 @@ enum mcp_status mcp_subscription_close(const struct mcp_subscription *subscripti
 // userdata is finalized, and frees the handle. NULL is ignored. Not from a callback.
 void mcp_subscription_free(struct mcp_subscription *subscription);
 
+// Runs the request as a task, if it may: a `tools/call` of a tool whose definition sets
+// `execution.taskSupport`, from a client that can take a task, not running as one yet. The client
+// is then answered at once with the task, and the answer given later through this responder
+// (`mcp_responder_result`, `_tool_error`, `_error`, `_input_required`) completes the task instead
+// (an input request puts it in `input_required`; the handler is called again, already inside the
+// task, once the client answers). Call it first thing, or after gathering input in MRTR rounds
+// before the task exists. `*started_out` (may be NULL) is set to whether the request now runs as a
+// task; false leaves it to be answered directly, as usual. `MCP_STATUS_ALREADY_USED` after an
+// answer. Any thread.
+enum mcp_status mcp_responder_start_task(const struct mcp_responder *responder, bool *started_out);
+
+// The id of the task the request runs as; empty before `mcp_responder_start_task` started one (and
+// for requests that never run as one). Valid as the other `mcp_request_*` views.
+struct mcp_str mcp_request_task_id(const struct mcp_request *request);
+
+// Whether `mcp_responder_start_task` would start a task for this request now. False for NULL.
+bool mcp_request_can_run_as_task(const struct mcp_request *request);
+
+// Sets how long a task is kept after its creation, in milliseconds (`ttlMs`; default one hour);
+// 0 keeps tasks until the server stops (or its task store drops them).
+enum mcp_status mcp_server_config_set_task_ttl_ms(struct mcp_server_config *config,
+                                                  uint64_t ttl_ms);
+
+// Sets how often clients are asked to poll a task, in milliseconds (`pollIntervalMs`; default
+// 500). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_task_poll_interval_ms(struct mcp_server_config *config,
+                                                            uint64_t interval_ms);
+
+// Calls tool `name` with `arguments` (a JSON object; NULL with length 0 means `{}`) offering to run
+// it as a task; input the server needs before the task exists is answered first by the handlers.
+// The server decides: `*json_out` gets `{"task": Task}` when it made a task (follow it with
+// `mcp_client_task_result` and the others, by its `taskId`), or `{"result": CallToolResult}` when
+// it answered at once. See `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_call_tool_as_task(const struct mcp_client *client,
+                                             const char *name,
+                                             size_t name_len,
+                                             const char *arguments,
+                                             size_t arguments_len,
+                                             struct mcp_string **json_out,
+                                             struct mcp_error **error_out);
+
+// `tasks/get`: the task's current state (a Task object; at 2026-07-28 with its `result` or `error`
+// once terminal and its `inputRequests` while `input_required`) goes to `*json_out`. An unknown or
+// expired id is `MCP_STATUS_RPC_ERROR` (-32602). See `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_get_task(const struct mcp_client *client,
+                                    const char *task_id,
+                                    size_t task_id_len,
+                                    struct mcp_string **json_out,
+                                    struct mcp_error **error_out);
+
+// `tasks/cancel`. Cancellation is cooperative: the task is `cancelled` unless it had ended already
+// (the handler sees `mcp_responder_on_cancel`). `*error_out` (may be NULL) as for the other calls.
+enum mcp_status mcp_client_cancel_task(const struct mcp_client *client,
+                                       const char *task_id,
+                                       size_t task_id_len,
+                                       struct mcp_error **error_out);
+
+// Follows a task to its end and writes the tool's CallToolResult to `*json_out`: polls at the
+// server's interval, answering the task's input requests with the handlers (2026-07-28), or waits
+// on `tasks/result` (2025-11-25). A failed task is `MCP_STATUS_RPC_ERROR` with its error; a
+// cancelled one `MCP_STATUS_CANCELLED` (2026-07-28) or `MCP_STATUS_RPC_ERROR`. Blocks until the
+// task ends (see `mcp_client_task_result_async`). See `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_task_result(const struct mcp_client *client,
+                                       const char *task_id,
+                                       size_t task_id_len,
+                                       struct mcp_string **json_out,
+                                       struct mcp_error **error_out);
+
+// Like `mcp_client_task_result`, but returns at once: the outcome goes to `cb(userdata, ...)`
+// exactly once, on a runtime thread (see `mcp_call_cb`). When `call_out` is not NULL a handle is
+// written there: `mcp_call_cancel` stops waiting (the task itself goes on; cancel it with
+// `mcp_client_cancel_task`); free it with `mcp_call_free`. The library owns `userdata` from this
+// call on and calls `userdata_free(userdata)` (may be NULL) exactly once: after `cb` has returned,
+// or at once when this returns an error status (then no callback runs and nothing is written).
+// Any thread, also from a callback.
+enum mcp_status mcp_client_task_result_async(const struct mcp_client *client,
+                                             const char *task_id,
+                                             size_t task_id_len,
+                                             mcp_call_cb cb,
+                                             void *userdata,
+                                             mcp_userdata_free_cb userdata_free,
+                                             struct mcp_call **call_out);
+
+// One page of `tasks/list` (2025-11-25; the 2026-07-28 extension has none): `{"tasks": [...],
+// "nextCursor"?}` goes to `*json_out`. `cursor` (NULL with length 0 for the first page) is the
+// previous page's `nextCursor`. See `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_list_tasks(const struct mcp_client *client,
+                                      const char *cursor,
+                                      size_t cursor_len,
+                                      struct mcp_string **json_out,
+                                      struct mcp_error **error_out);
+
 // The version of the loaded library ("MAJOR.MINOR.PATCH"), a static NUL-terminated string. Compare it
 // with `MCP_VERSION_STRING` (built from the header's `MCP_VERSION_*` macros) to detect a header/library mismatch. Any thread.
 const char *mcp_version(void);

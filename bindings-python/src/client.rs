@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use libmcp::client::http::HttpClientOptions;
-use libmcp::client::{CallOptions, ClientBuilder, ClientConfig, VersionPreference, WireDirection};
+use libmcp::client::{
+    CallOptions, ClientBuilder, ClientConfig, TaskCall, VersionPreference, WireDirection,
+};
 use libmcp::transport::child::ChildSpec;
 use libmcp::{Era, ProtocolVersion, RpcError};
 use parking_lot::Mutex;
@@ -186,6 +188,10 @@ fn value(py: Python<'_>, v: Value) -> PyResult<Py<PyAny>> {
     Ok(to_py(py, &v)?.unbind())
 }
 
+fn task_value(py: Python<'_>, t: libmcp::model::Task) -> PyResult<Py<PyAny>> {
+    value(py, serde_json::to_value(t).unwrap_or(Value::Null))
+}
+
 fn unit(py: Python<'_>, (): ()) -> PyResult<Py<PyAny>> {
     Ok(py.None())
 }
@@ -333,6 +339,92 @@ impl Client {
             done,
             async move { c.call_tool_raw_with(&name, args, &opts).await },
             value,
+        )
+    }
+
+    /// `tools/call` offering to run the tool as a task (input needed before the task exists is
+    /// answered first); `{"task": Task}` when the server made one, else `{"result": CallToolResult}`.
+    #[pyo3(signature = (done, name, arguments=None))]
+    fn call_tool_as_task(
+        &self,
+        done: Py<PyAny>,
+        name: String,
+        arguments: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Task> {
+        let args = self::params(arguments)?;
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move { c.call_tool_as_task(&name, args).await },
+            |py, call| {
+                let v = match call {
+                    TaskCall::Task(t) => json!({ "task": t }),
+                    TaskCall::Complete(r) => json!({ "result": r }),
+                };
+                value(py, v)
+            },
+        )
+    }
+
+    /// `tasks/get`: the Task.
+    fn get_task(&self, done: Py<PyAny>, task_id: String) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(done, async move { c.get_task(&task_id).await }, task_value)
+    }
+
+    /// `tasks/cancel`.
+    fn cancel_task(&self, done: Py<PyAny>, task_id: String) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(done, async move { c.cancel_task(&task_id).await }, unit)
+    }
+
+    /// Follows the task to its end (polling, answering its input requests; `tasks/result` at
+    /// 2025-11-25); the CallToolResult.
+    fn task_result(&self, done: Py<PyAny>, task_id: String) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move {
+                let task = c.get_task(&task_id).await?;
+                c.wait_task(&task).await
+            },
+            |py, r| value(py, serde_json::to_value(r).unwrap_or(Value::Null)),
+        )
+    }
+
+    /// Every skill of `skills/list` (the skills extension), as SkillEntry dicts.
+    fn list_skills(&self, done: Py<PyAny>) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move { c.list_all_skills().await },
+            |py, skills| value(py, serde_json::to_value(skills).unwrap_or(Value::Null)),
+        )
+    }
+
+    /// `skills/get`: the SkillEntry of the skill whose `SKILL.md` is at `uri`.
+    fn get_skill(&self, done: Py<PyAny>, uri: String) -> PyResult<Task> {
+        let c = self.inner.clone();
+        spawn_py(done, async move { c.get_skill(&uri).await }, |py, entry| {
+            value(py, serde_json::to_value(entry).unwrap_or(Value::Null))
+        })
+    }
+
+    /// Reads the file at `uri` of the skill `entry` (a SkillEntry dict) describes: its bytes, once
+    /// they match the entry's size and digest (and, for `SKILL.md`, its frontmatter).
+    fn read_skill_file(
+        &self,
+        done: Py<PyAny>,
+        entry: &Bound<'_, PyAny>,
+        uri: String,
+    ) -> PyResult<Task> {
+        let entry: libmcp::skills::SkillEntry = serde_json::from_value(from_py(entry)?)
+            .map_err(|e| PyValueError::new_err(format!("invalid skill entry: {e}")))?;
+        let c = self.inner.clone();
+        spawn_py(
+            done,
+            async move { c.read_skill_file(&entry, &uri).await },
+            |py, bytes| Ok(PyBytes::new(py, &bytes).into_any().unbind()),
         )
     }
 

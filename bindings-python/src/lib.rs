@@ -11,6 +11,7 @@ mod runtime;
 mod server;
 mod subscription;
 mod task;
+mod task_store;
 
 use pyo3::prelude::*;
 

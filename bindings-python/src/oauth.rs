@@ -6,10 +6,12 @@
 use std::sync::Arc;
 
 use libmcp::auth::client::{
-    AuthError, AuthorizationHandler, AutoRedirect, ClientCredentials, CredentialStore,
-    HandlerFuture, OAuthClient, OAuthConfig, PreRegistered, Tokens,
+    Assertion, AuthError, AuthorizationHandler, AutoRedirect, ClientAuth, ClientCredentials,
+    CredentialStore, EnterpriseManaged, Grant, HandlerFuture, OAuthClient, OAuthConfig,
+    PreRegistered, SigningKey, Tokens,
 };
 use parking_lot::Mutex;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -29,6 +31,79 @@ pub struct OAuthOptions {
     client_metadata_url: Option<String>,
     client_uri: Option<String>,
     offline_access: bool,
+    grant: Option<GrantOptions>,
+    dpop: bool,
+}
+
+/// A grant that needs no user (the Python `ClientCredentials`, `JwtBearer`, `EnterpriseManaged`
+/// fill it in; `kind` says which, the fields the others leave are None).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct GrantOptions {
+    kind: String,
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    private_key_pem: Option<String>,
+    signing_algorithm: Option<String>,
+    assertion: Option<String>,
+    assertion_file: Option<String>,
+    idp_token_endpoint: Option<String>,
+    idp_client_id: Option<String>,
+    idp_client_secret: Option<String>,
+}
+
+fn required(value: Option<String>, what: &str) -> PyResult<String> {
+    value.ok_or_else(|| PyValueError::new_err(format!("{what} is required")))
+}
+
+/// A literal token or a file read at each use.
+fn assertion(value: Option<String>, file: Option<String>, what: &str) -> PyResult<Assertion> {
+    match (value, file) {
+        (Some(v), None) => Ok(Assertion::Value(v)),
+        (None, Some(f)) => Ok(Assertion::File(f.into())),
+        _ => Err(PyValueError::new_err(format!(
+            "give exactly one of {what} and {what}_file"
+        ))),
+    }
+}
+
+fn grant(g: GrantOptions) -> PyResult<Grant> {
+    match g.kind.as_str() {
+        "client_credentials" => {
+            let client_id = required(g.client_id, "client_id")?;
+            let auth = match (g.client_secret, g.private_key_pem) {
+                (Some(secret), None) => ClientAuth::Secret(secret),
+                (None, Some(pem)) => {
+                    let alg = g.signing_algorithm.as_deref().unwrap_or("ES256");
+                    let key = SigningKey::from_pkcs8_pem(&pem, alg)
+                        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                    ClientAuth::PrivateKeyJwt(key)
+                }
+                _ => {
+                    return Err(PyValueError::new_err(
+                        "client credentials need exactly one of client_secret and private_key_pem",
+                    ));
+                }
+            };
+            Ok(Grant::ClientCredentials { client_id, auth })
+        }
+        "jwt_bearer" => Ok(Grant::JwtBearer {
+            client_id: g.client_id,
+            assertion: assertion(g.assertion, g.assertion_file, "assertion")?,
+        }),
+        "enterprise_managed" => Ok(Grant::EnterpriseManaged(EnterpriseManaged {
+            idp_token_endpoint: required(g.idp_token_endpoint, "idp_token_endpoint")?,
+            idp_client_id: required(g.idp_client_id, "idp_client_id")?,
+            idp_client_secret: g.idp_client_secret,
+            id_token: assertion(g.assertion, g.assertion_file, "id_token")?,
+            client: ClientCredentials {
+                client_id: required(g.client_id, "client_id")?,
+                client_secret: g.client_secret,
+                token_endpoint_auth_method: None,
+            },
+        })),
+        other => Err(PyValueError::new_err(format!("unknown grant {other:?}"))),
+    }
 }
 
 /// An OAuth client; pass it to `connect_http`. Its tokens outlive connections.
@@ -43,7 +118,11 @@ impl OAuth {
     /// `client`, `save_client`, `tokens`, `save_tokens` and `forget_tokens` (dicts in, dicts out).
     #[new]
     #[pyo3(signature = (options, authorize=None, store=None))]
-    fn new(options: OAuthOptions, authorize: Option<Py<PyAny>>, store: Option<Py<PyAny>>) -> OAuth {
+    fn new(
+        options: OAuthOptions,
+        authorize: Option<Py<PyAny>>,
+        store: Option<Py<PyAny>>,
+    ) -> PyResult<OAuth> {
         let mut config = match authorize {
             Some(f) => OAuthConfig::new(
                 options.client_name,
@@ -68,9 +147,15 @@ impl OAuth {
         config.client_metadata_url = options.client_metadata_url;
         config.client_uri = options.client_uri;
         config.offline_access = options.offline_access;
-        OAuth {
-            inner: OAuthClient::new(config),
+        if let Some(g) = options.grant {
+            config.grant = grant(g)?;
+            // A grant without a user gets a new token when the current one ends.
+            config.offline_access = false;
         }
+        config.dpop = options.dpop;
+        Ok(OAuth {
+            inner: OAuthClient::new(config),
+        })
     }
 
     /// The access token in use, or None before the first authorization.

@@ -214,6 +214,38 @@ impl Request {
         self.ctx.close_stream()
     }
 
+    /// Whether the request may still start a task (a task-supporting tool called by a client that
+    /// takes tasks, not yet running as one).
+    #[getter]
+    fn can_run_as_task(&self) -> bool {
+        self.ctx.can_run_as_task()
+    }
+
+    /// The id of the task this request runs as, or None.
+    #[getter]
+    fn task_id(&self) -> Option<&str> {
+        self.ctx.task_id()
+    }
+
+    /// Runs the request as a task if it may: the client gets the task at once and the answer given
+    /// later completes the task. Returns whether the request now runs as a task (False leaves the
+    /// request to be answered directly).
+    fn start_task(&self) -> PyResult<bool> {
+        let mut slot = self.responder.lock();
+        let Some(responder) = slot.take() else {
+            return Err(PyRuntimeError::new_err("this request was answered already"));
+        };
+        if !self.ctx.can_run_as_task() {
+            *slot = Some(responder);
+            return Ok(self.ctx.task_id().is_some());
+        }
+        // The engine stores the task and answers on its runtime.
+        let rt = crate::runtime::handle()?;
+        let _entered = rt.enter();
+        *slot = Some(responder.start_task());
+        Ok(self.ctx.task_id().is_some())
+    }
+
     /// Answers with a complete result object.
     fn reply_result(&self, result: &Bound<'_, PyAny>) -> PyResult<()> {
         let value = from_py(result)?;

@@ -21,6 +21,10 @@ use crate::errors::to_pyerr;
 use crate::request::Request;
 use crate::task::{Task, spawn_py};
 
+/// A skill to serve (the skills extension, SEP-2640): its `SKILL.md` text and its other files as
+/// `(path, mime_type, content)`.
+type SkillParts = (String, Vec<(String, String, Vec<u8>)>);
+
 /// A server: register tools, resources, templates, prompts and completion, then serve.
 #[pyclass(module = "libmcp._native", frozen)]
 pub struct Server {
@@ -74,7 +78,9 @@ fn definition(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
 impl Server {
     /// A server named `name` at `version`.
     #[new]
-    #[pyo3(signature = (name, version, instructions=None, info=None, versions=None, page_size=None, state_key=None))]
+    #[pyo3(signature = (name, version, instructions=None, info=None, versions=None, page_size=None,
+        state_key=None, task_ttl=None, task_poll_interval=None, task_store=None, skills=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         name: String,
         version: String,
@@ -83,6 +89,10 @@ impl Server {
         versions: Option<Vec<String>>,
         page_size: Option<usize>,
         state_key: Option<Vec<u8>>,
+        task_ttl: Option<f64>,
+        task_poll_interval: Option<f64>,
+        task_store: Option<Py<PyAny>>,
+        skills: Option<Vec<SkillParts>>,
     ) -> PyResult<Self> {
         let mut b = libmcp::server::Server::builder(name, version);
         if let Some(text) = instructions {
@@ -105,6 +115,22 @@ impl Server {
                 return Err(PyValueError::new_err("page_size must be at least 1"));
             }
             config.page_size = n;
+        }
+        if let Some(s) = task_ttl {
+            config.task_ttl_ms = Some(millis(s, "task_ttl")?);
+        }
+        if let Some(s) = task_poll_interval {
+            config.task_poll_interval_ms = millis(s, "task_poll_interval")?;
+        }
+        for (skill_md, files) in skills.unwrap_or_default() {
+            let mut skill = libmcp::skills::Skill::new(skill_md);
+            for (path, mime_type, content) in files {
+                skill = skill.and_then(|s| s.file(path, mime_type, content));
+            }
+            b = b.skill(skill.map_err(PyValueError::new_err)?);
+        }
+        if let Some(store) = task_store {
+            b = b.task_store(Arc::new(crate::task_store::PyTaskStore::new(store)));
         }
         b = b.config(config);
         if let Some(key) = state_key {
@@ -299,6 +325,17 @@ fn seconds(s: f64, name: &str) -> PyResult<Duration> {
     Duration::try_from_secs_f64(s).map_err(|_| {
         PyValueError::new_err(format!("{name} must be a non-negative number of seconds"))
     })
+}
+
+/// A positive number of seconds as whole milliseconds (at least 1).
+fn millis(s: f64, name: &str) -> PyResult<u64> {
+    let d = seconds(s, name)?;
+    if d.is_zero() {
+        return Err(PyValueError::new_err(format!(
+            "{name} must be more than 0 seconds"
+        )));
+    }
+    Ok(u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1))
 }
 
 /// Stops a stdio server.

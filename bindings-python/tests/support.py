@@ -35,11 +35,12 @@ def demo_client(**options: Any) -> Any:
 
 
 class HttpProcess:
-    """A demo server serving Streamable HTTP in its own process."""
+    """A server serving Streamable HTTP in its own process: the demo server, or ``command`` (a
+    program that prints ``listening on URL`` on stderr)."""
 
-    def __init__(self, script: str = DEMO) -> None:
+    def __init__(self, script: str = DEMO, command: list[str] | None = None) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, script, "http"], stderr=subprocess.PIPE, text=True
+            command or [sys.executable, script, "http"], stderr=subprocess.PIPE, text=True
         )
         assert self.proc.stderr is not None
         deadline = time.monotonic() + 30
@@ -54,7 +55,7 @@ class HttpProcess:
                 break
         if not self.url:
             self.proc.kill()
-            raise RuntimeError("the HTTP demo server did not start")
+            raise RuntimeError("the HTTP server did not start")
 
     def stop(self) -> int:
         self.proc.send_signal(2)  # SIGINT: Ctrl-C

@@ -21,7 +21,8 @@ import pytest
 from support import HERE, LEGACY, MODERN, run, serving
 
 from libmcp import AuthError, AuthInfo, Client, Context, DefinitionError, InvalidToken, OAuth, ResourceServer, Server
-from libmcp.auth import FileTokenStore, LocalCallback, MemoryTokenStore
+from libmcp.auth import (ClientCredentialsGrant, EnterpriseManagedGrant, FileTokenStore, JwtBearerGrant, LocalCallback,
+                         MemoryTokenStore)
 
 sys.path.insert(0, str(HERE / "servers"))
 from oauth_as import AuthorizationServer  # noqa: E402
@@ -396,3 +397,47 @@ def _follow_redirect(url: str) -> str:
             return str(e.headers["Location"])
         raise
     raise AssertionError("the authorization endpoint did not redirect")
+
+
+def test_client_credentials_grant_renews_its_token(protected: ResourceProcess, authz: AuthorizationServer) -> None:
+    authz.confidential["svc"] = "s3cret"
+    auth = OAuth(grant=ClientCredentialsGrant("svc", client_secret="s3cret"))
+
+    async def main() -> tuple[Any, Any]:
+        async with Client.http(protected.url, auth=auth) as c:
+            first = await c.call_tool("whoami")
+            assert auth.access_token is not None
+            authz.revoke(auth.access_token)  # as if it expired: a new one comes from the grant
+            return first, await c.call_tool("whoami")
+
+    first, second = run(main())
+    assert first.structured_content["subject"] == "svc" and first.structured_content["client"] == "svc"
+    assert second.structured_content["subject"] == "svc"
+    # No user, no registration: two client credentials requests, the secret checked each time.
+    assert not authz.authorizations and not authz.registrations
+    assert [t["grant_type"] for t in authz.token_requests] == ["client_credentials", "client_credentials"]
+
+
+def test_client_credentials_with_a_wrong_secret_fail(protected: ResourceProcess, authz: AuthorizationServer) -> None:
+    authz.confidential["svc"] = "s3cret"
+    with pytest.raises(AuthError):
+        run(_whoami(protected.url, OAuth(grant=ClientCredentialsGrant("svc", client_secret="wrong"))))
+
+
+def test_bad_grant_options() -> None:
+    with pytest.raises(ValueError, match="exactly one of client_secret and private_key_pem"):
+        OAuth(grant=ClientCredentialsGrant("svc"))
+    with pytest.raises(ValueError, match="exactly one of client_secret and private_key_pem"):
+        OAuth(grant=ClientCredentialsGrant("svc", client_secret="s", private_key_pem="pem"))
+    with pytest.raises(ValueError):
+        OAuth(grant=ClientCredentialsGrant("svc", private_key_pem="not a key"))
+    with pytest.raises(ValueError, match="assertion and assertion_file"):
+        OAuth(grant=JwtBearerGrant())
+    with pytest.raises(ValueError, match="id_token and id_token_file"):
+        OAuth(grant=EnterpriseManagedGrant("http://idp/token", "idp-client", "client", id_token="a", id_token_file="b"))
+    with pytest.raises(TypeError, match="grant must be"):
+        OAuth(grant="client_credentials")  # type: ignore[arg-type]
+    # Well-formed grants and DPoP build.
+    OAuth(grant=JwtBearerGrant(assertion_file="/run/token"), dpop=True)
+    OAuth(grant=EnterpriseManagedGrant("http://idp/token", "idp-client", "client", id_token="t"))
+    OAuth(dpop=True)

@@ -1,6 +1,7 @@
 /* everything-server in C: the fixtures the official MCP conformance suite names (tools of every
  * content kind, logging, progress, elicitation, sampling, the SEP-2322 input-required tools,
- * resources, a template, prompts, completion, list-changed triggers), for both protocol eras.
+ * resources, a template, prompts, completion, list-changed triggers, the tasks extension's tools),
+ * for both protocol eras.
  * Input-needing handlers are written once as input rounds (mcp_responder_input_required): the engine
  * turns them into server-to-client requests on legacy sessions.
  *
@@ -837,6 +838,175 @@ static const struct entry TOOLS[] = {
     {NO_ARGS("test_trigger_prompt_change", "Adds and removes a temporary prompt, so listeners get notifications/prompts/list_changed"), trigger_prompt_change},
 };
 
+/* ---- tasks (the suite's tasks-* scenarios): tools whose definitions set execution.taskSupport;
+ * their handlers start the task (mcp_responder_start_task) and answer it, often later ---- */
+
+#define TASK_TOOL(name, desc, support, props)                                                     \
+  "{\"name\":\"" name "\",\"description\":\"" desc "\",\"inputSchema\":{\"type\":\"object\","   \
+  "\"properties\":{" props "}},\"execution\":{\"taskSupport\":\"" support "\"}}"
+#define BOOL_FORM(field, desc)                                                             \
+  "{\"type\":\"object\",\"properties\":{\"" field "\":{\"type\":\"boolean\",\"description\":\"" \
+  desc "\"}},\"required\":[\"" field "\"]}"
+#define ELICIT(key, message, schema)                                                          \
+  "\"" key "\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":" \
+  message ",\"requestedSchema\":" schema "}}"
+
+/* Sleeps `ms` milliseconds, or less when the request (the task) is cancelled; whether it was. */
+static int sleep_unless_cancelled(mcp_responder *r, long ms) {
+  for (long waited = 0; waited < ms && !mcp_responder_is_cancelled(r); waited += 10) sleep_ms(10);
+  return mcp_responder_is_cancelled(r);
+}
+
+/* A boolean field of an accepted elicitation answer: 1 true, 0 false, -1 none. */
+static int accepted_bool(const mcp_request *q, const char *key, const char *field) {
+  char ptr[160];
+  mcp_str in = mcp_request_input_responses(q);
+  snprintf(ptr, sizeof ptr, "/%s/action", key);
+  char *action = str(in, ptr);
+  int ok = action && strcmp(action, "accept") == 0;
+  free(action);
+  bool value = false;
+  snprintf(ptr, sizeof ptr, "/%s/content/%s", key, field);
+  if (!ok || mcp_json_get_bool(in.data, in.len, ptr, strlen(ptr), &value) != MCP_STATUS_OK) return -1;
+  return value;
+}
+
+static void greet(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *name = str(mcp_request_arguments(q), "/name");
+  char *text = fmt("Hello, %s!", name ? name : "World");
+  finish_text(r, text);
+  free(text);
+  free(name);
+}
+
+static void *slow_compute_worker(void *arg) {
+  mcp_responder *r = arg;
+  mcp_str args = mcp_request_arguments(mcp_responder_request(r));
+  double seconds = 0;
+  mcp_json_get_double(args.data, args.len, S("/seconds"), &seconds);
+  char *label = str(args, "/label");
+  if (sleep_unless_cancelled(r, (long)(seconds * 1000))) {
+    /* The task is cancelled already; this answer is dropped. */
+    mcp_responder_tool_error(r, S("cancelled"));
+    mcp_responder_free(r);
+  } else {
+    char *text = fmt("Computed %s after %g s", label ? label : "unlabelled", seconds);
+    finish_text(r, text);
+    free(text);
+  }
+  free(label);
+  return NULL;
+}
+
+static void slow_compute(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  (void)q;
+  mcp_responder_start_task(r, NULL);
+  later(r, slow_compute_worker);
+}
+
+static void *failing_job_worker(void *arg) {
+  mcp_responder *r = arg;
+  sleep_unless_cancelled(r, 1000);
+  mcp_responder_tool_error(r, S("failing_job always fails"));
+  mcp_responder_free(r);
+  return NULL;
+}
+
+static void failing_job(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  (void)q;
+  mcp_responder_start_task(r, NULL);
+  later(r, failing_job_worker);
+}
+
+static void protocol_error_job(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  (void)q;
+  mcp_responder_start_task(r, NULL);
+  mcp_responder_error(r, -32603, S("protocol_error_job always fails with a protocol error"), NULL, 0);
+  mcp_responder_free(r);
+}
+
+static void confirm_delete(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  mcp_responder_start_task(r, NULL);
+  char *filename = str(mcp_request_arguments(q), "/filename");
+  const char *file = filename ? filename : "the file";
+  int confirmed = accepted_bool(q, "confirm", "confirm");
+  if (confirmed < 0) {
+    char *message = fmt("Delete %s?", file);
+    char *quoted = quote(message);
+    char *requests = fmt("{\"confirm\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
+                         "\"message\":%s,\"requestedSchema\":" BOOL_FORM("confirm", "Confirm the deletion") "}}}",
+                         quoted);
+    finish_input(r, requests, NULL);
+    free(requests);
+    free(quoted);
+    free(message);
+  } else {
+    char *text = fmt("%s %s", confirmed ? "Deleted" : "Kept", file);
+    finish_text(r, text);
+    free(text);
+  }
+  free(filename);
+}
+
+static void multi_input(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  mcp_responder_start_task(r, NULL);
+  char *name = accepted_str(q, "name", "name");
+  int confirmed = accepted_bool(q, "confirm", "confirm");
+  if (!name || confirmed < 0) {
+    finish_input(r, "{" ELICIT("name", "\"What is your name?\"", STRING_FORM("name", "Your name")) ","
+                    ELICIT("confirm", "\"Confirm?\"", BOOL_FORM("confirm", "Confirm")) "}", NULL);
+  } else {
+    char *text = fmt("name=%s, confirm=%s", name, confirmed ? "true" : "false");
+    finish_text(r, text);
+    free(text);
+  }
+  free(name);
+}
+
+static void *greet_later_worker(void *arg) {
+  mcp_responder *r = arg;
+  sleep_unless_cancelled(r, 200);
+  char *name = accepted_str(mcp_responder_request(r), "user_name", "name");
+  char *text = fmt("Hello, %s! (from the task)", name ? name : "stranger");
+  finish_text(r, text);
+  free(text);
+  free(name);
+  return NULL;
+}
+
+/* Round 1 asks for the name before any task exists; the round that brings it starts the task. */
+static void tool_with_task(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *name = accepted_str(q, "user_name", "name");
+  if (!name) {
+    finish_input(r, "{" ASK_NAME("user_name") "}", NULL);
+    return;
+  }
+  free(name);
+  mcp_responder_start_task(r, NULL);
+  later(r, greet_later_worker);
+}
+
+static const struct entry TASK_TOOLS[] = {
+    {"{\"name\":\"greet\",\"description\":\"Sync-only: greets by name\",\"inputSchema\":{\"type\":"
+     "\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}}", greet},
+    {TASK_TOOL("slow_compute", "Task-supporting: sleeps `seconds` seconds, then reports the label (stops when cancelled)",
+               "optional", "\"seconds\":{\"type\":\"number\",\"minimum\":0},\"label\":{\"type\":\"string\"}"), slow_compute},
+    {TASK_TOOL("failing_job", "Task-required: fails with a tool error after about a second", "required", ""), failing_job},
+    {TASK_TOOL("protocol_error_job", "Task-supporting: ends with a protocol (JSON-RPC) error", "optional", ""), protocol_error_job},
+    {TASK_TOOL("confirm_delete", "Task-supporting: asks the user to confirm deleting `filename` (inside the task), then reports",
+               "optional", "\"filename\":{\"type\":\"string\"}"), confirm_delete},
+    {TASK_TOOL("multi_input", "Task-supporting: asks two questions at once, then reports both answers", "optional", ""), multi_input},
+    {TASK_TOOL("test_tool_with_task", "Task-required: asks for the user's name synchronously (MRTR), then runs as a task that greets them",
+               "required", ""), tool_with_task},
+};
+
 static const struct entry RESOURCES[] = {
     {"{\"uri\":\"test://static-text\",\"name\":\"static-text\",\"title\":\"Static text\","
      "\"description\":\"A static text resource\",\"mimeType\":\"text/plain\"}", static_text},
@@ -979,6 +1149,9 @@ static mcp_server *build(void) {
   for (size_t i = 0; i < COUNT(TOOLS); i++)
     bad |= mcp_server_builder_add_tool(b, TOOLS[i].definition, strlen(TOOLS[i].definition),
                                        TOOLS[i].cb, NULL, NULL) != MCP_STATUS_OK;
+  for (size_t i = 0; i < COUNT(TASK_TOOLS); i++)
+    bad |= mcp_server_builder_add_tool(b, TASK_TOOLS[i].definition, strlen(TASK_TOOLS[i].definition),
+                                       TASK_TOOLS[i].cb, NULL, NULL) != MCP_STATUS_OK;
   for (size_t i = 0; oauth.count && i < COUNT(OAUTH_TOOLS); i++)
     bad |= mcp_server_builder_add_tool(b, OAUTH_TOOLS[i].definition,
                                        strlen(OAUTH_TOOLS[i].definition), OAUTH_TOOLS[i].cb, NULL,

@@ -12,17 +12,24 @@ import json
 import sys
 from typing import Any
 
-from libmcp import Context, InputRequired, ProtocolError, Server, ToolError, ToolResult
+from libmcp import Context, InputRequired, ProtocolError, Server, Skill, ToolError, ToolResult
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
 STEP = 0.05  # seconds between the notifications of the logging and progress tools
+
+#: The skill served through the skills extension (SEP-2640): a SKILL.md and a file in a subdirectory,
+#: so that listing, retrieval, verification and directory reads have something to work on.
+SKILL_MD = ("---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: Apache-2.0\n"
+            "---\n\n# PDF processing\n\nUse the form reference in references/FORMS.md when a PDF has fields to fill.\n")
+FORMS_MD = "# Forms\n\nFill every field, then flatten the document.\n"
 
 server = Server(
     "libmcp-python-everything-server",
     "0.1.0",
     "Conformance fixture: every tool, resource and prompt named by the MCP conformance suite.",
     title="libmcp Python everything server",
+    skills=[Skill(SKILL_MD, {"references/FORMS.md": ("text/markdown", FORMS_MD)})],
 )
 tool = server.tool
 IMAGE = {"type": "image", "data": PNG, "mimeType": "image/png"}
@@ -437,6 +444,78 @@ def test_trigger_prompt_change() -> str:
     server.add_prompt(lambda: "dynamic", name="test_dynamic_prompt", description="A temporary prompt of test_trigger_prompt_change")
     server.remove_prompt("test_dynamic_prompt")
     return "Prompt list changed"
+
+
+# -- tasks (the suite's tasks-* scenarios) -----------------------------------------------------------
+
+
+def _object(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties}
+
+
+def _bool_form(field: str, description: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {field: {"type": "boolean", "description": description}}, "required": [field]}
+
+
+@tool(description="Sync-only: greets by name",
+      input_schema={"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})
+def greet(name: str = "World") -> str:
+    return f"Hello, {name}!"
+
+
+@tool(description="Task-supporting: sleeps `seconds` seconds, then reports the label (stops when cancelled)",
+      input_schema=_object(seconds={"type": "number", "minimum": 0}, label={"type": "string"}), task="optional")
+async def slow_compute(seconds: float = 0.0, label: str = "unlabelled") -> str:
+    # Cancelling the task cancels this coroutine.
+    await asyncio.sleep(seconds)
+    return f"Computed {label} after {seconds:g} s"
+
+
+@tool(description="Task-required: fails with a tool error after about a second", input_schema=_object(), task="required")
+async def failing_job() -> str:
+    await asyncio.sleep(1)
+    raise ToolError("failing_job always fails")
+
+
+@tool(description="Task-supporting: ends with a protocol (JSON-RPC) error", input_schema=_object(), task="optional")
+def protocol_error_job() -> str:
+    raise ProtocolError(-32603, "protocol_error_job always fails with a protocol error")
+
+
+def _accepted_bool(ctx: Context, key: str, field: str) -> bool | None:
+    value = _accepted(ctx, key, field)
+    return value if isinstance(value, bool) else None
+
+
+@tool(description="Task-supporting: asks the user to confirm deleting `filename` (inside the task), then reports",
+      input_schema=_object(filename={"type": "string"}), task="optional")
+def confirm_delete(ctx: Context, filename: str = "the file") -> str | InputRequired:
+    confirmed = _accepted_bool(ctx, "confirm", "confirm")
+    if confirmed is None:
+        return InputRequired().elicit("confirm", f"Delete {filename}?", _bool_form("confirm", "Confirm the deletion"))
+    return f"Deleted {filename}" if confirmed else f"Kept {filename}"
+
+
+@tool(description="Task-supporting: asks two questions at once, then reports both answers", input_schema=_object(), task="optional")
+def multi_input(ctx: Context) -> str | InputRequired:
+    name = _accepted(ctx, "name", "name")
+    confirmed = _accepted_bool(ctx, "confirm", "confirm")
+    if isinstance(name, str) and confirmed is not None:
+        return f"name={name}, confirm={'true' if confirmed else 'false'}"
+    return (InputRequired().elicit("name", "What is your name?", _form("name", "Your name"))
+            .elicit("confirm", "Confirm?", _bool_form("confirm", "Confirm")))
+
+
+@tool(description="Task-required: asks for the user's name synchronously (MRTR), then runs as a task that greets them",
+      input_schema=_object(), task="required", defer_task=True)
+async def test_tool_with_task(ctx: Context) -> str | InputRequired:
+    # Round 1 asks before any task exists; the round that brings the answer starts the task.
+    name = _accepted(ctx, "user_name", "name")
+    if not isinstance(name, str):
+        return _ask_name(InputRequired(), "user_name")
+    ctx.start_task()
+    await asyncio.sleep(0.2)
+    return f"Hello, {name}! (from the task)"
 
 
 # -- resources, prompts, completion -------------------------------------------------------------------

@@ -53,7 +53,7 @@ pub extern "C" fn mcp_client_server_info(
 
 /// Runs one client operation on `client` to completion and stores its JSON result in `*out` or its
 /// error in `*error_out`: the body of every blocking call.
-fn run<F, Fut>(
+pub(crate) fn run<F, Fut>(
     client: *const mcp_client,
     out: *mut *mut mcp_string,
     error_out: *mut *mut mcp_error,

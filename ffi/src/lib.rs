@@ -55,6 +55,7 @@ pub mod session_store;
 pub mod status;
 pub mod string;
 pub mod subscription;
+pub mod tasks;
 pub mod version;
 
 pub use cancel::*;
@@ -85,4 +86,5 @@ pub use session_store::*;
 pub use status::*;
 pub use string::*;
 pub use subscription::*;
+pub use tasks::*;
 pub use version::*;

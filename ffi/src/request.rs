@@ -23,6 +23,8 @@ pub enum mcp_era {
 pub struct mcp_request {
     pub(crate) ctx: RequestContext,
     cache: [OnceLock<String>; FIELDS],
+    /// The task id, NUL-terminated, once the request runs as a task (set at most once).
+    task: OnceLock<String>,
 }
 
 const FIELDS: usize = 19;
@@ -55,6 +57,15 @@ impl mcp_request {
         mcp_request {
             ctx,
             cache: Default::default(),
+            task: OnceLock::new(),
+        }
+    }
+
+    /// The id of the task the request runs as; empty before it starts one (or if it never does).
+    pub(crate) fn task_id(&self) -> mcp_str {
+        match self.ctx.task_id() {
+            Some(id) => mcp_str::of_nul_terminated(self.task.get_or_init(|| nul_terminated(id))),
+            None => mcp_str::empty(),
         }
     }
 

@@ -43,6 +43,23 @@ impl mcp_responder {
         self.inner.lock().is_none()
     }
 
+    /// Runs the request as a task if it may (see `mcp_responder_start_task`); whether it now runs as
+    /// one, or `MCP_STATUS_ALREADY_USED` after an answer.
+    pub(crate) fn start_task(&self) -> Result<bool, mcp_status> {
+        let mut slot = self.inner.lock();
+        let Some(responder) = slot.take() else {
+            return Err(mcp_status::MCP_STATUS_ALREADY_USED);
+        };
+        if self.request.ctx.can_run_as_task() {
+            // The engine stores the task and answers on a runtime: the handler's, from any thread.
+            let _entered = self.runtime.as_ref().map(|h| h.enter());
+            *slot = Some(responder.start_task());
+        } else {
+            *slot = Some(responder);
+        }
+        Ok(self.request.ctx.task_id().is_some())
+    }
+
     /// Answers with `f`, or `MCP_STATUS_ALREADY_USED` when an answer went out before.
     fn answer(&self, f: impl FnOnce(Responder)) -> mcp_status {
         self.answer_checked(|r| {
@@ -61,6 +78,8 @@ impl mcp_responder {
         match self.inner.lock().take() {
             Some(r) => {
                 self.answered.lock().take();
+                // An answer into a task is applied on a runtime: the handler's, from any thread.
+                let _entered = self.runtime.as_ref().map(|h| h.enter());
                 f(r).map_err(|e| mcp_error::new(mcp_status::MCP_STATUS_INVALID_RESULT, e.message))
             }
             None => Err(mcp_error::new(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against the C examples (issue 4): examples/c/everything-server.c
 # served over Streamable HTTP at --requirements 2025-11-25 and 2026-07-28 (every scored scenario must
-# pass), then the same legs with OAuth required (a token verifier in C; tests/c/bearer_proxy.py adds
+# pass) and the ten tasks-* extension scenarios as step 30 runs them, then the same legs with OAuth required (a token verifier in C; tests/c/bearer_proxy.py adds
 # the token the suite cannot send), the official Python SDK's OAuth client against it
 # (tests/interop/test_oauth_sdk.py, venv .venv as step 20 makes it), and examples/c/everything-client.c
 # through the full client --requirements legs at both revisions (every scored scenario, OAuth
@@ -53,6 +53,7 @@ stop_checked() {
 
 status=0
 conformance_server_legs C "$url" "$work" || status=1
+conformance_task_scenarios C "$url" "$work" || status=1
 stop_checked "$work/server.log" "$SERVER_PID"
 
 # The same server legs with OAuth required: the server's token verifier (C) accepts one token, and

@@ -44,7 +44,7 @@ from .errors import (
     TransportError,
 )
 from .model import McpObject
-from .server import Message, Server, ToolResult
+from .server import Message, Server, Skill, TaskStore, ToolResult
 
 # The engine's threads stop before the interpreter finalizes (see the native module's runtime.rs).
 _atexit.register(_native.shutdown)
@@ -81,6 +81,8 @@ __all__ = [
     "ResourceLink",
     "ResourceServer",
     "Server",
+    "Skill",
+    "TaskStore",
     "ToolError",
     "ToolResult",
     "TransportError",

@@ -38,8 +38,12 @@ from .errors import AuthError, InvalidToken
 __all__ = [
     "AuthInfo",
     "ClientCredentials",
+    "ClientCredentialsGrant",
+    "EnterpriseManagedGrant",
     "FileTokenStore",
+    "Grant",
     "InvalidToken",
+    "JwtBearerGrant",
     "LocalCallback",
     "MemoryTokenStore",
     "OAuth",
@@ -302,6 +306,75 @@ class _StoreAdapter:
 Authorize = Callable[[str], Union[str, Awaitable[str]]]
 
 
+_GRANT_KEYS = ("client_id", "client_secret", "private_key_pem", "signing_algorithm", "assertion",
+               "assertion_file", "idp_token_endpoint", "idp_client_id", "idp_client_secret")
+
+
+@dataclass(frozen=True)
+class ClientCredentialsGrant:
+    """The client credentials grant (RFC 6749 §4.4), for a client acting on its own behalf: it
+    authenticates with ``client_secret`` (``client_secret_basic``, or ``_post`` when the server lists
+    only that) or with a ``private_key_jwt`` assertion (RFC 7523 §2.2) signed by ``private_key_pem``
+    (PKCS#8 PEM; ``signing_algorithm`` ES256, RS256, ...). Give exactly one of the two."""
+
+    client_id: str
+    client_secret: str | None = None
+    private_key_pem: str | None = None
+    signing_algorithm: str = "ES256"
+
+    def _native(self) -> dict[str, Any]:
+        return _grant("client_credentials", client_id=self.client_id, client_secret=self.client_secret,
+                      private_key_pem=self.private_key_pem, signing_algorithm=self.signing_algorithm)
+
+
+@dataclass(frozen=True)
+class JwtBearerGrant:
+    """The JWT bearer grant (RFC 7523 §2.1) with a workload identity token: ``assertion`` itself, or
+    ``assertion_file``, read at each use (such tokens are rotated on disk). ``client_id`` is sent when
+    given."""
+
+    assertion: str | None = None
+    assertion_file: str | None = None
+    client_id: str | None = None
+
+    def _native(self) -> dict[str, Any]:
+        return _grant("jwt_bearer", client_id=self.client_id, assertion=self.assertion,
+                      assertion_file=self.assertion_file)
+
+
+@dataclass(frozen=True)
+class EnterpriseManagedGrant:
+    """Enterprise-managed authorization: the user's ID token (``id_token`` or ``id_token_file``) is
+    exchanged at the enterprise identity provider's token endpoint for an identity assertion grant
+    (RFC 8693), which the MCP server's authorization server redeems for the access token; the client
+    is registered there as ``client_id`` (with ``client_secret``)."""
+
+    idp_token_endpoint: str
+    idp_client_id: str
+    client_id: str
+    id_token: str | None = None
+    id_token_file: str | None = None
+    client_secret: str | None = None
+    idp_client_secret: str | None = None
+
+    def _native(self) -> dict[str, Any]:
+        return _grant("enterprise_managed", idp_token_endpoint=self.idp_token_endpoint,
+                      idp_client_id=self.idp_client_id, idp_client_secret=self.idp_client_secret,
+                      client_id=self.client_id, client_secret=self.client_secret, assertion=self.id_token,
+                      assertion_file=self.id_token_file)
+
+
+#: A grant that needs no user, for ``OAuth(grant=...)``.
+Grant = Union[ClientCredentialsGrant, JwtBearerGrant, EnterpriseManagedGrant]
+
+
+def _grant(kind: str, **fields: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {key: None for key in _GRANT_KEYS}
+    out.update(fields)
+    out["kind"] = kind
+    return out
+
+
 class OAuth:
     """The OAuth 2.1 client of one or more HTTP connections (``Client.http(url, auth=...)``).
 
@@ -312,7 +385,13 @@ class OAuth:
     the authorization server ``issuer`` or, without it, for any. ``client_metadata_url`` (HTTPS, with
     a path) is used as the client ID with servers that support client ID metadata documents;
     otherwise the client registers dynamically as ``client_name``. ``offline_access`` asks for a
-    refresh token when the server offers one."""
+    refresh token when the server offers one.
+
+    ``grant`` replaces the authorization code flow by a grant that needs no user
+    (:class:`ClientCredentialsGrant`, :class:`JwtBearerGrant`, :class:`EnterpriseManagedGrant`): a
+    new token is obtained with it whenever the current one expires or is rejected. ``dpop`` binds
+    the tokens to a key of the client's (RFC 9449): every request carries a DPoP proof, and nonces the
+    servers ask for are used."""
 
     def __init__(
         self,
@@ -327,7 +406,12 @@ class OAuth:
         client_metadata_url: str | None = None,
         client_uri: str | None = None,
         offline_access: bool = True,
+        grant: Grant | None = None,
+        dpop: bool = False,
     ) -> None:
+        if grant is not None and not isinstance(grant, (ClientCredentialsGrant, JwtBearerGrant, EnterpriseManagedGrant)):
+            raise TypeError(f"grant must be a ClientCredentialsGrant, JwtBearerGrant or EnterpriseManagedGrant, "
+                            f"not {type(grant).__name__}")
         if client_secret is not None and client_id is None:
             raise ValueError("client_secret needs client_id")
         if issuer is not None and client_id is None:
@@ -337,6 +421,7 @@ class OAuth:
             "client_name": client_name, "redirect_uri": redirect_uri, "client_id": client_id,
             "client_secret": client_secret, "issuer": issuer, "client_metadata_url": client_metadata_url,
             "client_uri": client_uri, "offline_access": offline_access,
+            "grant": grant._native() if grant is not None else None, "dpop": dpop,
         }
         invoke = self._authorize_invoker(authorize) if authorize is not None else None
         self._native = _native.OAuth(options, invoke, _StoreAdapter(store) if store is not None else None)

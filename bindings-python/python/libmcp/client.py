@@ -27,12 +27,15 @@ from .types import (
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
+    ListTasksResult,
     ListToolsResult,
     Prompt,
     ReadResourceResult,
     Resource,
     ResourceTemplate,
     ServerInfo,
+    SkillEntry,
+    Task,
     Tool,
 )
 
@@ -314,6 +317,64 @@ class Client:
         result with ``is_error`` true; protocol errors raise :class:`ProtocolError`."""
         result = await call_native(self._conn.call_tool, name, arguments, timeout, self._progress(progress))
         return CallToolResult(result)
+
+    # -- skills (SEP-2640) ---------------------------------------------------------------------------
+
+    async def list_skills(self) -> list[SkillEntry]:
+        """Every skill the server offers (``skills/list``, all pages)."""
+        return [SkillEntry(e) for e in await call_native(self._conn.list_skills)]
+
+    async def get_skill(self, uri: str) -> SkillEntry:
+        """``skills/get``: the entry of the skill whose ``SKILL.md`` is at ``uri``."""
+        return SkillEntry(await call_native(self._conn.get_skill, uri))
+
+    async def read_skill_file(self, entry: SkillEntry, uri: str | None = None) -> bytes:
+        """Reads one file of a skill (its ``SKILL.md`` when ``uri`` is None) and returns its bytes once
+        they match the entry: size, digest, and for ``SKILL.md`` the frontmatter. A mismatch raises
+        :class:`~libmcp.errors.ProtocolViolation` and the content is dropped."""
+        data: bytes = await call_native(self._conn.read_skill_file, entry.model_dump(), uri or entry.uri)
+        return data
+
+    # -- tasks --------------------------------------------------------------------------------------
+
+    async def call_tool_as_task(self, name: str, arguments: dict[str, Any] | None = None) -> Task | CallToolResult:
+        """Calls a tool offering to run it as a task: a :class:`~libmcp.types.Task` when the server
+        made one (follow it with :meth:`task_result`, :meth:`get_task`, :meth:`cancel_task`), else the
+        result at once (the server decides, call by call). Input the server needs before the task
+        exists is answered first by the handlers."""
+        out = await call_native(self._conn.call_tool_as_task, name, arguments)
+        if "task" in out:
+            return Task(out["task"])
+        return CallToolResult(out["result"])
+
+    async def call_tool_task(self, name: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
+        """Calls a tool as a task (when the server makes one) and waits for its result."""
+        first = await self.call_tool_as_task(name, arguments)
+        if isinstance(first, Task):
+            return await self.task_result(first)
+        return first
+
+    async def get_task(self, task_id: str) -> Task:
+        """``tasks/get``: the task's current state (at 2026-07-28 with its result or error once
+        terminal, and its ``input_requests`` while ``input_required``)."""
+        return Task(await call_native(self._conn.get_task, task_id))
+
+    async def cancel_task(self, task_id: str) -> None:
+        """``tasks/cancel``. Cancellation is cooperative: the task is ``cancelled`` unless it had
+        ended already."""
+        await call_native(self._conn.cancel_task, task_id)
+
+    async def task_result(self, task: Task | str) -> CallToolResult:
+        """Follows a task to its end and returns the tool's result: polls at the server's interval
+        answering the task's input requests with the handlers (2026-07-28), or waits on
+        ``tasks/result`` (2025-11-25). A failed task raises its :class:`ProtocolError`; a cancelled
+        one :class:`~libmcp.errors.Cancelled`."""
+        task_id = task.task_id if isinstance(task, Task) else task
+        return CallToolResult(await call_native(self._conn.task_result, task_id))
+
+    async def list_tasks(self, cursor: str | None = None) -> ListTasksResult:
+        """One page of ``tasks/list`` (2025-11-25; the 2026-07-28 extension has no listing)."""
+        return ListTasksResult(await self._page("tasks/list", cursor))
 
     async def read_resource(self, uri: str) -> ReadResourceResult:
         """Reads a resource: ``result.contents``."""

@@ -127,6 +127,24 @@ class Context:
         """Whether the client cancelled the request (async handlers are also cancelled as tasks)."""
         return self._request.cancelled
 
+    @property
+    def task_id(self) -> str | None:
+        """The id of the task this call runs as (a tool registered with ``task=``), or None."""
+        return self._request.task_id
+
+    @property
+    def can_run_as_task(self) -> bool:
+        """Whether :meth:`start_task` would start a task now."""
+        return self._request.can_run_as_task
+
+    def start_task(self) -> bool:
+        """Runs this call as a task from here on, if the client can take one: it gets the task at
+        once and the handler's result completes the task later. For tools registered with
+        ``task=..., defer_task=True``, which may first gather input in MRTR rounds (returning
+        :class:`InputRequired`) and start the task on the round that has it all. Returns whether the
+        call now runs as a task (False: it is answered directly, as usual)."""
+        return self._request.start_task()
+
     def close_stream(self) -> bool:
         """Closes the response stream while the handler keeps running: on a resumable Streamable HTTP
         session the client reconnects and gets the rest (the result included). False, doing nothing,

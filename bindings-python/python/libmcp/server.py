@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from . import _native
 from . import schema as _schema
@@ -26,13 +26,53 @@ from .context import Context
 from .errors import ProtocolError, ToolError
 from .model import wrap
 
-__all__ = ["Server", "ToolResult", "Message"]
+__all__ = ["Server", "ToolResult", "Message", "Skill", "TaskStore", "TaskSupport"]
 
 log = logging.getLogger("libmcp.server")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 INTERNAL_ERROR = -32603
+
+#: ``execution.taskSupport`` of a tool: whether it may (``"optional"``) or must (``"required"``)
+#: run as a task; ``"forbidden"`` (the default) never does.
+TaskSupport = Literal["forbidden", "optional", "required"]
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A skill to serve (the skills extension, SEP-2640; ``Server(skills=[...])``): the text of its
+    ``SKILL.md``, whose frontmatter names and describes it, and its other files by relative path as
+    ``(mime_type, content)``. The engine lists them with their digests and serves them as
+    resources under ``skill://NAME/``."""
+
+    skill_md: str
+    files: dict[str, tuple[str, bytes | str]] = field(default_factory=dict)
+
+    def _native(self) -> tuple[str, list[tuple[str, str, bytes]]]:
+        return self.skill_md, [(path, mime, content.encode() if isinstance(content, str) else content)
+                               for path, (mime, content) in self.files.items()]
+
+
+class TaskStore(Protocol):
+    """Where a server keeps task state instead of its memory (``Server(task_store=...)``), e.g. a
+    database several server instances share. Records are dicts of JSON (``id``, ``status``,
+    ``createdMs``, ``ttlMs``, ``result``, ...) to be stored and given back unchanged. The methods
+    are called from engine threads (not the event loop) and may block; an exception fails the
+    operation (the client gets an internal error). Records whose TTL ran out are never served,
+    whatever ``get`` and ``list`` return; a store should drop them."""
+
+    def create(self, record: dict[str, Any]) -> None:
+        """Stores a new record (readable by ``get`` once this returns)."""
+
+    def put(self, record: dict[str, Any]) -> None:
+        """Replaces the record with the same ``id``."""
+
+    def get(self, task_id: str) -> dict[str, Any] | None:
+        """The record with this id, or None."""
+
+    def list(self) -> list[dict[str, Any]]:
+        """Every record (for 2025-11-25 ``tasks/list``)."""
 
 
 @dataclass
@@ -146,7 +186,15 @@ class Server:
         versions: list[str] | None = None,
         page_size: int | None = None,
         state_key: bytes | None = None,
+        task_ttl: float | None = None,
+        task_poll_interval: float | None = None,
+        task_store: TaskStore | None = None,
+        skills: list[Skill] | None = None,
     ) -> None:
+        """``task_ttl`` is how long a task is kept after its creation (seconds; the engine's default is
+        an hour), ``task_poll_interval`` how often clients are asked to poll one (seconds, default
+        0.5). ``task_store`` keeps task state somewhere else than in memory (see :class:`TaskStore`).
+        ``skills`` are served through the skills extension (see :class:`Skill`)."""
         info: dict[str, Any] = {}
         if title is not None:
             info["title"] = title
@@ -155,7 +203,9 @@ class Server:
         if website_url is not None:
             info["websiteUrl"] = website_url
         self.name = name
-        self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key)
+        self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
+                                      task_ttl, task_poll_interval, task_store,
+                                      [s._native() for s in skills] if skills else None)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
         self._tool_scopes: dict[str, list[str]] = {}
@@ -181,11 +231,18 @@ class Server:
         icons: list[dict[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
         scopes: list[str] | None = None,
+        task: TaskSupport | None = None,
+        defer_task: bool = False,
     ) -> Callable[[F], F]:
         """Registers the decorated function as a tool. Its parameters (type hints, defaults, the
         docstring's ``Args:``) give the input schema unless ``input_schema`` is given; the return
         annotation gives the output schema (see :func:`_output_schema`). ``scopes`` are the OAuth
-        scopes a call needs when served over HTTP with ``auth=ResourceServer(...)``."""
+        scopes a call needs when served over HTTP with ``auth=ResourceServer(...)``.
+
+        ``task`` lets the tool run as a task (``execution.taskSupport``): ``"optional"`` when the
+        client can take one, ``"required"`` only as one (other clients get an error before the
+        function runs). The task starts before the function runs; with ``defer_task=True`` the
+        function starts it itself with :meth:`Context.start_task` (after gathering input first)."""
 
         def register(fn: F) -> F:
             self.add_tool(
@@ -200,6 +257,8 @@ class Server:
                 icons=icons,
                 meta=meta,
                 scopes=scopes,
+                task=task,
+                defer_task=defer_task,
             )
             return fn
 
@@ -221,9 +280,14 @@ class Server:
         icons: list[dict[str, Any]] | None = None,
         meta: dict[str, Any] | None = None,
         scopes: list[str] | None = None,
+        task: TaskSupport | None = None,
+        defer_task: bool = False,
     ) -> None:
         """Registers ``fn`` as a tool (at any time; connected clients are told the list changed).
-        ``scopes``: see :meth:`tool` (they take effect when the HTTP server starts)."""
+        ``scopes``, ``task`` and ``defer_task``: see :meth:`tool` (scopes take effect when the HTTP
+        server starts)."""
+        if task not in (None, "forbidden", "optional", "required"):
+            raise ValueError(f"task must be 'optional', 'required' or 'forbidden', not {task!r}")
         f = Function.inspect(fn, name, description)
         out_schema, wrapped = _output_schema(f, output_schema, structured_output)
         definition: dict[str, Any] = {"name": f.name, "inputSchema": input_schema or f.input_schema()}
@@ -239,8 +303,10 @@ class Server:
             definition["icons"] = icons
         if meta:
             definition["_meta"] = meta
+        if task is not None:
+            definition["execution"] = {"taskSupport": task}
         self._claim("tool", f.name)
-        tool = _Tool(self, f, out_schema is not None, wrapped)
+        tool = _Tool(self, f, out_schema is not None, wrapped, task not in (None, "forbidden") and not defer_task)
         self._native.add_tool(definition, tool.invoke)
         self._names["tool"].add(f.name)
         if scopes:
@@ -504,11 +570,14 @@ def _protocol_error(request: _native.Request, e: BaseException, what: str) -> No
 
 
 class _Tool:
-    def __init__(self, server: Server, f: Function, structured: bool, wrapped: bool) -> None:
+    def __init__(self, server: Server, f: Function, structured: bool, wrapped: bool, starts_task: bool) -> None:
         self.server, self.f, self.structured, self.wrapped = server, f, structured, wrapped
+        self.starts_task = starts_task
 
     def invoke(self, request: _native.Request) -> None:
         ctx = Context(request)
+        if self.starts_task:
+            request.start_task()
         self.server._start(
             request,
             lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),

@@ -103,6 +103,42 @@ class Client:
         """Calls a tool."""
         return self._run(self._inner.call_tool(name, arguments, timeout=timeout))
 
+    def list_skills(self) -> list[t.SkillEntry]:
+        """Every skill (``skills/list``)."""
+        return self._run(self._inner.list_skills())
+
+    def get_skill(self, uri: str) -> t.SkillEntry:
+        """``skills/get``."""
+        return self._run(self._inner.get_skill(uri))
+
+    def read_skill_file(self, entry: t.SkillEntry, uri: str | None = None) -> bytes:
+        """One file of a skill, verified against its entry."""
+        return self._run(self._inner.read_skill_file(entry, uri))
+
+    def call_tool_as_task(self, name: str, arguments: dict[str, Any] | None = None) -> t.Task | t.CallToolResult:
+        """Calls a tool offering to run it as a task (see :meth:`libmcp.Client.call_tool_as_task`)."""
+        return self._run(self._inner.call_tool_as_task(name, arguments))
+
+    def call_tool_task(self, name: str, arguments: dict[str, Any] | None = None) -> t.CallToolResult:
+        """Calls a tool as a task and waits for its result."""
+        return self._run(self._inner.call_tool_task(name, arguments))
+
+    def get_task(self, task_id: str) -> t.Task:
+        """``tasks/get``."""
+        return self._run(self._inner.get_task(task_id))
+
+    def cancel_task(self, task_id: str) -> None:
+        """``tasks/cancel``."""
+        self._run(self._inner.cancel_task(task_id))
+
+    def task_result(self, task: t.Task | str) -> t.CallToolResult:
+        """Waits for a task's end and returns its result."""
+        return self._run(self._inner.task_result(task))
+
+    def list_tasks(self, cursor: str | None = None) -> t.ListTasksResult:
+        """One page of ``tasks/list`` (2025-11-25)."""
+        return self._run(self._inner.list_tasks(cursor))
+
     def read_resource(self, uri: str) -> t.ReadResourceResult:
         """Reads a resource."""
         return self._run(self._inner.read_resource(uri))

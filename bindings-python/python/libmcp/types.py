@@ -37,6 +37,11 @@ __all__ = [
     "ResourceLink",
     "ResourceTemplate",
     "ServerInfo",
+    "SkillEntry",
+    "SkillResource",
+    "Task",
+    "TaskStatus",
+    "ListTasksResult",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -310,6 +315,99 @@ class ListPromptsResult(_Page):
 
     __slots__ = ()
     prompts: Field[list[Prompt]] = _items("prompts", _obj(Prompt))
+
+
+# -- skills ----------------------------------------------------------------------------------------
+
+
+class SkillResource(McpObject):
+    """One file a skill entry lists: its URI, ``sha256:`` digest and size in bytes."""
+
+    __slots__ = ()
+    uri: Field[str] = Field("uri")
+    digest: Field[str] = Field("digest")
+    size: Field[int] = Field("size")
+
+
+class SkillEntry(McpObject):
+    """A skill as ``skills/list`` and ``skills/get`` describe it (the skills extension, SEP-2640):
+    the URI of its ``SKILL.md``, the frontmatter, and its files (``files`` is empty when the server
+    says they are dynamic)."""
+
+    __slots__ = ()
+    uri: Field[str] = Field("uri")
+    frontmatter: Field[dict[str, Any]] = Field("frontmatter", absent=dict)
+
+    @property
+    def name(self) -> str | None:
+        """The skill's name (from its frontmatter)."""
+        name = self.frontmatter.get("name")
+        return name if isinstance(name, str) else None
+
+    @property
+    def files(self) -> list[SkillResource]:
+        """The files the entry lists, ``SKILL.md`` included."""
+        data: dict[str, Any] = object.__getattribute__(self, "_data")
+        listed = data.get("resources")
+        return [SkillResource(r) for r in listed] if isinstance(listed, list) else []
+
+
+# -- tasks -----------------------------------------------------------------------------------------
+
+#: A task's status: ``"working"``, ``"input_required"``, ``"completed"``, ``"failed"`` or
+#: ``"cancelled"`` (the last three are terminal).
+TaskStatus = str
+
+_TERMINAL = ("completed", "failed", "cancelled")
+
+
+class Task(McpObject):
+    """A task: a tool call the server runs in the background (the tasks extension at 2026-07-28,
+    the task wire of 2025-11-25). Times are ISO 8601 strings; ``ttl_ms`` and ``poll_interval_ms``
+    read either era's key (``ttlMs``/``ttl``, ``pollIntervalMs``/``pollInterval``)."""
+
+    __slots__ = ()
+    task_id: Field[str] = Field("taskId")
+    status: Field[TaskStatus] = Field("status")
+    status_message: Field[str | None] = Field("statusMessage")
+    created_at: Field[str] = Field("createdAt")
+    last_updated_at: Field[str | None] = Field("lastUpdatedAt")
+    input_requests: Field[dict[str, Any] | None] = Field("inputRequests")
+    error: Field[dict[str, Any] | None] = Field("error")
+
+    @property
+    def ttl_ms(self) -> int | None:
+        """How long the server keeps the task after its creation, in milliseconds (None: no limit)."""
+        data: dict[str, Any] = object.__getattribute__(self, "_data")
+        value = data.get("ttlMs", data.get("ttl"))
+        return value if isinstance(value, int) else None
+
+    @property
+    def poll_interval_ms(self) -> int | None:
+        """How often the server asks to be polled, in milliseconds."""
+        data: dict[str, Any] = object.__getattribute__(self, "_data")
+        value = data.get("pollIntervalMs", data.get("pollInterval"))
+        return value if isinstance(value, int) else None
+
+    @property
+    def result(self) -> CallToolResult | None:
+        """The tool's result once ``completed`` (2026-07-28 ``tasks/get``; at 2025-11-25 use
+        :meth:`libmcp.Client.task_result`)."""
+        data: dict[str, Any] = object.__getattribute__(self, "_data")
+        value = data.get("result")
+        return CallToolResult(value) if isinstance(value, dict) else None
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the task has ended (completed, failed or cancelled)."""
+        return self.status in _TERMINAL
+
+
+class ListTasksResult(_Page):
+    """One page of ``tasks/list`` (2025-11-25)."""
+
+    __slots__ = ()
+    tasks: Field[list[Task]] = _items("tasks", _obj(Task))
 
 
 # -- the server ------------------------------------------------------------------------------------

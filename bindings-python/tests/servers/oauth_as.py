@@ -1,6 +1,7 @@
 """An OAuth 2.1 authorization server for the tests (stdlib only, one thread): RFC 8414 metadata,
 dynamic registration (RFC 7591), the authorization endpoint (redirects at once, with ``iss``), and
-the token endpoint (authorization code with PKCE S256 checked, refresh tokens). It records every
+the token endpoint (authorization code with PKCE S256 checked, refresh tokens, client credentials
+of the clients in ``confidential`` with their secret, sent by Basic auth or in the form). It records every
 request so tests can check what the client sent; ``lookup(token)`` is what a resource server's
 verifier asks it."""
 
@@ -41,6 +42,7 @@ class AuthorizationServer:
     access: dict[str, Grant] = field(default_factory=dict)
     refresh: dict[str, Grant] = field(default_factory=dict)
     codes: dict[str, dict[str, str]] = field(default_factory=dict)
+    confidential: dict[str, str] = field(default_factory=dict)
     issuer: str = ""
 
     def start(self) -> AuthorizationServer:
@@ -86,7 +88,8 @@ class AuthorizationServer:
                     self.reply(201, {**reg, "client_id": f"client-{len(state.registrations)}",
                                      "token_endpoint_auth_method": "none"})
                 elif self.path == "/token":
-                    status, answer = state.token(dict(urllib.parse.parse_qsl(body.decode())))
+                    status, answer = state.token(dict(urllib.parse.parse_qsl(body.decode())),
+                                                 self.headers.get("Authorization"))
                     self.reply(status, answer)
                 else:
                     self.reply(404, {"error": "not_found"})
@@ -105,8 +108,10 @@ class AuthorizationServer:
         paths = {"authorization": "authorize", "token": "token", "registration": "register"}
         doc: dict[str, Any] = {f"{name}_endpoint": f"{self.issuer}/{path}" for name, path in paths.items()}
         doc.update(issuer=self.issuer, scopes_supported=self.scopes_supported,
-                   response_types_supported=["code"], grant_types_supported=["authorization_code", "refresh_token"],
-                   code_challenge_methods_supported=["S256"], token_endpoint_auth_methods_supported=["none"],
+                   response_types_supported=["code"],
+                   grant_types_supported=["authorization_code", "refresh_token", "client_credentials"],
+                   code_challenge_methods_supported=["S256"],
+                   token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post"],
                    authorization_response_iss_parameter_supported=True)
         return doc
 
@@ -118,8 +123,10 @@ class AuthorizationServer:
         return {"access_token": token, "token_type": "Bearer", "expires_in": 3600, "refresh_token": refresh,
                 "scope": grant.scope}
 
-    def token(self, form: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    def token(self, form: dict[str, str], authorization: str | None = None) -> tuple[int, dict[str, Any]]:
         self.token_requests.append(form)
+        if form.get("grant_type") == "client_credentials":
+            return self._client_credentials(form, authorization)
         if form.get("grant_type") == "refresh_token":
             old = self.refresh.pop(form.get("refresh_token", ""), None)
             if old is None:
@@ -139,6 +146,18 @@ class AuthorizationServer:
         scope = " ".join(s for s in asked.get("scope", "").split() if s != "offline_access")
         return 200, self._issue(Grant(self.subject, asked["client_id"], scope, form.get("resource"),
                                       int(time.time()) + 3600))
+
+    def _client_credentials(self, form: dict[str, str], authorization: str | None) -> tuple[int, dict[str, Any]]:
+        client_id, secret = form.get("client_id"), form.get("client_secret")
+        if authorization and authorization.startswith("Basic "):
+            pair = base64.b64decode(authorization[6:]).decode()
+            client_id, _, secret = (urllib.parse.unquote(p) for p in pair.partition(":"))
+        if client_id is None or self.confidential.get(client_id) != secret:
+            return 401, {"error": "invalid_client"}
+        scope = form.get("scope") or "mcp:read"
+        answer = self._issue(Grant(client_id, client_id, scope, form.get("resource"), int(time.time()) + 3600))
+        del answer["refresh_token"]
+        return 200, answer
 
     def lookup(self, token: str) -> Grant | None:
         """The grant of a live access token (what introspection would answer)."""
