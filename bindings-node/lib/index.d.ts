@@ -233,13 +233,15 @@ export interface StdioOptions extends ClientOptions {
 }
 export interface HttpClientOptions extends ClientOptions {
   headers?: Record<string, string>
-  /** Authorize with OAuth 2.1 (authorization code with PKCE) when the server asks. */
+  /** Authorize with OAuth 2.1 when the server asks: the authorization code grant with PKCE, or a
+   * grant that needs no user (`grant`). */
   oauth?: OAuthOptions
   /** Shows the authorization URL to the user; resolves to the URL they were redirected back to.
-   * Without it the URL is fetched and its redirect followed. */
+   * Without it the URL is fetched and its redirect followed. Authorization code grant only. */
   onAuthorize?: (authorizationUrl: string) => Awaitable<string | URL>
 }
-export interface OAuthOptions {
+export type OAuthOptions = AuthorizationCodeOptions | GrantOptions
+export interface AuthorizationCodeOptions {
   /** Where the authorization server sends the user back. */
   redirectUri: string
   clientName?: string
@@ -249,7 +251,36 @@ export interface OAuthOptions {
   /** Ask for refresh tokens when offered (default true). */
   offlineAccess?: boolean
   preRegistered?: { clientId: string, clientSecret?: string, issuer?: string, tokenEndpointAuthMethod?: string }
+  /** Sender-constrained tokens with DPoP proofs (RFC 9449). */
+  dpop?: boolean
+  grant?: undefined
 }
+export interface GrantOptions {
+  /** A grant that needs no user; a new token is obtained with it whenever the current one is
+   * rejected or expires. */
+  grant: ClientCredentialsGrant | JwtBearerGrant | EnterpriseManagedGrant
+  /** Sender-constrained tokens with DPoP proofs (RFC 9449). */
+  dpop?: boolean
+}
+/** The client credentials grant: a secret (client_secret_basic or _post), or a private_key_jwt
+ * assertion signed with a PKCS #8 PEM key (`signingAlgorithm` default ES256). */
+export type ClientCredentialsGrant = { type: 'clientCredentials', clientId: string } &
+  ({ clientSecret: string } | { privateKeyPem: string, signingAlgorithm?: string })
+/** A JWT given as the token itself, or as a file read at each use (rotated workload tokens). */
+export type AssertionOf<K extends string> = { [P in K]: string } | { [P in `${K}File`]: string }
+/** The JWT bearer grant with a workload identity token (workload identity federation). */
+export type JwtBearerGrant = { type: 'jwtBearer', clientId?: string } & AssertionOf<'assertion'>
+/** Enterprise-managed authorization: the user's ID token from the identity provider is exchanged
+ * there for an ID-JAG, which the MCP server's authorization server exchanges for an access token. */
+export type EnterpriseManagedGrant = {
+  type: 'enterpriseManaged'
+  idpTokenEndpoint: string
+  idpClientId: string
+  idpClientSecret?: string
+  /** The client's registration at the MCP server's authorization server. */
+  clientId: string
+  clientSecret?: string
+} & AssertionOf<'idToken'>
 
 /** An MCP client connected to one server. */
 export declare class Client {

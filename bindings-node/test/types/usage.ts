@@ -2,7 +2,7 @@
 // lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
-  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription,
+  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -64,6 +64,14 @@ async function client (): Promise<void> {
     onAuthorize: async (url) => new URL(url),
   })
   await o.close()
+  const grants: OAuthOptions[] = [
+    { grant: { type: 'clientCredentials', clientId: 'svc', clientSecret: 's' }, dpop: true },
+    { grant: { type: 'clientCredentials', clientId: 'svc', privateKeyPem: '-----BEGIN PRIVATE KEY-----', signingAlgorithm: 'ES256' } },
+    { grant: { type: 'jwtBearer', assertionFile: '/var/run/token' } },
+    { grant: { type: 'enterpriseManaged', idpTokenEndpoint: 'https://idp/token', idpClientId: 'i', idToken: 't', clientId: 'c' } },
+    { redirectUri: 'http://127.0.0.1:8976/callback', dpop: true },
+  ]
+  for (const oauth of grants) await (await Client.connectHttp('http://127.0.0.1:3000/mcp', { oauth })).close()
   const { tools } = await c.listTools()
   const r = await c.callTool('echo', { text: tools.length }, { signal: AbortSignal.timeout(1000), timeout: 500, onprogress: (p) => p.progress })
   await c.callTool({ name: 'echo', arguments: {} })
