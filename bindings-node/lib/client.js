@@ -80,6 +80,11 @@ function objectArg (v, what) {
   return v
 }
 
+function taskIdArg (id) {
+  if (typeof id !== 'string' || id === '') throw new TypeError('task id must be a non-empty string')
+  return id
+}
+
 /** Change notifications from the server: `for await (const {method, params} of sub)`. */
 class Subscription {
   #native
@@ -242,6 +247,53 @@ class Client {
     objectArg(params, 'complete params')
     if (!params.ref || !params.argument) throw new TypeError('complete needs ref and argument')
     return this.#call('completion/complete', params, opts)
+  }
+
+  /** Calls a tool offering to run it as a task (the tasks extension at 2026-07-28, `params.task`
+   * at 2025-11-25); input the server needs before the task exists is answered first. The server
+   * decides: resolves to `{task}` (follow it with `waitTask`, `getTask`, `cancelTask`) or, when it
+   * answered at once, `{result}`. */
+  callToolAsTask (name, args, opts) {
+    if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
+    if (typeof name !== 'string') throw new TypeError('tool name must be a string')
+    return this.#call('tasks/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
+  }
+
+  /** Calls a tool as a task (when the server makes one) and resolves to its CallToolResult once
+   * it ends, like `callToolAsTask` then `waitTask`. */
+  async callToolTask (name, args, opts) {
+    if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
+    const created = await this.callToolAsTask(name, args, opts)
+    return created.task ? this.waitTask(created.task, opts) : created.result
+  }
+
+  /** `tasks/get`: the task's current state (`{taskId, status, statusMessage?, createdAt,
+   * lastUpdatedAt, ttlMs, pollIntervalMs?, inputRequests?, result?, error?}`). */
+  getTask (taskId, opts) {
+    return this.#call('tasks/get', { taskId: taskIdArg(taskId) }, opts)
+  }
+
+  /** `tasks/cancel`: asks the server to cancel the task (cooperative: it may still end otherwise). */
+  async cancelTask (taskId, opts) {
+    await this.#call('tasks/cancel', { taskId: taskIdArg(taskId) }, opts)
+  }
+
+  /** Follows a task to its end and resolves to its CallToolResult: polls at the server's interval
+   * answering its input requests through the handlers (2026-07-28), or waits on `tasks/result`
+   * (2025-11-25). A failed task rejects with its McpError, a cancelled one with CancelledError.
+   * Aborting `signal` (or the timeout) stops the wait, not the task (see `cancelTask`). */
+  waitTask (task, opts) {
+    if (typeof task === 'string') task = { taskId: task, status: 'working', createdAt: '', lastUpdatedAt: '' }
+    objectArg(task, 'task')
+    taskIdArg(task.taskId)
+    return this.#call('tasks/wait', { task }, opts)
+  }
+
+  /** One page of `tasks/list` (2025-11-25; the extension has no list): `{tasks, nextCursor?}`. */
+  listTasks (params, opts) {
+    const { cursor } = objectArg(params, 'listTasks params')
+    if (cursor !== undefined && typeof cursor !== 'string') throw new TypeError('cursor must be a string')
+    return this.#call('request', { method: 'tasks/list', params: cursor === undefined ? {} : { cursor } }, opts)
   }
 
   /** `ping` (legacy era; the modern era has none). */

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use libmcp::client::{CallOptions, Client, ClientBuilder};
+use libmcp::client::{CallOptions, Client, ClientBuilder, TaskCall};
+use libmcp::model::Task;
 use libmcp::{Era, Error, RpcError};
 use napi::bindgen_prelude::{Function, Promise, PromiseRaw};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -207,6 +208,27 @@ async fn run(client: Client, op: String, p: Value, opts: CallOptions) -> libmcp:
             client.request(method, p["params"].clone(), &opts).await
         }
         "ping" => client.ping().await.map(|()| json!({})),
+        "tasks/call" => {
+            let name = member(&p, "name").map_err(bad)?;
+            Ok(match client.call_tool_as_task(name, args(&p)).await? {
+                TaskCall::Task(t) => json!({ "task": t }),
+                TaskCall::Complete(r) => json!({ "result": r }),
+            })
+        }
+        "tasks/get" => {
+            let task = client.get_task(member(&p, "taskId").map_err(bad)?).await?;
+            serde_json::to_value(task).map_err(|e| Error::Protocol(e.to_string()))
+        }
+        "tasks/cancel" => client
+            .cancel_task(member(&p, "taskId").map_err(bad)?)
+            .await
+            .map(|()| json!({})),
+        "tasks/wait" => {
+            let task: Task = serde_json::from_value(p["task"].clone())
+                .map_err(|e| Error::InvalidArgument(format!("not a task: {e}")))?;
+            let result = client.wait_task(&task).await?;
+            serde_json::to_value(result).map_err(|e| Error::Protocol(e.to_string()))
+        }
         other => Err(Error::InvalidArgument(format!(
             "unknown operation {other:?}"
         ))),
@@ -252,7 +274,9 @@ impl NativeClient {
     }
 
     /// Runs `op` (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `list`,
-    /// `call`, `request`, `ping`) with `params` (JSON text); resolves to the result as JSON text.
+    /// `call`, `request`, `ping`; the tasks: `tasks/call` (a tool call offered as a task: `{task}`
+    /// or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result))
+    /// with `params` (JSON text); resolves to the result as JSON text.
     /// `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
     /// resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
     /// `{progress, total?, message?}` as JSON text.
