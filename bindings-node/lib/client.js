@@ -280,7 +280,8 @@ class Client {
 
   /** Follows a task to its end and resolves to its CallToolResult: polls at the server's interval
    * answering its input requests through the handlers (2026-07-28), or waits on `tasks/result`
-   * (2025-11-25). A failed task rejects with its McpError, a cancelled one with CancelledError.
+   * (2025-11-25). A failed task rejects with its McpError, a cancelled one with CancelledError
+   * (at 2025-11-25: with the server's error for `tasks/result`).
    * Aborting `signal` (or the timeout) stops the wait, not the task (see `cancelTask`). */
   waitTask (task, opts) {
     if (typeof task === 'string') task = { taskId: task, status: 'working', createdAt: '', lastUpdatedAt: '' }

@@ -74,6 +74,11 @@ export declare class Context {
   readonly inputResponses: Record<string, any>
   readonly templateVars?: Record<string, string | string[] | Record<string, string>>
   readonly auth?: { subject?: string, clientId?: string, scopes: string[], expiresAt?: number, audience: string[], claims: JsonObject }
+  /** The id of the task this request runs as, once it is one. */
+  readonly taskId?: string
+  /** Runs the request as a task from here on if it may (a `deferTask` tool, a client that takes
+   * tasks): the task id, or undefined when the request stays a plain one. */
+  startTask (): string | undefined
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal
   inputResponse (key: string): any
@@ -94,7 +99,11 @@ export interface ToolConfig {
   outputSchema?: Schema
   annotations?: JsonObject
   icons?: JsonObject[]
-  execution?: JsonObject
+  /** `taskSupport` lets clients run the tool as a task (`'optional'`) or only so (`'required'`). */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required', [key: string]: any }
+  /** The handler starts the task itself with `ctx.startTask()` (after gathering input), instead
+   * of running inside it from the start. */
+  deferTask?: boolean
   _meta?: JsonObject
 }
 export interface ResourceConfig {
@@ -182,9 +191,43 @@ export interface HttpServing {
   close (): Promise<void>
 }
 
+/** A task as the engine keeps it (the JSON form of the core's TaskRecord). */
+export interface TaskRecord {
+  id: string
+  status: TaskStatus
+  statusMessage?: string
+  method: string
+  createdMs: number
+  updatedMs: number
+  ttlMs?: number
+  pollIntervalMs?: number
+  inputRequests?: JsonObject
+  result?: JsonObject
+  error?: JsonObject
+  owner?: { subject?: string | null, clientId?: string | null }
+  legacy: boolean
+}
+/** Where task records live instead of memory (e.g. a database several instances share). `get`
+ * resolves to the record or null; expired records are never served, and a store should drop them. */
+export interface TaskStore {
+  create (record: TaskRecord): Awaitable<void>
+  put (record: TaskRecord): Awaitable<void>
+  get (id: string): Awaitable<TaskRecord | null | undefined>
+  list (): Awaitable<TaskRecord[]>
+}
+export interface TaskOptions {
+  /** How long a task stays readable after its creation (default one hour). */
+  ttlMs?: number
+  /** The poll interval clients are given (default 500). */
+  pollIntervalMs?: number
+  /** The in-memory store's bound on live tasks (default 10000); not with `store`. */
+  maxTasks?: number
+  store?: TaskStore
+}
+
 /** An MCP server serving both protocol eras. */
 export declare class Server {
-  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string })
+  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string, tasks?: TaskOptions })
   tool (name: string, config: ToolConfig, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
   tool (name: string, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
   resource (name: string, uri: string, config: ResourceConfig, handler: ResourceHandler): Registered<ResourceConfig, ResourceHandler>
@@ -304,11 +347,38 @@ export declare class Client {
   getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<JsonObject>
   getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<JsonObject>
   complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<JsonObject>
+  /** Offers to run the tool as a task: `{task}`, or `{result}` when the server answered at once. */
+  callToolAsTask (name: string, args?: JsonObject, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
+  callToolAsTask (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
+  /** Runs the tool as a task (when the server makes one) and resolves to its result. */
+  callToolTask (name: string, args?: JsonObject, options?: CallOptions): Promise<JsonObject>
+  callToolTask (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<JsonObject>
+  getTask (taskId: string, options?: CallOptions): Promise<Task>
+  cancelTask (taskId: string, options?: CallOptions): Promise<void>
+  /** Follows the task to its end: its CallToolResult; a failed task rejects with its McpError. */
+  waitTask (task: Task | string, options?: CallOptions): Promise<JsonObject>
+  /** One page of `tasks/list` (2025-11-25). */
+  listTasks (params?: { cursor?: string }, options?: CallOptions): Promise<{ tasks: Task[], nextCursor?: string }>
   ping (options?: CallOptions): Promise<void>
   call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   subscribe (filter: SubscriptionFilter): Promise<Subscription>
   close (): Promise<void>
+}
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
+/** A task as the server reports it. */
+export interface Task {
+  taskId: string
+  status: TaskStatus
+  statusMessage?: string
+  createdAt: string
+  lastUpdatedAt: string
+  ttlMs?: number | null
+  pollIntervalMs?: number
+  inputRequests?: Record<string, InputRequest>
+  result?: JsonObject
+  error?: { code: number, message: string, data?: unknown }
 }
 
 export interface SubscriptionFilter {

@@ -45,14 +45,18 @@ impl JsTaskStore {
     }
 
     async fn write(&self, op: &str, record: TaskRecord) -> Result<(), TaskStoreError> {
-        let record = serde_json::to_value(&record).map_err(|e| TaskStoreError::Corrupt(e.to_string()))?;
-        self.run(json!({"op": op, "record": record})).await.map(drop)
+        let record =
+            serde_json::to_value(&record).map_err(|e| TaskStoreError::Corrupt(e.to_string()))?;
+        self.run(json!({"op": op, "record": record}))
+            .await
+            .map(drop)
     }
 }
 
 /// A record the JS store gave back.
 fn record_of(v: Value) -> Result<TaskRecord, TaskStoreError> {
-    serde_json::from_value(v).map_err(|e| TaskStoreError::Corrupt(format!("a task record from the JS store: {e}")))
+    serde_json::from_value(v)
+        .map_err(|e| TaskStoreError::Corrupt(format!("a task record from the JS store: {e}")))
 }
 
 impl TaskStore for JsTaskStore {
@@ -83,10 +87,15 @@ impl TaskStore for JsTaskStore {
     fn list(&self) -> TaskFuture<'_, Result<Vec<TaskRecord>, TaskStoreError>> {
         Box::pin(async move {
             let Value::Array(items) = self.run(json!({"op": "list"})).await? else {
-                return Err(TaskStoreError::Corrupt("the JS task store's list is not an array".into()));
+                return Err(TaskStoreError::Corrupt(
+                    "the JS task store's list is not an array".into(),
+                ));
             };
             let now = now_ms();
-            let mut records = items.into_iter().map(record_of).collect::<Result<Vec<_>, _>>()?;
+            let mut records = items
+                .into_iter()
+                .map(record_of)
+                .collect::<Result<Vec<_>, _>>()?;
             records.retain(|r| !r.is_expired(now));
             records.sort_by_key(|r| r.created_ms);
             Ok(records)
@@ -133,7 +142,9 @@ pub(crate) fn apply(
     }
     let max = count(o, "maxTasks")?;
     match (store, max) {
-        (Some(_), Some(_)) => Err(invalid("tasks.maxTasks is for the in-memory store, not tasks.store")),
+        (Some(_), Some(_)) => Err(invalid(
+            "tasks.maxTasks is for the in-memory store, not tasks.store",
+        )),
         (Some(f), None) => {
             let f = f
                 .build_threadsafe_function::<String>()
