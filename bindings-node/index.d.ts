@@ -21,7 +21,9 @@ export declare class NativeClient {
   /**
    * Runs `op` (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `list`,
    * `call`, `request`, `ping`; the tasks: `tasks/call` (a tool call offered as a task: `{task}`
-   * or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result))
+   * or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result);
+   * the skills: `skills/list`, `skills/get`, `skills/read` (a file of `entry`, verified against
+   * it, as `{blob}` base64))
    * with `params` (JSON text); resolves to the result as JSON text.
    * `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
    * resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives

@@ -297,6 +297,28 @@ class Client {
     return this.#call('request', { method: 'tasks/list', params: cursor === undefined ? {} : { cursor } }, opts)
   }
 
+  /** Every skill the server offers (the skills extension, SEP-2640: `skills/list`, all pages):
+   * `{skills: [{uri, frontmatter, resources}]}`. Listing reads no skill file. */
+  async listSkills (opts) {
+    return { skills: await this.#call('skills/list', {}, opts) }
+  }
+
+  /** `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`. */
+  getSkill (uri, opts) {
+    if (typeof uri !== 'string') throw new TypeError('skill uri must be a string')
+    return this.#call('skills/get', { uri }, opts)
+  }
+
+  /** Reads the file at `uri` (default: its `SKILL.md`) of the skill `entry` describes and
+   * resolves to its bytes (a Buffer) once they match the entry (size, digest, and for `SKILL.md`
+   * the frontmatter); a mismatch rejects with an McpError naming it, and the content is dropped. */
+  async readSkillFile (entry, uri = entry && entry.uri, opts) {
+    objectArg(entry, 'skill entry')
+    if (typeof uri !== 'string') throw new TypeError('skill file uri must be a string')
+    const { blob } = await this.#call('skills/read', { entry, uri }, opts)
+    return Buffer.from(blob, 'base64')
+  }
+
   /** `ping` (legacy era; the modern era has none). */
   async ping (opts) {
     await this.#call('ping', {}, opts)

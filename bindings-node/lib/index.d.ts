@@ -359,6 +359,12 @@ export declare class Client {
   waitTask (task: Task | string, options?: CallOptions): Promise<JsonObject>
   /** One page of `tasks/list` (2025-11-25). */
   listTasks (params?: { cursor?: string }, options?: CallOptions): Promise<{ tasks: Task[], nextCursor?: string }>
+  /** Every skill (the skills extension): listing reads no file. */
+  listSkills (options?: CallOptions): Promise<{ skills: SkillEntry[] }>
+  getSkill (uri: string, options?: CallOptions): Promise<SkillEntry>
+  /** A file of the skill (default its SKILL.md), verified against the entry before it is given
+   * (a Buffer, typed as the Uint8Array it extends). */
+  readSkillFile (entry: SkillEntry, uri?: string, options?: CallOptions): Promise<Uint8Array>
   ping (options?: CallOptions): Promise<void>
   call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
@@ -379,6 +385,15 @@ export interface Task {
   inputRequests?: Record<string, InputRequest>
   result?: JsonObject
   error?: { code: number, message: string, data?: unknown }
+}
+
+/** A skill as `skills/list` and `skills/get` describe it. */
+export interface SkillEntry {
+  /** The URI of its SKILL.md. */
+  uri: string
+  frontmatter: JsonObject
+  /** Every file with its size and digest, or `'dynamic'`. */
+  resources: { uri: string, size: number, digest: string, [key: string]: any }[] | 'dynamic'
 }
 
 export interface SubscriptionFilter {

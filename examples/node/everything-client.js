@@ -51,6 +51,21 @@ const SCENARIOS = {
     await listTools(c)
     await call(c, 'valid_tool')
   },
+  // Listing reads no skill file (files are read only when a skill is loaded).
+  'sep-2640-client-no-prefetch': (c) => c.listSkills(),
+  'sep-2640-client-verify-digest': loadSkills,
+  'sep-2640-client-verify-size': loadSkills,
+  'sep-2640-client-verify-frontmatter': loadSkills,
+}
+
+// Loads every skill: its SKILL.md, verified, then its other files, each verified; the first file
+// that fails verification stops the scenario with an error.
+async function loadSkills (c) {
+  for (const entry of (await c.listSkills()).skills) {
+    await c.readSkillFile(entry)
+    const files = Array.isArray(entry.resources) ? entry.resources : []
+    for (const f of files.filter((f) => f.uri !== entry.uri)) await c.readSkillFile(entry, f.uri)
+  }
 }
 
 async function listTools (c) {

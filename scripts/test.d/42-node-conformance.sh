@@ -6,9 +6,11 @@
 # scenarios as step 30 runs them (a skip fails too). Then the Node everything-client
 # (examples/node/everything-client.js) through the full client requirement sets of both revisions,
 # OAuth (auth/*) included, and the 2025-03-26 OAuth back-compat scenarios, exactly as step 31 runs
-# the Rust one, and the six not-scored OAuth extension scenarios one by one (client credentials
-# with a JWT assertion and with a secret, enterprise-managed authorization, DPoP with and without
-# nonces, workload identity JWT bearer), each of which must pass. Needs the addon built by
+# the Rust one, and the not-scored extension scenarios one by one, each of which must pass: the six
+# OAuth extensions (client credentials with a JWT assertion and with a secret, enterprise-managed
+# authorization, DPoP with and without nonces, workload identity JWT bearer) and the four skills
+# client scenarios (no file read before a skill is loaded; files failing digest, size or
+# frontmatter checks refused). Needs the addon built by
 # 41-node.sh (built here if missing) and installs Node 22 and the pinned suite into .tools/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,5 +38,6 @@ client="node examples/node/everything-client.js"
 conformance_client_legs Node "$client" "$work" || status=1
 conformance_client_scenarios Node "$client" "$work" auth/client-credentials-jwt \
   auth/client-credentials-basic auth/enterprise-managed-authorization auth/dpop auth/dpop-nonce \
-  auth/wif-jwt-bearer || status=1
+  auth/wif-jwt-bearer sep-2640-client-no-prefetch sep-2640-client-verify-digest \
+  sep-2640-client-verify-size sep-2640-client-verify-frontmatter || status=1
 exit "$status"

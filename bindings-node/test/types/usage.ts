@@ -2,7 +2,7 @@
 // lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
-  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord,
+  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -85,6 +85,10 @@ async function client (): Promise<void> {
   } else {
     void created.result.content
   }
+  const { skills } = await c.listSkills()
+  const skill: SkillEntry = await c.getSkill(skills[0].uri)
+  const bytes: Uint8Array = await c.readSkillFile(skill, typeof skill.resources === 'string' ? skill.uri : skill.resources[0].uri)
+  void bytes; void (await c.readSkillFile(skill))
   void (await c.callToolTask({ name: 'slow' })); void (await c.listTasks({ cursor: 'x' })).nextCursor
   const grants: OAuthOptions[] = [
     { grant: { type: 'clientCredentials', clientId: 'svc', clientSecret: 's' }, dpop: true },
