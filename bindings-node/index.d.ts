@@ -20,7 +20,11 @@ export declare class NativeClient {
   get serverPid(): number | null
   /**
    * Runs `op` (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `list`,
-   * `call`, `request`, `ping`) with `params` (JSON text); resolves to the result as JSON text.
+   * `call`, `request`, `ping`; the tasks: `tasks/call` (a tool call offered as a task: `{task}`
+   * or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result);
+   * the skills: `skills/list`, `skills/get`, `skills/read` (a file of `entry`, verified against
+   * it, as `{blob}` base64))
+   * with `params` (JSON text); resolves to the result as JSON text.
    * `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
    * resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
    * `{progress, total?, message?}` as JSON text.
@@ -59,15 +63,19 @@ export declare class NativeServer {
    */
   serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
   /**
-   * A server from its implementation object (`{name, version, title?, ...}`, JSON text) and
-   * optional instructions.
+   * A server from its implementation object (`{name, version, title?, ...}`, JSON text),
+   * optional instructions, and optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`,
+   * JSON text) with `taskStore`, the JS task store (see `task_store.rs`).
    */
-  constructor(info: string, instructions?: string | undefined | null)
+  constructor(info: string, instructions?: string | undefined | null, tasks?: string | undefined | null, taskStore?: ((arg: string) => Promise<string>) | undefined | null)
   /**
    * Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
-   * `resource`, `resourceTemplate` or `prompt`. The core checks the definition.
+   * `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
+   * `execution.taskSupport` is `optional` or `required` has its handler called inside the task
+   * the request becomes, unless `deferTask` is true: then the handler may gather input first
+   * and starts the task itself (`requestStartTask`).
    */
-  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void): void
+  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null): void
   /** Sets the `completion/complete` handler. */
   setCompletion(handler: (arg: HandlerArgs) => void): void
   /**
@@ -128,8 +136,8 @@ export declare function requestCloseStream(id: number): boolean
 
 /**
  * The context of pending request `id`: `{id, method, protocolVersion, era, clientCapabilities,
- * round, clientInfo?, templateVars?, inputResponses?, requestState?, auth?}` as JSON text; `null`
- * once it is answered.
+ * round, clientInfo?, templateVars?, inputResponses?, requestState?, taskId?, auth?}` as JSON
+ * text; `null` once it is answered.
  */
 export declare function requestContext(id: number): string | null
 
@@ -174,3 +182,11 @@ export declare function requestReply(id: number, result: string): boolean
 
 /** Answers request `id` with a JSON-RPC error; `data` is JSON text. */
 export declare function requestReplyError(id: number, code: number, message: string, data?: string | undefined | null): boolean
+
+/**
+ * Runs pending request `id` as a task if it may (a tool with task support, a client that takes
+ * tasks, not a task already): the client gets the task at once, and the request's answer given
+ * later completes the task. Resolves to the task's id, or `null` when the request stays a plain
+ * request (or was answered already).
+ */
+export declare function requestStartTask(id: number): string | null

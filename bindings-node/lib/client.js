@@ -80,6 +80,11 @@ function objectArg (v, what) {
   return v
 }
 
+function taskIdArg (id) {
+  if (typeof id !== 'string' || id === '') throw new TypeError('task id must be a non-empty string')
+  return id
+}
+
 /** Change notifications from the server: `for await (const {method, params} of sub)`. */
 class Subscription {
   #native
@@ -242,6 +247,76 @@ class Client {
     objectArg(params, 'complete params')
     if (!params.ref || !params.argument) throw new TypeError('complete needs ref and argument')
     return this.#call('completion/complete', params, opts)
+  }
+
+  /** Calls a tool offering to run it as a task (the tasks extension at 2026-07-28, `params.task`
+   * at 2025-11-25); input the server needs before the task exists is answered first. The server
+   * decides: resolves to `{task}` (follow it with `waitTask`, `getTask`, `cancelTask`) or, when it
+   * answered at once, `{result}`. */
+  callToolAsTask (name, args, opts) {
+    if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
+    if (typeof name !== 'string') throw new TypeError('tool name must be a string')
+    return this.#call('tasks/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
+  }
+
+  /** Calls a tool as a task (when the server makes one) and resolves to its CallToolResult once
+   * it ends, like `callToolAsTask` then `waitTask`. */
+  async callToolTask (name, args, opts) {
+    if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
+    const created = await this.callToolAsTask(name, args, opts)
+    return created.task ? this.waitTask(created.task, opts) : created.result
+  }
+
+  /** `tasks/get`: the task's current state (`{taskId, status, statusMessage?, createdAt,
+   * lastUpdatedAt, ttlMs, pollIntervalMs?, inputRequests?, result?, error?}`). */
+  getTask (taskId, opts) {
+    return this.#call('tasks/get', { taskId: taskIdArg(taskId) }, opts)
+  }
+
+  /** `tasks/cancel`: asks the server to cancel the task (cooperative: it may still end otherwise). */
+  async cancelTask (taskId, opts) {
+    await this.#call('tasks/cancel', { taskId: taskIdArg(taskId) }, opts)
+  }
+
+  /** Follows a task to its end and resolves to its CallToolResult: polls at the server's interval
+   * answering its input requests through the handlers (2026-07-28), or waits on `tasks/result`
+   * (2025-11-25). A failed task rejects with its McpError, a cancelled one with CancelledError
+   * (at 2025-11-25: with the server's error for `tasks/result`).
+   * Aborting `signal` (or the timeout) stops the wait, not the task (see `cancelTask`). */
+  waitTask (task, opts) {
+    if (typeof task === 'string') task = { taskId: task, status: 'working', createdAt: '', lastUpdatedAt: '' }
+    objectArg(task, 'task')
+    taskIdArg(task.taskId)
+    return this.#call('tasks/wait', { task }, opts)
+  }
+
+  /** One page of `tasks/list` (2025-11-25; the extension has no list): `{tasks, nextCursor?}`. */
+  listTasks (params, opts) {
+    const { cursor } = objectArg(params, 'listTasks params')
+    if (cursor !== undefined && typeof cursor !== 'string') throw new TypeError('cursor must be a string')
+    return this.#call('request', { method: 'tasks/list', params: cursor === undefined ? {} : { cursor } }, opts)
+  }
+
+  /** Every skill the server offers (the skills extension, SEP-2640: `skills/list`, all pages):
+   * `{skills: [{uri, frontmatter, resources}]}`. Listing reads no skill file. */
+  async listSkills (opts) {
+    return { skills: await this.#call('skills/list', {}, opts) }
+  }
+
+  /** `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`. */
+  getSkill (uri, opts) {
+    if (typeof uri !== 'string') throw new TypeError('skill uri must be a string')
+    return this.#call('skills/get', { uri }, opts)
+  }
+
+  /** Reads the file at `uri` (default: its `SKILL.md`) of the skill `entry` describes and
+   * resolves to its bytes (a Buffer) once they match the entry (size, digest, and for `SKILL.md`
+   * the frontmatter); a mismatch rejects with an McpError naming it, and the content is dropped. */
+  async readSkillFile (entry, uri = entry && entry.uri, opts) {
+    objectArg(entry, 'skill entry')
+    if (typeof uri !== 'string') throw new TypeError('skill file uri must be a string')
+    const { blob } = await this.#call('skills/read', { entry, uri }, opts)
+    return Buffer.from(blob, 'base64')
   }
 
   /** `ping` (legacy era; the modern era has none). */

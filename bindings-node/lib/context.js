@@ -59,6 +59,7 @@ class Context {
   #id
   #info
   #signal
+  #task
   constructor (id, params) {
     this.#id = id
     /** The request's params, `_meta` included. */
@@ -100,6 +101,23 @@ class Context {
   get templateVars () { return this.#get('templateVars') }
   /** The verified access token's facts (HTTP with OAuth), if any. */
   get auth () { return this.#get('auth') }
+
+  /** The id of the task this request runs as, once it is one. */
+  get taskId () {
+    if (this.#task === undefined) this.#task = this.#get('taskId') ?? null
+    return this.#task ?? undefined
+  }
+
+  /** Runs this request as a task from here on, if it may (a tool with `execution.taskSupport`
+   * registered with `deferTask: true`, a client that takes tasks): the client gets the task at
+   * once, and what the handler returns completes the task. Resolves to the task id, or
+   * `undefined` when the request stays a plain one. A handler registered without `deferTask` runs
+   * inside its task from the start. */
+  startTask () {
+    const id = native.requestStartTask(this.#id)
+    if (id != null) this.#task = id
+    return this.taskId
+  }
 
   /** The answer to the input request named `key`, if the client gave it. */
   inputResponse (key) {

@@ -74,6 +74,11 @@ export declare class Context {
   readonly inputResponses: Record<string, any>
   readonly templateVars?: Record<string, string | string[] | Record<string, string>>
   readonly auth?: { subject?: string, clientId?: string, scopes: string[], expiresAt?: number, audience: string[], claims: JsonObject }
+  /** The id of the task this request runs as, once it is one. */
+  readonly taskId?: string
+  /** Runs the request as a task from here on if it may (a `deferTask` tool, a client that takes
+   * tasks): the task id, or undefined when the request stays a plain one. */
+  startTask (): string | undefined
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal
   inputResponse (key: string): any
@@ -94,7 +99,11 @@ export interface ToolConfig {
   outputSchema?: Schema
   annotations?: JsonObject
   icons?: JsonObject[]
-  execution?: JsonObject
+  /** `taskSupport` lets clients run the tool as a task (`'optional'`) or only so (`'required'`). */
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required', [key: string]: any }
+  /** The handler starts the task itself with `ctx.startTask()` (after gathering input), instead
+   * of running inside it from the start. */
+  deferTask?: boolean
   _meta?: JsonObject
 }
 export interface ResourceConfig {
@@ -182,9 +191,43 @@ export interface HttpServing {
   close (): Promise<void>
 }
 
+/** A task as the engine keeps it (the JSON form of the core's TaskRecord). */
+export interface TaskRecord {
+  id: string
+  status: TaskStatus
+  statusMessage?: string
+  method: string
+  createdMs: number
+  updatedMs: number
+  ttlMs?: number
+  pollIntervalMs?: number
+  inputRequests?: JsonObject
+  result?: JsonObject
+  error?: JsonObject
+  owner?: { subject?: string | null, clientId?: string | null }
+  legacy: boolean
+}
+/** Where task records live instead of memory (e.g. a database several instances share). `get`
+ * resolves to the record or null; expired records are never served, and a store should drop them. */
+export interface TaskStore {
+  create (record: TaskRecord): Awaitable<void>
+  put (record: TaskRecord): Awaitable<void>
+  get (id: string): Awaitable<TaskRecord | null | undefined>
+  list (): Awaitable<TaskRecord[]>
+}
+export interface TaskOptions {
+  /** How long a task stays readable after its creation (default one hour). */
+  ttlMs?: number
+  /** The poll interval clients are given (default 500). */
+  pollIntervalMs?: number
+  /** The in-memory store's bound on live tasks (default 10000); not with `store`. */
+  maxTasks?: number
+  store?: TaskStore
+}
+
 /** An MCP server serving both protocol eras. */
 export declare class Server {
-  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string })
+  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string, tasks?: TaskOptions })
   tool (name: string, config: ToolConfig, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
   tool (name: string, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
   resource (name: string, uri: string, config: ResourceConfig, handler: ResourceHandler): Registered<ResourceConfig, ResourceHandler>
@@ -233,13 +276,15 @@ export interface StdioOptions extends ClientOptions {
 }
 export interface HttpClientOptions extends ClientOptions {
   headers?: Record<string, string>
-  /** Authorize with OAuth 2.1 (authorization code with PKCE) when the server asks. */
+  /** Authorize with OAuth 2.1 when the server asks: the authorization code grant with PKCE, or a
+   * grant that needs no user (`grant`). */
   oauth?: OAuthOptions
   /** Shows the authorization URL to the user; resolves to the URL they were redirected back to.
-   * Without it the URL is fetched and its redirect followed. */
+   * Without it the URL is fetched and its redirect followed. Authorization code grant only. */
   onAuthorize?: (authorizationUrl: string) => Awaitable<string | URL>
 }
-export interface OAuthOptions {
+export type OAuthOptions = AuthorizationCodeOptions | GrantOptions
+export interface AuthorizationCodeOptions {
   /** Where the authorization server sends the user back. */
   redirectUri: string
   clientName?: string
@@ -249,7 +294,36 @@ export interface OAuthOptions {
   /** Ask for refresh tokens when offered (default true). */
   offlineAccess?: boolean
   preRegistered?: { clientId: string, clientSecret?: string, issuer?: string, tokenEndpointAuthMethod?: string }
+  /** Sender-constrained tokens with DPoP proofs (RFC 9449). */
+  dpop?: boolean
+  grant?: undefined
 }
+export interface GrantOptions {
+  /** A grant that needs no user; a new token is obtained with it whenever the current one is
+   * rejected or expires. */
+  grant: ClientCredentialsGrant | JwtBearerGrant | EnterpriseManagedGrant
+  /** Sender-constrained tokens with DPoP proofs (RFC 9449). */
+  dpop?: boolean
+}
+/** The client credentials grant: a secret (client_secret_basic or _post), or a private_key_jwt
+ * assertion signed with a PKCS #8 PEM key (`signingAlgorithm` default ES256). */
+export type ClientCredentialsGrant = { type: 'clientCredentials', clientId: string } &
+  ({ clientSecret: string } | { privateKeyPem: string, signingAlgorithm?: string })
+/** A JWT given as the token itself, or as a file read at each use (rotated workload tokens). */
+export type AssertionOf<K extends string> = { [P in K]: string } | { [P in `${K}File`]: string }
+/** The JWT bearer grant with a workload identity token (workload identity federation). */
+export type JwtBearerGrant = { type: 'jwtBearer', clientId?: string } & AssertionOf<'assertion'>
+/** Enterprise-managed authorization: the user's ID token from the identity provider is exchanged
+ * there for an ID-JAG, which the MCP server's authorization server exchanges for an access token. */
+export type EnterpriseManagedGrant = {
+  type: 'enterpriseManaged'
+  idpTokenEndpoint: string
+  idpClientId: string
+  idpClientSecret?: string
+  /** The client's registration at the MCP server's authorization server. */
+  clientId: string
+  clientSecret?: string
+} & AssertionOf<'idToken'>
 
 /** An MCP client connected to one server. */
 export declare class Client {
@@ -273,11 +347,53 @@ export declare class Client {
   getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<JsonObject>
   getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<JsonObject>
   complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<JsonObject>
+  /** Offers to run the tool as a task: `{task}`, or `{result}` when the server answered at once. */
+  callToolAsTask (name: string, args?: JsonObject, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
+  callToolAsTask (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
+  /** Runs the tool as a task (when the server makes one) and resolves to its result. */
+  callToolTask (name: string, args?: JsonObject, options?: CallOptions): Promise<JsonObject>
+  callToolTask (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<JsonObject>
+  getTask (taskId: string, options?: CallOptions): Promise<Task>
+  cancelTask (taskId: string, options?: CallOptions): Promise<void>
+  /** Follows the task to its end: its CallToolResult; a failed task rejects with its McpError. */
+  waitTask (task: Task | string, options?: CallOptions): Promise<JsonObject>
+  /** One page of `tasks/list` (2025-11-25). */
+  listTasks (params?: { cursor?: string }, options?: CallOptions): Promise<{ tasks: Task[], nextCursor?: string }>
+  /** Every skill (the skills extension): listing reads no file. */
+  listSkills (options?: CallOptions): Promise<{ skills: SkillEntry[] }>
+  getSkill (uri: string, options?: CallOptions): Promise<SkillEntry>
+  /** A file of the skill (default its SKILL.md), verified against the entry before it is given
+   * (a Buffer, typed as the Uint8Array it extends). */
+  readSkillFile (entry: SkillEntry, uri?: string, options?: CallOptions): Promise<Uint8Array>
   ping (options?: CallOptions): Promise<void>
   call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   subscribe (filter: SubscriptionFilter): Promise<Subscription>
   close (): Promise<void>
+}
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
+/** A task as the server reports it. */
+export interface Task {
+  taskId: string
+  status: TaskStatus
+  statusMessage?: string
+  createdAt: string
+  lastUpdatedAt: string
+  ttlMs?: number | null
+  pollIntervalMs?: number
+  inputRequests?: Record<string, InputRequest>
+  result?: JsonObject
+  error?: { code: number, message: string, data?: unknown }
+}
+
+/** A skill as `skills/list` and `skills/get` describe it. */
+export interface SkillEntry {
+  /** The URI of its SKILL.md. */
+  uri: string
+  frontmatter: JsonObject
+  /** Every file with its size and digest, or `'dynamic'`. */
+  resources: { uri: string, size: number, digest: string, [key: string]: any }[] | 'dynamic'
 }
 
 export interface SubscriptionFilter {

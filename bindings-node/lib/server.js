@@ -133,6 +133,30 @@ function tokenVerifier (verifyToken) {
   }
 }
 
+/** The task options of `new Server(info, {tasks})` for the addon: the options as JSON text, and the
+ * JS store (`{create(record), put(record), get(id), list()}`, each sync or async; `get` gives the
+ * record or null, `list` every record) wrapped as the one function `bindings-node/src/task_store.rs`
+ * calls, which resolves to `{ok}` or `{error}` as JSON text and never rejects. */
+function taskOptions (options) {
+  if (options === undefined) return {}
+  optionalObject(options, 'tasks options')
+  const { store, ...rest } = options
+  if (store === undefined) return { tasks: JSON.stringify(rest) }
+  optionalObject(store, 'tasks.store')
+  for (const m of ['create', 'put', 'get', 'list']) requireFunction(store[m], `tasks.store.${m}`)
+  const run = async (text) => {
+    try {
+      const { op, record, id } = JSON.parse(text)
+      const value = op === 'get' ? await store.get(id) : op === 'list' ? await store.list() : await store[op](record)
+      if (op === 'list' && !Array.isArray(value)) throw new TypeError(`tasks.store.list resolved to ${describe(value)}, not an array`)
+      return JSON.stringify({ ok: op === 'get' || op === 'list' ? value ?? null : null })
+    } catch (e) {
+      return JSON.stringify({ error: e instanceof Error ? e.message : String(e) })
+    }
+  }
+  return { tasks: JSON.stringify(rest), store: run }
+}
+
 /** A registration, returned by `tool()`, `resource()` and the others (like the official SDK's
  * RegisteredTool): `update`, `disable`/`enable` and `remove` change what clients are offered, and
  * clients are told the list changed. */
@@ -203,7 +227,11 @@ class Server {
   #stdio = null
 
   /** `info` is the implementation object (`{name, version, title?, description?, websiteUrl?,
-   * icons?}`); `options.instructions` (or `info.instructions`) is sent to clients. */
+   * icons?}`); `options.instructions` (or `info.instructions`) is sent to clients;
+   * `options.tasks` sets how tools run as tasks are kept: `ttlMs` (how long a task stays
+   * readable after its creation, default one hour), `pollIntervalMs` (what clients are asked to
+   * poll at, default 500), and either `maxTasks` (the in-memory store's bound, default 10000) or
+   * `store`, an object keeping the task records elsewhere (see `taskStore`). */
   constructor (info, options = {}) {
     optionalObject(info, 'server info')
     if (info === undefined) throw new TypeError('new Server({name, version}) needs the server info')
@@ -213,7 +241,8 @@ class Server {
     const { instructions: infoInstructions, ...rest } = info
     const instructions = options.instructions ?? infoInstructions
     if (instructions !== undefined && typeof instructions !== 'string') throw new TypeError('instructions must be a string')
-    this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions))
+    const { tasks, store } = taskOptions(options.tasks)
+    this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions, tasks, store))
   }
 
   /** Registers `key` of `kind`: `make(config, handler)` checks them and gives `{def, invoke}`. */
@@ -221,7 +250,7 @@ class Server {
     if (this.#keys[kind].has(key)) throw new Error(`${kind} ${key} is already registered`)
     const ops = {
       make,
-      add: ({ def, invoke }) => translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke)),
+      add: ({ def, invoke, deferTask }) => translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke, deferTask)),
       remove: () => translatedSync(() => this.#native.remove(kind, key)),
       forget: () => this.#keys[kind].delete(key),
     }
@@ -231,7 +260,10 @@ class Server {
   }
 
   /** Registers a tool. `config`: `title`, `description`, `inputSchema` and `outputSchema` (JSON
-   * Schema, or Zod when installed), `annotations`, `icons`, `_meta`. The handler gets
+   * Schema, or Zod when installed), `annotations`, `icons`, `_meta`, `execution` (`{taskSupport:
+   * 'optional' | 'required'}` lets clients run it as a task: the handler then runs inside the
+   * task, its answer completes it, `ctx.signal` aborts on `tasks/cancel`; with `deferTask: true`
+   * the handler may ask for input first and calls `ctx.startTask()` itself). The handler gets
    * `(args, ctx)` and returns a CallToolResult (or a string, or `inputRequired(...)`), sync or
    * async; a throw becomes a tool error (`isError: true`), an McpError with a code a JSON-RPC error. */
   tool (name, ...rest) {
@@ -244,7 +276,8 @@ class Server {
       const output = toJsonSchema(config.outputSchema, 'outputSchema')
       if (input !== undefined) def.inputSchema = input
       if (output !== undefined) def.outputSchema = output
-      return { def, invoke: dispatcher('tool', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
+      if (config.deferTask !== undefined && typeof config.deferTask !== 'boolean') throw new TypeError('deferTask must be a boolean')
+      return { def, deferTask: config.deferTask, invoke: dispatcher('tool', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
     }
     return this.#register('tool', name, make, ...configAndHandler(...rest))
   }

@@ -6,7 +6,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use libmcp::client::{CallOptions, Client, ClientBuilder};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use libmcp::client::{CallOptions, Client, ClientBuilder, TaskCall};
+use libmcp::model::Task;
+use libmcp::skills::SkillEntry;
 use libmcp::{Era, Error, RpcError};
 use napi::bindgen_prelude::{Function, Promise, PromiseRaw};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -207,6 +211,42 @@ async fn run(client: Client, op: String, p: Value, opts: CallOptions) -> libmcp:
             client.request(method, p["params"].clone(), &opts).await
         }
         "ping" => client.ping().await.map(|()| json!({})),
+        "skills/list" => {
+            let skills = client.list_all_skills().await?;
+            serde_json::to_value(skills).map_err(|e| Error::Protocol(e.to_string()))
+        }
+        "skills/get" => {
+            let entry = client.get_skill(member(&p, "uri").map_err(bad)?).await?;
+            serde_json::to_value(entry).map_err(|e| Error::Protocol(e.to_string()))
+        }
+        "skills/read" => {
+            let entry: SkillEntry = serde_json::from_value(p["entry"].clone())
+                .map_err(|e| Error::InvalidArgument(format!("not a skill entry: {e}")))?;
+            let uri = member(&p, "uri").map_err(bad)?;
+            let bytes = client.read_skill_file(&entry, uri).await?;
+            Ok(json!({ "blob": STANDARD.encode(bytes) }))
+        }
+        "tasks/call" => {
+            let name = member(&p, "name").map_err(bad)?;
+            Ok(match client.call_tool_as_task(name, args(&p)).await? {
+                TaskCall::Task(t) => json!({ "task": t }),
+                TaskCall::Complete(r) => json!({ "result": r }),
+            })
+        }
+        "tasks/get" => {
+            let task = client.get_task(member(&p, "taskId").map_err(bad)?).await?;
+            serde_json::to_value(task).map_err(|e| Error::Protocol(e.to_string()))
+        }
+        "tasks/cancel" => client
+            .cancel_task(member(&p, "taskId").map_err(bad)?)
+            .await
+            .map(|()| json!({})),
+        "tasks/wait" => {
+            let task: Task = serde_json::from_value(p["task"].clone())
+                .map_err(|e| Error::InvalidArgument(format!("not a task: {e}")))?;
+            let result = client.wait_task(&task).await?;
+            serde_json::to_value(result).map_err(|e| Error::Protocol(e.to_string()))
+        }
         other => Err(Error::InvalidArgument(format!(
             "unknown operation {other:?}"
         ))),
@@ -252,7 +292,11 @@ impl NativeClient {
     }
 
     /// Runs `op` (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`, `list`,
-    /// `call`, `request`, `ping`) with `params` (JSON text); resolves to the result as JSON text.
+    /// `call`, `request`, `ping`; the tasks: `tasks/call` (a tool call offered as a task: `{task}`
+    /// or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result);
+    /// the skills: `skills/list`, `skills/get`, `skills/read` (a file of `entry`, verified against
+    /// it, as `{blob}` base64))
+    /// with `params` (JSON text); resolves to the result as JSON text.
     /// `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
     /// resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
     /// `{progress, total?, message?}` as JSON text.

@@ -16,6 +16,7 @@ mod http;
 mod request;
 mod server;
 mod subscription;
+mod task_store;
 
 /// Memory crosses between the engine's threads and the JS thread on every request; mimalloc frees
 /// across threads without a shared lock.

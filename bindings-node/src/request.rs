@@ -125,6 +125,7 @@ fn context_json(ctx: &RequestContext) -> String {
             ctx.input_responses().cloned().map(Value::Object),
         ),
         ("requestState", ctx.request_state().map(|s| json!(s))),
+        ("taskId", ctx.task_id().map(|t| json!(t))),
         (
             "auth",
             ctx.auth().map(|a| {
@@ -142,8 +143,8 @@ fn context_json(ctx: &RequestContext) -> String {
 }
 
 /// The context of pending request `id`: `{id, method, protocolVersion, era, clientCapabilities,
-/// round, clientInfo?, templateVars?, inputResponses?, requestState?, auth?}` as JSON text; `null`
-/// once it is answered.
+/// round, clientInfo?, templateVars?, inputResponses?, requestState?, taskId?, auth?}` as JSON
+/// text; `null` once it is answered.
 #[napi]
 pub fn request_context(id: f64) -> Option<String> {
     context_of(id).map(|ctx| context_json(&ctx))
@@ -187,6 +188,25 @@ pub fn request_input_required(
         id,
         Reply::InputRequired(InputRequired { requests, state }),
     ))
+}
+
+/// Runs pending request `id` as a task if it may (a tool with task support, a client that takes
+/// tasks, not a task already): the client gets the task at once, and the request's answer given
+/// later completes the task. Resolves to the task's id, or `null` when the request stays a plain
+/// request (or was answered already).
+#[napi]
+pub fn request_start_task(id: f64) -> Option<String> {
+    let key = id as u64;
+    let mut p = PENDING.lock().remove(&key)?;
+    if !p.ctx.can_run_as_task() {
+        PENDING.lock().insert(key, p);
+        return None;
+    }
+    // Starting stores the task and answers the request with it: engine work, given the runtime.
+    p.responder = napi::bindgen_prelude::within_runtime_if_available(|| p.responder.start_task());
+    let task = p.ctx.task_id().map(str::to_owned);
+    PENDING.lock().insert(key, p);
+    task
 }
 
 /// Answers request `id` with an internal error if it is still pending: its handler's context was

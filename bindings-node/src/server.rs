@@ -4,15 +4,16 @@
 
 use std::sync::Arc;
 
-use libmcp::server::{Handler, Server};
-use napi::bindgen_prelude::{FnArgs, Function};
+use libmcp::server::tasks::TaskSupport;
+use libmcp::server::{Handler, Responder, Server, ServerConfig};
+use napi::bindgen_prelude::{FnArgs, Function, Promise};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::error::{engine, invalid, parse};
-use crate::request;
+use crate::{request, task_store};
 
 /// What a JS handler is called with: the request's number (see `request.rs`) and its params as
 /// JSON text.
@@ -27,14 +28,21 @@ pub struct NativeServer {
 }
 
 /// The engine handler that hands each invocation to `f`. The function is held weakly, so a
-/// registered handler alone does not keep the process alive.
-fn js_handler(f: &Function<HandlerArgs, ()>) -> napi::Result<Handler> {
+/// registered handler alone does not keep the process alive. With `in_task`, a request that may run
+/// as a task is made one before `f` is called (the core's rule for closure handlers), so `f` runs
+/// inside the task.
+fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<Handler> {
     let tsfn = f
         .build_threadsafe_function::<HandlerArgs>()
         .weak::<true>()
         .callee_handled::<false>()
         .build()?;
-    Ok(Arc::new(move |ctx, responder| {
+    Ok(Arc::new(move |ctx, responder: Responder| {
+        let responder = if in_task {
+            responder.start_task()
+        } else {
+            responder
+        };
         let params = request::params_json(&ctx);
         let id = request::park(ctx, responder);
         // When Node is shutting down the call is refused; the request is dropped, which answers
@@ -51,10 +59,16 @@ fn js_handler(f: &Function<HandlerArgs, ()>) -> napi::Result<Handler> {
 
 #[napi]
 impl NativeServer {
-    /// A server from its implementation object (`{name, version, title?, ...}`, JSON text) and
-    /// optional instructions.
+    /// A server from its implementation object (`{name, version, title?, ...}`, JSON text),
+    /// optional instructions, and optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`,
+    /// JSON text) with `taskStore`, the JS task store (see `task_store.rs`).
     #[napi(constructor)]
-    pub fn new(info: String, instructions: Option<String>) -> napi::Result<Self> {
+    pub fn new(
+        info: String,
+        instructions: Option<String>,
+        tasks: Option<String>,
+        task_store: Option<Function<String, Promise<String>>>,
+    ) -> napi::Result<Self> {
         let Value::Object(info) = parse("server info", &info)? else {
             return Err(invalid("server info must be an object"));
         };
@@ -66,6 +80,12 @@ impl NativeServer {
         if let Some(text) = instructions {
             builder = builder.instructions(text);
         }
+        let tasks = tasks.map(|t| parse("tasks options", &t)).transpose()?;
+        let mut config = ServerConfig::default();
+        if let Some(store) = task_store::apply(tasks.as_ref(), task_store, &mut config)? {
+            builder = builder.task_store(store);
+        }
+        builder = builder.config(config);
         let server = builder.build().map_err(engine)?;
         Ok(NativeServer {
             server,
@@ -74,16 +94,22 @@ impl NativeServer {
     }
 
     /// Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
-    /// `resource`, `resourceTemplate` or `prompt`. The core checks the definition.
+    /// `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
+    /// `execution.taskSupport` is `optional` or `required` has its handler called inside the task
+    /// the request becomes, unless `deferTask` is true: then the handler may gather input first
+    /// and starts the task itself (`requestStartTask`).
     #[napi]
     pub fn add(
         &self,
         kind: String,
         definition: String,
         handler: Function<HandlerArgs, ()>,
+        defer_task: Option<bool>,
     ) -> napi::Result<()> {
         let def = parse(&format!("{kind} definition"), &definition)?;
-        let h = js_handler(&handler)?;
+        let tasks = kind == "tool"
+            && TaskSupport::of_definition(&def).map_err(invalid)? != TaskSupport::Forbidden;
+        let h = js_handler(&handler, tasks && defer_task != Some(true))?;
         match kind.as_str() {
             "tool" => self.server.add_tool(def, h),
             "resource" => self.server.add_resource(def, h),
@@ -98,7 +124,7 @@ impl NativeServer {
     #[napi]
     pub fn set_completion(&self, handler: Function<HandlerArgs, ()>) -> napi::Result<()> {
         self.server
-            .set_completion_handler(Some(js_handler(&handler)?));
+            .set_completion_handler(Some(js_handler(&handler, false)?));
         Ok(())
     }
 

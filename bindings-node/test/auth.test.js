@@ -235,6 +235,26 @@ test('without onAuthorize the authorization URL is followed; a failing onAuthori
   }
 })
 
+test('the Node client authorizes with a grant that needs no user: client credentials', async () => {
+  const as = await startAuthServer()
+  const { server, url } = await protectedServer(as)
+  try {
+    const client = await Client.connectHttp(url, { oauth: { grant: { type: 'clientCredentials', clientId: 'service', clientSecret: 's3cret' } } })
+    try {
+      assert.equal((await client.callTool('whoami', {})).content[0].text, 'service via service')
+    } finally {
+      await client.close()
+    }
+    assert.deepEqual(as.log.filter((l) => !l.startsWith('GET /.well-known')), ['POST /token'])
+    // A wrong secret: the token endpoint refuses, and so does the connect.
+    await assert.rejects(Client.connectHttp(url, { oauth: { grant: { type: 'clientCredentials', clientId: 'service', clientSecret: 'nope' } } }),
+      (e) => e.kind === 'authorization' && /invalid_client/.test(e.message))
+  } finally {
+    await server.close()
+    await as.close()
+  }
+})
+
 test('bad OAuth client options are refused with clear errors', async () => {
   await assert.rejects(Client.connectHttp('http://127.0.0.1:9/mcp', { oauth: {} }), (e) => e instanceof InvalidArgumentError &&
     e.message === 'oauth.redirectUri must be the URL the user is sent back to')
@@ -243,4 +263,15 @@ test('bad OAuth client options are refused with clear errors', async () => {
   await assert.rejects(Client.connectHttp('http://127.0.0.1:9/mcp', { oauth: { redirectUri: 'http://x/cb' }, onAuthorize: 'x' }), { name: 'TypeError', message: 'onAuthorize must be a function' })
   await assert.rejects(Client.connectHttp('http://127.0.0.1:9/mcp', { oauth: { redirectUri: 'http://x/cb', preRegistered: { clientSecret: 's' } } }),
     (e) => e instanceof InvalidArgumentError && e.message === 'oauth.preRegistered.clientId must be a string')
+  const refused = async (oauth, message, extra = {}) => assert.rejects(Client.connectHttp('http://127.0.0.1:9/mcp', { oauth, ...extra }),
+    (e) => e instanceof InvalidArgumentError && (typeof message === 'string' ? e.message === message : message.test(e.message)))
+  await refused({ redirectUri: 'http://x/cb', dpop: 'yes' }, 'oauth.dpop must be a boolean')
+  await refused({ grant: 'clientCredentials' }, 'oauth.grant must be an object')
+  await refused({ grant: { type: 'password' } }, 'oauth.grant.type must be clientCredentials, jwtBearer or enterpriseManaged, got "password"')
+  await refused({ grant: { type: 'clientCredentials', clientId: 'a' } }, 'a clientCredentials grant needs one of clientSecret or privateKeyPem')
+  await refused({ grant: { type: 'clientCredentials', clientId: 'a', clientSecret: 1 } }, 'oauth.grant.clientSecret must be a string')
+  await refused({ grant: { type: 'clientCredentials', clientId: 'a', privateKeyPem: 'not a key' } }, /^oauth\.grant\.privateKeyPem: /)
+  await refused({ grant: { type: 'jwtBearer', assertion: 'a', assertionFile: '/f' } }, 'oauth.grant needs one of assertion (the token) or assertionFile (a file holding it), as a string')
+  await refused({ grant: { type: 'enterpriseManaged', idpTokenEndpoint: 'http://idp/token', idToken: 't', clientId: 'c' } }, 'oauth.grant.idpClientId must be a string')
+  await refused({ grant: { type: 'jwtBearer', assertion: 'a' } }, 'onAuthorize is for the authorization code grant, not oauth.grant', { onAuthorize: () => 'x' })
 })

@@ -317,6 +317,9 @@ tool('test_trigger_prompt_change', 'Changes the prompt list (adds and removes a 
   return text('Prompt list changed')
 })
 
+// --- tasks (the tasks-* scenarios)
+require('./everything-tasks').register(server)
+
 async function main (args) {
   if (args[0] !== '--http') return server.serveStdio()
   const [host, port] = (args[1] ?? '127.0.0.1:3000').split(/:(?=\d+$)/)

@@ -2,7 +2,7 @@
 // lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
-  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription,
+  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -26,6 +26,17 @@ async function server (): Promise<void> {
   void on
   reg.remove()
   s.tool('bare', () => 'ok')
+  const records = new Map<string, TaskRecord>()
+  const store: TaskStore = {
+    create: (r) => { records.set(r.id, r) },
+    put: async (r) => { records.set(r.id, r) },
+    get: (id) => records.get(id),
+    list: () => [...records.values()],
+  }
+  const tasked = new Server({ name: 'tasks', version: '1' }, { tasks: { ttlMs: 1000, pollIntervalMs: 50, store } })
+  tasked.tool('slow', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => ctx.taskId ?? 'plain')
+  tasked.tool('later', { execution: { taskSupport: 'required' }, deferTask: true }, (_a, ctx) => ctx.startTask() ?? 'plain')
+  new Server({ name: 'mem', version: '1' }, { tasks: { maxTasks: 10 } })
   s.resource('r', 'test://r', { mimeType: 'text/plain' }, (uri: URL) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
   s.resourceTemplate('t', 'test://{id}', (uri: URL, vars) => ({ contents: [{ uri: uri.href, text: String(vars.id) }] }))
   s.prompt('p', { arguments: [{ name: 'a', required: true }] }, (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: args.a } }] }))
@@ -64,6 +75,29 @@ async function client (): Promise<void> {
     onAuthorize: async (url) => new URL(url),
   })
   await o.close()
+  const created = await c.callToolAsTask('slow', { seconds: 1 }, { timeout: 1000 })
+  if (created.task) {
+    const t: Task = await c.getTask(created.task.taskId)
+    const status: TaskStatus = t.status
+    void status
+    await c.cancelTask(t.taskId)
+    void (await c.waitTask(created.task)).content
+  } else {
+    void created.result.content
+  }
+  const { skills } = await c.listSkills()
+  const skill: SkillEntry = await c.getSkill(skills[0].uri)
+  const bytes: Uint8Array = await c.readSkillFile(skill, typeof skill.resources === 'string' ? skill.uri : skill.resources[0].uri)
+  void bytes; void (await c.readSkillFile(skill))
+  void (await c.callToolTask({ name: 'slow' })); void (await c.listTasks({ cursor: 'x' })).nextCursor
+  const grants: OAuthOptions[] = [
+    { grant: { type: 'clientCredentials', clientId: 'svc', clientSecret: 's' }, dpop: true },
+    { grant: { type: 'clientCredentials', clientId: 'svc', privateKeyPem: '-----BEGIN PRIVATE KEY-----', signingAlgorithm: 'ES256' } },
+    { grant: { type: 'jwtBearer', assertionFile: '/var/run/token' } },
+    { grant: { type: 'enterpriseManaged', idpTokenEndpoint: 'https://idp/token', idpClientId: 'i', idToken: 't', clientId: 'c' } },
+    { redirectUri: 'http://127.0.0.1:8976/callback', dpop: true },
+  ]
+  for (const oauth of grants) await (await Client.connectHttp('http://127.0.0.1:3000/mcp', { oauth })).close()
   const { tools } = await c.listTools()
   const r = await c.callTool('echo', { text: tools.length }, { signal: AbortSignal.timeout(1000), timeout: 500, onprogress: (p) => p.progress })
   await c.callTool({ name: 'echo', arguments: {} })
