@@ -1599,6 +1599,12 @@ enum mcp_status mcp_server_config_set_max_message_bytes(struct mcp_server_config
 enum mcp_status mcp_server_config_set_state_ttl_ms(struct mcp_server_config *config,
                                                    uint64_t ttl_ms);
 
+// Sets how many requests one session (a stdio connection, a legacy HTTP session) may have in
+// flight; a request beyond that gets -32603 with `data.maxInFlight` and the session serves on.
+// 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_max_in_flight(struct mcp_server_config *config,
+                                                    size_t requests);
+
 // Sets how many input rounds one legacy request may take before it fails. 0 is
 // `MCP_STATUS_INVALID_ARGUMENT`.
 enum mcp_status mcp_server_config_set_max_input_rounds(struct mcp_server_config *config,

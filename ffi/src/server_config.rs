@@ -85,6 +85,21 @@ pub extern "C" fn mcp_server_config_set_state_ttl_ms(
     ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.state_ttl = ms(ttl_ms)) })
 }
 
+/// Sets how many requests one session (a stdio connection, a legacy HTTP session) may have in
+/// flight; a request beyond that gets -32603 with `data.maxInFlight` and the session serves on.
+/// 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_config_set_max_in_flight(
+    config: *mut mcp_server_config,
+    requests: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        change(&mut try_mut!(config).config, |c| {
+            c.max_in_flight = requests
+        })
+    })
+}
+
 /// Sets how many input rounds one legacy request may take before it fails. 0 is
 /// `MCP_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]

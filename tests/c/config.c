@@ -89,6 +89,8 @@ static void server_config(void) {
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_state_ttl_ms(c, 0));
   OK(mcp_server_config_set_max_input_rounds(c, 3));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_max_input_rounds(c, 0));
+  OK(mcp_server_config_set_max_in_flight(c, 64));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_max_in_flight(c, 0));
   OK(mcp_server_config_set_cache(c, 5000, true));
   OK(mcp_server_config_set_client_request_timeout_ms(c, 2000));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_client_request_timeout_ms(c, 0));
