@@ -378,7 +378,7 @@ impl State {
             },
             Some(Err(_)) => return session_not_found(),
         };
-        self.get_stream(s, headers)
+        self.get_stream(s, headers).await
     }
 
     /// DELETE: ends the legacy session, on every instance sharing the session store.

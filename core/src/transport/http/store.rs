@@ -7,6 +7,7 @@ use std::fmt;
 use bytes::Bytes;
 use parking_lot::Mutex;
 
+use super::session_store::StoreFuture;
 use crate::transport::OutKind;
 
 /// One recorded SSE event: the `seq`-th message on stream `stream` of a session.
@@ -29,6 +30,8 @@ pub enum ReplayError {
     Evicted,
     /// The store never recorded the given event on that stream.
     Unknown,
+    /// A shared store could not be reached (the resumption gets 503; the client may retry).
+    Unavailable,
 }
 
 /// Where the events of resumable streams are kept, keyed by session id (`Mcp-Session-Id`).
@@ -64,6 +67,19 @@ pub trait EventStore: Send + Sync + fmt::Debug {
         stream: u64,
         after: u64,
     ) -> Result<Vec<StoredEvent>, ReplayError>;
+
+    /// [`replay`](Self::replay) of a stream this instance may not have sent: the resumption of a
+    /// stream that another instance ran, or that ended here. A shared store answers it from the
+    /// shared log (and may wait for it); the default answers from [`replay`](Self::replay).
+    fn replay_shared<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        after: u64,
+    ) -> StoreFuture<'a, Result<Vec<StoredEvent>, ReplayError>> {
+        let r = self.replay(session, stream, after);
+        Box::pin(async move { r })
+    }
 
     /// Forgets everything of `session` (it ended or expired).
     fn remove_session(&self, session: &str);

@@ -22,6 +22,8 @@ pub(crate) enum ResumeError {
     Unknown,
     /// Events after it were dropped from the bounded store.
     Evicted,
+    /// The shared event store cannot be reached.
+    Unavailable,
 }
 
 impl ResumeError {
@@ -33,6 +35,9 @@ impl ResumeError {
             ResumeError::Evicted => {
                 "the events after Last-Event-ID are no longer stored: the stream cannot be resumed"
             }
+            ResumeError::Unavailable => {
+                "the shared event store is unavailable: retry the resumption later"
+            }
         }
     }
 }
@@ -42,6 +47,7 @@ impl From<ReplayError> for ResumeError {
         match e {
             ReplayError::Evicted => ResumeError::Evicted,
             ReplayError::Unknown => ResumeError::Unknown,
+            ReplayError::Unavailable => ResumeError::Unavailable,
         }
     }
 }
@@ -134,7 +140,7 @@ impl SessionStreams {
 
     /// Finds the stream `last_event_id` belongs to, replays what followed it and attaches a new
     /// body for the rest.
-    pub(crate) fn resume(&self, last_event_id: &str) -> Result<Resumed, ResumeError> {
+    pub(crate) async fn resume(&self, last_event_id: &str) -> Result<Resumed, ResumeError> {
         let id = EventId::parse(last_event_id).ok_or(ResumeError::Malformed)?;
         if id.tag != *self.tag {
             return Err(ResumeError::Foreign);
@@ -164,7 +170,8 @@ impl SessionStreams {
         // send here is in the store.
         let replay = self
             .store
-            .replay(&self.id, id.stream, id.seq)?
+            .replay_shared(&self.id, id.stream, id.seq)
+            .await?
             .into_iter()
             .map(|e| SseItem {
                 id: Some(EventId::format(&self.tag, e.stream, e.seq)),
