@@ -69,8 +69,9 @@ return out
 /// and the gap it leaves makes a resumption across it a clear 410 instead of a silent loss).
 const QUEUE: usize = 65_536;
 
-/// How many times, a few milliseconds apart, a replay that names an event not yet in Redis looks
-/// again: the instance that sent it records asynchronously, in order, and may be a moment behind.
+/// How many times, 20 ms apart, a replay looks again when it names an event not yet in Redis, or
+/// when the stream has not ended and the last two reads differ: the instance that sent the events
+/// records them asynchronously, in order, and may be a moment behind.
 const CATCH_UP_TRIES: u32 = 10;
 
 enum Op {
@@ -304,14 +305,26 @@ impl EventStore for RedisEventStore {
     ) -> StoreFuture<'a, Result<Vec<StoredEvent>, ReplayError>> {
         Box::pin(async move {
             let mut tries = 0;
+            let mut previous: Option<Vec<StoredEvent>> = None;
             loop {
-                match self.replay_once(session, stream, after).await {
-                    Err(ReplayError::Unknown) if tries < CATCH_UP_TRIES => {
-                        tries += 1;
-                        tokio::time::sleep(Duration::from_millis(20)).await;
+                let r = self.replay_once(session, stream, after).await;
+                let settled = match &r {
+                    Err(ReplayError::Unknown) => false,
+                    Err(_) => true,
+                    // A stream that has not ended yet may have events on their way from the
+                    // instance that sent them: read until two reads agree.
+                    Ok(v) => {
+                        v.last()
+                            .is_some_and(|e| matches!(e.kind, OutKind::Result | OutKind::Error(_)))
+                            || previous.as_ref() == Some(v)
                     }
-                    r => return r,
+                };
+                if settled || tries >= CATCH_UP_TRIES {
+                    return r;
                 }
+                previous = r.ok();
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
             }
         })
     }

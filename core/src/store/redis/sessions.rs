@@ -18,8 +18,19 @@ end
 return 0
 ";
 
-/// How often an update re-reads and re-merges when other instances keep writing the same record.
-const MAX_ATTEMPTS: usize = 16;
+/// How often an update re-reads and re-merges when other instances keep writing the same record
+/// (after each lost race it waits a random moment, growing with the attempts, so that writers in
+/// lock step cannot starve one another).
+const MAX_ATTEMPTS: u32 = 32;
+
+/// A random wait of up to 250 µs times 2^attempt (at most 64 ms).
+async fn back_off(attempt: u32) {
+    let mut raw = [0u8; 4];
+    let _ = getrandom::fill(&mut raw);
+    let cap = 250u64 << attempt.min(8);
+    let micros = u64::from(u32::from_le_bytes(raw)) % cap;
+    tokio::time::sleep(std::time::Duration::from_micros(micros)).await;
+}
 
 /// Legacy session records in Redis under `<prefix>session:<id>`.
 ///
@@ -104,7 +115,10 @@ impl SessionStore for RedisSessionStore {
         record: &'a SessionRecord,
     ) -> StoreFuture<'a, Result<SessionRecord, SessionStoreError>> {
         Box::pin(async move {
-            for _ in 0..MAX_ATTEMPTS {
+            for attempt in 0..MAX_ATTEMPTS {
+                if attempt > 0 {
+                    back_off(attempt).await;
+                }
                 let Some(raw) = self.get_raw(&record.id).await? else {
                     // Deleted or expired meanwhile: not brought back.
                     return Ok(record.clone());
