@@ -14,7 +14,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 # Every feature combination core documents builds warning-free, tests included (the default set is
 # covered above).
-for features in "" http schemars macros tls fuzzing; do
+for features in "" http schemars macros tls fuzzing redis; do
   step "cargo clippy -p libmcp --no-default-features ${features:+--features $features}"
   cargo clippy -p libmcp --no-default-features ${features:+--features "$features"} --tests --locked -- -D warnings
 done

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Many instances on shared Redis state (issue 15): installs the Debian package redis-server when
+# missing, starts one on a free loopback port (no persistence; its data dir is removed afterwards),
+# and runs the Redis integration tests (core/tests/redis_cluster.rs, feature `redis`) against it:
+# libmcp instances behind a round-robin proxy, and a Redis restart (on a second server the test
+# starts and stops itself). REDIS_URL is always set here, so none of those tests skips.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+step() { printf -- '--- %s\n' "$*"; }
+
+if ! command -v redis-server > /dev/null; then
+  step "installing redis-server (apt-get)"
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends redis-server > /dev/null
+fi
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+dir=$(mktemp -d)
+step "redis-server on 127.0.0.1:$port"
+redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir" \
+  --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
+stop() {
+  if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2> /dev/null || true; fi
+  rm -rf "$dir"
+}
+trap stop EXIT
+for _ in $(seq 100); do
+  if redis-cli -p "$port" ping 2> /dev/null | grep -q PONG; then break; fi
+  sleep 0.1
+done
+redis-cli -p "$port" ping | grep -q PONG
+
+step "cargo test -p libmcp --features redis --test redis_cluster"
+REDIS_URL="redis://127.0.0.1:$port/0" cargo test -p libmcp --features redis --test redis_cluster --locked
