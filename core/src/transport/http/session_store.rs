@@ -87,7 +87,7 @@ impl SessionRecord {
         let mut subscriptions: Vec<String> = self
             .subscriptions
             .iter()
-            .filter(|u| !(base.subscriptions.contains(u) && !ours.subscriptions.contains(u)))
+            .filter(|u| !base.subscriptions.contains(u) || ours.subscriptions.contains(u))
             .cloned()
             .collect();
         for u in &ours.subscriptions {
@@ -170,7 +170,10 @@ pub enum SessionStoreError {
 /// was recorded, then ends; messages sent later on the original instance are not forwarded), and
 /// server-initiated notifications (list changes, resource updates, logs outside a request), which
 /// go to the standalone stream of the instance that produced them. Concurrent changes of one
-/// session on two instances are resolved by the last write. Sessions of the 2024-11-05 HTTP+SSE
+/// session on two instances go through [`update`](Self::update): a shared store that merges there
+/// (the Redis store, `libmcp::store::redis`, with feature `redis`) loses none of them; one that
+/// only implements [`save`](Self::save) keeps the last write. A resumption with `Last-Event-ID` on
+/// another instance replays what was recorded and then ends. Sessions of the 2024-11-05 HTTP+SSE
 /// transport live on their one event stream and are never stored.
 pub trait SessionStore: Send + Sync + fmt::Debug {
     /// The record of session `id`, or `None` when there is none (never created, deleted, reaped).

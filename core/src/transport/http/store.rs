@@ -52,8 +52,10 @@ pub enum ReplayError {
 /// that runs it (**sticky routing by `Mcp-Session-Id`**). Instances number their streams apart
 /// (see the event-id format), so they never record the same stream. A shared implementation must
 /// hold, per session and stream, the ordered events with their sequence numbers and which of
-/// them were dropped, and must answer [`replay`](Self::replay) consistently with
-/// [`append`](Self::append) calls made by any instance.
+/// them were dropped, and must answer [`replay_shared`](Self::replay_shared) consistently with
+/// [`append`](Self::append) calls made by any instance ([`replay`](Self::replay) is only asked
+/// about streams this instance runs). The Redis store (`libmcp::store::redis`, feature `redis`)
+/// is one.
 pub trait EventStore: Send + Sync + fmt::Debug {
     /// Records `event` of session `session`. Calls for one stream come in `seq` order.
     fn append(&self, session: &str, event: StoredEvent);
