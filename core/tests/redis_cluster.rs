@@ -12,14 +12,14 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_raw::{call, error_of, send, session};
+use http_raw::{call, error_of, open, read_until, send, session};
 use hyper::Method;
 use libmcp::model::logging::LoggingLevel;
-use libmcp::server::{InputRequired, Reply, Server, ServerBuilder};
+use libmcp::server::{Change, InputRequired, Reply, Server, ServerBuilder};
 use libmcp::store::redis::RedisStore;
 use libmcp::transport::OutKind;
 use libmcp::transport::http::{EventStore, ReplayError, SessionRecord, SessionStore, StoredEvent};
-use redis_group::{OwnRedis, instances, options, proxy, redis_url};
+use redis_group::{OwnRedis, instances, options, proxy, redis_url, servers};
 use serde_json::{Value, json};
 
 const V26: &str = "2026-07-28";
@@ -211,6 +211,47 @@ async fn a_sealed_request_state_completes_on_another_instance() {
         json!({"name": "ask", "arguments": {}, "inputResponses": answer, "requestState": state});
     let (_, refused) = modern(other.local_addr(), 3, retry).await;
     assert!(refused.to_string().contains("requestState"), "{refused}");
+}
+
+#[tokio::test]
+async fn a_list_change_on_one_instance_reaches_the_listeners_of_every_instance() {
+    let Some(url) = redis_url() else { return };
+    let redis = RedisStore::connect(&url, options()).unwrap();
+    let group = servers(&redis, 3, builder).await;
+    // A legacy session on each instance, each with its standalone GET stream open.
+    let mut streams = Vec::new();
+    for (h, _) in &group {
+        let sid = session(h.local_addr(), "2025-06-18").await;
+        let r = open(
+            h.local_addr(),
+            Method::GET,
+            &[("mcp-session-id", sid.as_str())],
+            None,
+        )
+        .await;
+        assert_eq!(r.status(), 200);
+        streams.push(r.into_body());
+    }
+    // A tool added on the second instance, a resource list change announced on the third.
+    let obj = json!({"type": "object"});
+    group[1]
+        .1
+        .add_tool(
+            json!({"name": "late", "inputSchema": obj}),
+            libmcp::server::sync_handler(|_| Reply::text("late")),
+        )
+        .unwrap();
+    group[2].1.notify(Change::Resources);
+    for body in &mut streams {
+        let mut buf = String::new();
+        read_until(body, &mut buf, "notifications/tools/list_changed").await;
+        read_until(body, &mut buf, "notifications/resources/list_changed").await;
+        assert_eq!(
+            buf.matches("list_changed").count(),
+            2,
+            "each change once: {buf}"
+        );
+    }
 }
 
 fn record(id: &str, subscriptions: &[&str]) -> SessionRecord {

@@ -376,6 +376,7 @@ impl ServerBuilder {
                 listeners: Listeners::default(),
                 schemas: self.schemas,
                 legacy_sessions: Mutex::new(Vec::new()),
+                change_hook: parking_lot::RwLock::new(None),
                 tasks: match self.task_store {
                     Some(store) => super::tasks::Tasks::new(store),
                     None => super::tasks::Tasks::default(),

@@ -52,6 +52,19 @@ pub async fn instances(
     n: usize,
     make: impl Fn() -> libmcp::server::ServerBuilder,
 ) -> Vec<HttpServerHandle> {
+    servers(redis, n, make)
+        .await
+        .into_iter()
+        .map(|(h, _)| h)
+        .collect()
+}
+
+/// [`instances`], each with its server, whose changes fan out to the others.
+pub async fn servers(
+    redis: &RedisStore,
+    n: usize,
+    make: impl Fn() -> libmcp::server::ServerBuilder,
+) -> Vec<(HttpServerHandle, Server)> {
     let mut out = Vec::new();
     for _ in 0..n {
         let server: Server = make()
@@ -59,9 +72,10 @@ pub async fn instances(
             .state_sealer(redis.state_sealer().await.unwrap())
             .build()
             .unwrap();
+        redis.fan_out_changes(&server).await.unwrap();
         let mut config = HttpServerConfig::with_bind("127.0.0.1:0".parse().unwrap());
         redis.configure(&mut config);
-        out.push(serve_http(server, config).await.unwrap());
+        out.push((serve_http(server.clone(), config).await.unwrap(), server));
     }
     out
 }

@@ -18,7 +18,8 @@
 //!
 //! Every key starts with [`RedisOptions::prefix`] and carries a TTL (the session idle timeout for
 //! sessions and event logs, the task's own TTL for tasks), except the one small hash of sealing keys.
-//! When Redis cannot be reached, requests that need it are answered 503 with a JSON-RPC error and
+//! With [`RedisStore::fan_out_changes`], a change announced on one instance reaches the listening
+//! clients of every instance. When Redis cannot be reached, requests that need it are answered 503 with a JSON-RPC error and
 //! the connection is re-established in the background ([`ConnectionManager`]); nothing else stops.
 //!
 //! [`SessionStore`]: crate::transport::http::SessionStore
@@ -26,6 +27,7 @@
 //! [`TaskStore`]: crate::server::tasks::TaskStore
 
 mod events;
+mod fanout;
 mod sealing;
 mod sessions;
 mod tasks;
@@ -41,6 +43,7 @@ pub use sessions::RedisSessionStore;
 pub use tasks::RedisTaskStore;
 
 use crate::request_state::StateSealer;
+use crate::server::Server;
 use crate::transport::http::HttpServerConfig;
 
 /// Tunables of the Redis stores; every one has a safe default.
@@ -101,6 +104,7 @@ pub enum RedisStoreError {
 /// A connection to one Redis database, from which the stores are made. Clones share the connection.
 #[derive(Clone)]
 pub struct RedisStore {
+    client: redis::Client,
     conn: ConnectionManager,
     options: Arc<RedisOptions>,
 }
@@ -124,9 +128,10 @@ impl RedisStore {
             .set_connection_timeout(Some(options.timeout))
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_millis(500));
-        let conn = ConnectionManager::new_lazy_with_config(client, config)
+        let conn = ConnectionManager::new_lazy_with_config(client.clone(), config)
             .map_err(|e| RedisStoreError::Url(e.to_string()))?;
         Ok(RedisStore {
+            client,
             conn,
             options: Arc::new(options),
         })
@@ -168,6 +173,15 @@ impl RedisStore {
     /// background for as long as the sealer (or a server built with it) lives.
     pub async fn state_sealer(&self) -> Result<StateSealer, RedisStoreError> {
         sealing::follow(self.clone()).await
+    }
+
+    /// Passes the changes `server` announces (`notifications/*/list_changed`,
+    /// `notifications/resources/updated`) to every other instance that joined, over Redis pub/sub,
+    /// and announces theirs to `server`'s listening clients (legacy sessions and `subscriptions/listen`
+    /// streams). Returns once subscribed (an error when Redis cannot be reached); follows the channel
+    /// for as long as the server lives, subscribing again after Redis comes back.
+    pub async fn fan_out_changes(&self, server: &Server) -> Result<(), RedisStoreError> {
+        fanout::join(self.clone(), server).await
     }
 
     /// Points `config` at the shared session and event stores, expiring with its
