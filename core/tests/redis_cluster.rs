@@ -254,6 +254,52 @@ async fn a_list_change_on_one_instance_reaches_the_listeners_of_every_instance()
     }
 }
 
+/// Opens a legacy session whose client can answer elicitation requests.
+async fn eliciting_session(addr: SocketAddr) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let r = open(addr, Method::POST, &[], Some(init)).await;
+    assert_eq!(r.status(), 200);
+    let id = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(post(addr, &id, done).await.0, 202);
+    id
+}
+
+#[tokio::test]
+async fn an_elicitation_sent_by_one_instance_is_answered_through_another() {
+    let Some(url) = redis_url() else { return };
+    let redis = RedisStore::connect(&url, options()).unwrap();
+    let group = servers(&redis, 3, builder).await;
+    let (a, b, c) = (
+        group[0].0.local_addr(),
+        group[1].0.local_addr(),
+        group[2].0.local_addr(),
+    );
+    let sid = eliciting_session(a).await;
+    // The session is served on C first, so the request below comes from an instance that
+    // rehydrated it, and the answer goes through the two others.
+    assert_eq!(post(c, &sid, call(1, "echo", json!({}))).await.0, 200);
+    for (asker, answerer, id) in [(c, b, 2), (a, b, 3), (b, a, 4)] {
+        let h = [("mcp-session-id", sid.as_str())];
+        let r = open(asker, Method::POST, &h, Some(call(id, "ask", json!({})))).await;
+        assert_eq!(r.status(), 200);
+        let mut body = r.into_body();
+        let mut buf = String::new();
+        read_until(&mut body, &mut buf, "elicitation/create").await;
+        let request: Value = events(&buf)
+            .iter()
+            .map(|(_, d)| serde_json::from_str::<Value>(d).unwrap())
+            .find(|m| m["method"] == "elicitation/create")
+            .unwrap();
+        let answer = json!({"jsonrpc": "2.0", "id": request["id"],
+            "result": {"action": "accept", "content": {"name": format!("Ada{id}")}}});
+        assert_eq!(post(answerer, &sid, answer).await.0, 202);
+        read_until(&mut body, &mut buf, &format!("Hello, Ada{id}!")).await;
+    }
+}
+
 fn record(id: &str, subscriptions: &[&str]) -> SessionRecord {
     SessionRecord {
         id: id.into(),

@@ -75,6 +75,7 @@ pub async fn servers(
         redis.fan_out_changes(&server).await.unwrap();
         let mut config = HttpServerConfig::with_bind("127.0.0.1:0".parse().unwrap());
         redis.configure(&mut config);
+        config.relay = Some(redis.relay().await.unwrap());
         out.push((serve_http(server.clone(), config).await.unwrap(), server));
     }
     out

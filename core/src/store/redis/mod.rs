@@ -28,6 +28,8 @@
 
 mod events;
 mod fanout;
+mod pubsub;
+mod relay;
 mod sealing;
 mod sessions;
 mod tasks;
@@ -39,6 +41,7 @@ use std::time::Duration;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
 pub use events::RedisEventStore;
+pub use relay::RedisRelay;
 pub use sessions::RedisSessionStore;
 pub use tasks::RedisTaskStore;
 
@@ -182,6 +185,13 @@ impl RedisStore {
     /// for as long as the server lives, subscribing again after Redis comes back.
     pub async fn fan_out_changes(&self, server: &Server) -> Result<(), RedisStoreError> {
         fanout::join(self.clone(), server).await
+    }
+
+    /// A relay for [`HttpServerConfig::relay`]: a client's answer to a server-to-client request
+    /// (elicitation, sampling, roots) POSTed to one instance reaches the instance whose handler
+    /// waits for it. One per server; subscribed when this returns.
+    pub async fn relay(&self) -> Result<Arc<RedisRelay>, RedisStoreError> {
+        RedisRelay::new(self.clone()).await
     }
 
     /// Points `config` at the shared session and event stores, expiring with its

@@ -35,6 +35,7 @@ mod headers;
 mod input;
 mod legacy_sse;
 mod media;
+mod relay;
 mod resume;
 mod security;
 mod server;
@@ -45,6 +46,7 @@ mod store;
 mod streams;
 
 pub use config::HttpServerConfig;
+pub use relay::{Deliver, MessageRelay};
 pub use server::{HttpServerHandle, serve_http};
 pub use session_store::{
     MemorySessionStore, SessionRecord, SessionStore, SessionStoreError, StoreFuture,

@@ -259,6 +259,7 @@ impl State {
         let streams =
             SessionStreams::restore(id, self.config.event_store.clone(), &record.event_tag);
         let session = self.server.session(Sink::new(streams.standalone.clone()));
+        session.number_requests_from(streams.first_request_id());
         restore(&session, r, &record);
         if let Some(p) = &record.principal {
             let mut a = AuthInfo::new();

@@ -91,7 +91,8 @@ impl SessionStreams {
     pub(crate) fn restore(id: &str, store: Arc<dyn EventStore>, tag: &str) -> SessionStreams {
         let mut raw = [0u8; 4];
         getrandom::fill(&mut raw).expect("the OS random source failed");
-        let high = u64::from(u32::from_le_bytes(raw).max(1));
+        // Below 2^20 so that request ids numbered from the base stay exact in JSON (2^52).
+        let high = u64::from((u32::from_le_bytes(raw) >> 12).max(1));
         SessionStreams::with_base(id, store, tag, high << 32)
     }
 
@@ -107,6 +108,17 @@ impl SessionStreams {
             next: AtomicU64::new(base + 1),
             open: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The session id.
+    pub(crate) fn session_id(&self) -> &str {
+        &self.id
+    }
+
+    /// The first id of the server-to-client requests sent from here: 1 where the session was
+    /// created, the stream base (a random multiple of 2^32, below 2^52) where it was rehydrated.
+    pub(crate) fn first_request_id(&self) -> i64 {
+        i64::try_from(self.base).unwrap_or(1).max(1)
     }
 
     /// The session's part of its event ids.
