@@ -163,18 +163,21 @@ pub enum SessionStoreError {
 ///
 /// # What still needs sticky routing (by `Mcp-Session-Id`)
 ///
-/// Live things stay in the process that holds them and are not in the record: requests in flight
-/// (a `notifications/cancelled` for one must reach the instance running it), the server-to-client
-/// requests a handler waits on (sampling, elicitation, roots: the client's answer must be POSTed to
-/// that instance), open SSE streams and their live messages (a resumption elsewhere replays what
-/// was recorded, then ends; messages sent later on the original instance are not forwarded), and
-/// server-initiated notifications (list changes, resource updates, logs outside a request), which
-/// go to the standalone stream of the instance that produced them. Concurrent changes of one
-/// session on two instances go through [`update`](Self::update): a shared store that merges there
-/// (the Redis store, `libmcp::store::redis`, with feature `redis`) loses none of them; one that
-/// only implements [`save`](Self::save) keeps the last write. A resumption with `Last-Event-ID` on
-/// another instance replays what was recorded and then ends. Sessions of the 2024-11-05 HTTP+SSE
-/// transport live on their one event stream and are never stored.
+/// Live things stay in the process that holds them and are not in the record. With a
+/// [`MessageRelay`](super::MessageRelay) ([`HttpServerConfig::relay`](super::HttpServerConfig::relay);
+/// the Redis store has one), the client's answer to a server-to-client request (sampling,
+/// elicitation, roots) may be POSTed to any instance: one that does not wait for it forwards it to
+/// the others, and the one whose handler waits takes it. With the Redis store's change fan-out
+/// (`RedisStore::fan_out_changes`), list changes and resource updates announced with
+/// [`Server::notify`](crate::server::Server::notify) reach the listeners of every instance. Still
+/// tied to one instance: requests in flight (a `notifications/cancelled` for one must reach the
+/// instance running it), and open SSE streams with their live messages (a resumption elsewhere
+/// replays what was recorded, then ends; messages sent later on the original instance are not
+/// forwarded), including logs and progress a handler sends outside a request. Concurrent changes
+/// of one session on two instances go through [`update`](Self::update): a shared store that merges
+/// there (the Redis store, `libmcp::store::redis`, with feature `redis`) loses none of them; one
+/// that only implements [`save`](Self::save) keeps the last write. Sessions of the 2024-11-05
+/// HTTP+SSE transport live on their one event stream and are never stored.
 pub trait SessionStore: Send + Sync + fmt::Debug {
     /// The record of session `id`, or `None` when there is none (never created, deleted, reaped).
     fn load<'a>(
