@@ -14,10 +14,12 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 # Every feature combination core documents builds warning-free, tests included (the default set is
 # covered above).
-for features in "" http schemars macros tls fuzzing; do
+for features in "" http schemars macros tls fuzzing redis; do
   step "cargo clippy -p libmcp --no-default-features ${features:+--features $features}"
   cargo clippy -p libmcp --no-default-features ${features:+--features "$features"} --tests --locked -- -D warnings
 done
+step "cargo clippy -p libmcp-examples --features redis (everything-server --redis)"
+cargo clippy -p libmcp-examples --features redis --all-targets --locked -- -D warnings
 
 step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet

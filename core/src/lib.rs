@@ -27,6 +27,8 @@ pub mod request_state;
 pub mod schema;
 mod shapes;
 pub mod skills;
+#[cfg(feature = "redis")]
+pub mod store;
 pub mod uri_template;
 pub mod version;
 

@@ -15,11 +15,13 @@
 //! the params digest, the principal (a presence byte, then length-prefixed) and the payload.
 
 use std::fmt;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
+use parking_lot::RwLock;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -121,9 +123,19 @@ fn write_object<'v>(out: &mut Vec<u8>, entries: impl Iterator<Item = (&'v String
 }
 
 /// Seals and opens `requestState` tokens with a 32-byte HMAC-SHA256 key.
+///
+/// Clones share one key ring: [`rotate`](Self::rotate) on any clone (for example from a task that
+/// follows keys shared by several instances) changes what every clone seals with, and the previous key
+/// is still accepted by [`open`](Self::open) until its grace period ends.
 #[derive(Clone)]
 pub struct StateSealer {
-    key: [u8; 32],
+    ring: Arc<RwLock<KeyRing>>,
+}
+
+/// The current key and the one it replaced, accepted until `previous_until`.
+pub(crate) struct KeyRing {
+    current: [u8; 32],
+    previous: Option<([u8; 32], SystemTime)>,
 }
 
 impl fmt::Debug for StateSealer {
@@ -135,14 +147,50 @@ impl fmt::Debug for StateSealer {
 impl StateSealer {
     /// A sealer with the given key (share it across replicas that must accept each other's tokens).
     pub fn new(key: [u8; 32]) -> Self {
-        StateSealer { key }
+        StateSealer {
+            ring: Arc::new(RwLock::new(KeyRing {
+                current: key,
+                previous: None,
+            })),
+        }
     }
 
     /// A sealer with a fresh key from the operating system's RNG; panics if the RNG is unavailable.
     pub fn random() -> Self {
         let mut key = [0u8; 32];
         getrandom::fill(&mut key).expect("operating system RNG unavailable");
-        StateSealer { key }
+        StateSealer::new(key)
+    }
+
+    /// Seals with `key` from now on; tokens sealed with the key it replaces still open until
+    /// `previous_until`. Setting the current key again changes nothing.
+    pub fn rotate(&self, key: [u8; 32], previous_until: SystemTime) {
+        let mut ring = self.ring.write();
+        if ring.current == key {
+            return;
+        }
+        ring.previous = Some((ring.current, previous_until));
+        ring.current = key;
+    }
+
+    /// A handle on the key ring that does not keep it alive (for a task following shared keys).
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn ring_weak(&self) -> Weak<RwLock<KeyRing>> {
+        Arc::downgrade(&self.ring)
+    }
+
+    /// The sealer on `ring`, while some sealer still uses it.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn from_ring(ring: &Weak<RwLock<KeyRing>>) -> Option<StateSealer> {
+        ring.upgrade().map(|ring| StateSealer { ring })
+    }
+
+    /// Sets both keys at once: `current` seals, `previous` (with the end of its grace period) is
+    /// also accepted; for instances that adopt a key ring kept elsewhere.
+    pub fn set_keys(&self, current: [u8; 32], previous: Option<([u8; 32], SystemTime)>) {
+        let mut ring = self.ring.write();
+        ring.current = current;
+        ring.previous = previous;
     }
 
     /// Seals `plaintext` for `binding`, valid for `ttl` from now.
@@ -169,7 +217,8 @@ impl StateSealer {
         raw.push(VERSION);
         raw.extend_from_slice(&expiry.to_be_bytes());
         raw.extend_from_slice(plaintext);
-        let tag = self.mac(binding, &raw).finalize().into_bytes();
+        let key = self.ring.read().current;
+        let tag = mac(&key, binding, &raw).finalize().into_bytes();
         raw.extend_from_slice(&tag);
         URL_SAFE_NO_PAD.encode(raw)
     }
@@ -189,33 +238,39 @@ impl StateSealer {
             return Err(StateError::Malformed);
         }
         let (signed, tag) = raw.split_at(raw.len() - TAG_LEN);
-        self.mac(binding, signed)
-            .verify_slice(tag)
-            .map_err(|_| StateError::Tampered)?;
+        let (current, previous) = {
+            let ring = self.ring.read();
+            let previous = ring.previous.filter(|(_, until)| now < *until);
+            (ring.current, previous.map(|(k, _)| k))
+        };
+        let verifies = |key: &[u8; 32]| mac(key, binding, signed).verify_slice(tag).is_ok();
+        if !verifies(&current) && !previous.as_ref().is_some_and(verifies) {
+            return Err(StateError::Tampered);
+        }
         let expiry = u64::from_be_bytes(signed[1..HEADER_LEN].try_into().expect("8 bytes"));
         if unix_ms(now) >= expiry {
             return Err(StateError::Expired);
         }
         Ok(signed[HEADER_LEN..].to_vec())
     }
+}
 
-    /// The MAC state after absorbing the binding and `signed` (version, expiry and payload).
-    fn mac(&self, binding: &StateBinding<'_>, signed: &[u8]) -> HmacSha256 {
-        let mut mac = HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key length");
-        mac.update(DOMAIN);
-        mac.update(&signed[..HEADER_LEN]);
-        update_prefixed(&mut mac, binding.method.as_bytes());
-        mac.update(&binding.params_digest);
-        match binding.principal {
-            None => mac.update(&[0]),
-            Some(p) => {
-                mac.update(&[1]);
-                update_prefixed(&mut mac, p.as_bytes());
-            }
+/// The MAC state after absorbing the binding and `signed` (version, expiry and payload).
+fn mac(key: &[u8; 32], binding: &StateBinding<'_>, signed: &[u8]) -> HmacSha256 {
+    let mut mac = HmacSha256::new_from_slice(key).expect("HMAC takes any key length");
+    mac.update(DOMAIN);
+    mac.update(&signed[..HEADER_LEN]);
+    update_prefixed(&mut mac, binding.method.as_bytes());
+    mac.update(&binding.params_digest);
+    match binding.principal {
+        None => mac.update(&[0]),
+        Some(p) => {
+            mac.update(&[1]);
+            update_prefixed(&mut mac, p.as_bytes());
         }
-        mac.update(&signed[HEADER_LEN..]);
-        mac
     }
+    mac.update(&signed[HEADER_LEN..]);
+    mac
 }
 
 fn update_prefixed(mac: &mut HmacSha256, bytes: &[u8]) {
@@ -252,6 +307,22 @@ mod tests {
             params_digest: params_digest(&json!({"name": "t", "arguments": {"a": 1}})),
             principal,
         }
+    }
+
+    #[test]
+    fn a_rotated_out_key_opens_until_its_grace_period_ends() {
+        let b = binding(None);
+        let s = sealer();
+        let clone = s.clone();
+        let old = s.seal_at(&b, b"x", TTL, now());
+        clone.rotate([9u8; 32], now() + Duration::from_secs(30));
+        let new = s.seal_at(&b, b"y", TTL, now());
+        assert_eq!(s.open_at(&b, &old, now()), Ok(b"x".to_vec()));
+        assert_eq!(s.open_at(&b, &new, now()), Ok(b"y".to_vec()));
+        let later = now() + Duration::from_secs(31);
+        assert_eq!(s.open_at(&b, &old, later), Err(StateError::Tampered));
+        assert_eq!(s.open_at(&b, &new, later), Ok(b"y".to_vec()));
+        assert_eq!(sealer().open_at(&b, &new, now()), Err(StateError::Tampered));
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub struct ServerBuilder {
     versions: Vec<ProtocolVersion>,
     config: ServerConfig,
     key: Option<[u8; 32]>,
+    sealer: Option<StateSealer>,
     task_store: Option<Arc<dyn super::tasks::TaskStore>>,
     enabled: Offers,
     schemas: SchemaCache,
@@ -90,6 +91,7 @@ impl ServerBuilder {
             versions: ProtocolVersion::KNOWN.to_vec(),
             config: ServerConfig::default(),
             key: None,
+            sealer: None,
             task_store: None,
             enabled: Offers::default(),
             schemas: SchemaCache::default(),
@@ -125,6 +127,14 @@ impl ServerBuilder {
     /// balancer share a key so a retry may land on any of them.
     pub fn state_key(mut self, key: [u8; 32]) -> Self {
         self.key = Some(key);
+        self
+    }
+
+    /// Seals `requestState` with `sealer`, whose keys may change while the server runs
+    /// ([`StateSealer::rotate`]); instances that follow one shared key ring accept each other's
+    /// tokens across rotations. Takes precedence over [`state_key`](Self::state_key).
+    pub fn state_sealer(mut self, sealer: StateSealer) -> Self {
+        self.sealer = Some(sealer);
         self
     }
 
@@ -349,9 +359,10 @@ impl ServerBuilder {
         if !self.errors.is_empty() {
             return Err(Error::InvalidDefinitions(self.errors));
         }
-        let sealer = match self.key {
-            Some(k) => StateSealer::new(k),
-            None => StateSealer::random(),
+        let sealer = match (self.sealer, self.key) {
+            (Some(s), _) => s,
+            (None, Some(k)) => StateSealer::new(k),
+            (None, None) => StateSealer::random(),
         };
         Ok(Server {
             inner: Arc::new(ServerInner {
@@ -365,6 +376,7 @@ impl ServerBuilder {
                 listeners: Listeners::default(),
                 schemas: self.schemas,
                 legacy_sessions: Mutex::new(Vec::new()),
+                change_hook: parking_lot::RwLock::new(None),
                 tasks: match self.task_store {
                     Some(store) => super::tasks::Tasks::new(store),
                     None => super::tasks::Tasks::default(),

@@ -126,7 +126,12 @@ pub(crate) struct ServerInner {
     pub(crate) schemas: crate::schema::SchemaCache,
     legacy_sessions: Mutex<Vec<Weak<SessionShared>>>,
     pub(crate) tasks: tasks::Tasks,
+    /// Told of every change announced here ([`Server::on_change`]).
+    pub(crate) change_hook: parking_lot::RwLock<Option<ChangeHook>>,
 }
+
+/// A function told of every change a server announces itself ([`Server::on_change`]).
+pub type ChangeHook = Arc<dyn Fn(&Change) + Send + Sync>;
 
 impl ServerInner {
     pub(crate) fn offers(&self) -> Offers {
@@ -305,9 +310,27 @@ impl Server {
         &self.inner.config
     }
 
-    /// Announces a change to listening clients of both eras.
+    /// Announces a change to listening clients of both eras, and tells the
+    /// [`on_change`](Self::on_change) hook.
     pub fn notify(&self, change: Change) {
+        let hook = self.inner.change_hook.read().clone();
+        if let Some(hook) = hook {
+            hook(&change);
+        }
         self.inner.announce(change);
+    }
+
+    /// Announces a change to this server's listening clients only, without telling the
+    /// [`on_change`](Self::on_change) hook: for changes another instance announced.
+    pub fn notify_local(&self, change: Change) {
+        self.inner.announce(change);
+    }
+
+    /// Calls `hook` with every change this server announces ([`notify`](Self::notify), and the
+    /// runtime registrations that call it), e.g. to pass it to other instances; replaces the hook
+    /// set before.
+    pub fn on_change(&self, hook: ChangeHook) {
+        *self.inner.change_hook.write() = Some(hook);
     }
 
     /// Registers (or replaces) a tool at runtime, checked and compiled like a builder registration,

@@ -278,6 +278,19 @@ impl Session {
         }
     }
 
+    /// Whether a server-to-client request with this id still waits for the client's answer here.
+    #[cfg(feature = "http")]
+    pub(crate) fn awaits_answer(&self, id: &RequestId) -> bool {
+        self.shared.outgoing.lock().contains_key(id)
+    }
+
+    /// Numbers this session's server-to-client requests from `first` on (a session rehydrated on
+    /// another instance, so that the ids of the requests each instance sends never collide).
+    #[cfg(feature = "http")]
+    pub(crate) fn number_requests_from(&self, first: i64) {
+        self.shared.next_out_id.store(first, Ordering::Relaxed);
+    }
+
     /// Handles one parsed message; anything it produces for a request goes to `sink`.
     pub fn handle_message(&self, message: Message, sink: Sink) {
         self.handle_message_as(message, sink, None)

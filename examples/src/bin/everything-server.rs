@@ -2,19 +2,22 @@
 //!
 //! Usage: `everything-server` (serves MCP on stdin/stdout until stdin closes; both protocol eras), or
 //! `everything-server --http [ADDR] [--http-sse]` (serves `http://ADDR/mcp`, default 127.0.0.1:3000;
-//! both eras; with `--http-sse` also the 2024-11-05 HTTP+SSE transport on `/sse` and `/messages`).
+//! both eras; with `--http-sse` also the 2024-11-05 HTTP+SSE transport on `/sse` and `/messages`;
+//! built with feature `redis`, `--redis URL` shares its state with the other instances on that Redis).
 
 use libmcp::transport::http::{HttpServerConfig, serve_http};
 
-const USAGE: &str = "Usage: everything-server [--http [ADDR] [--http-sse]]\n\nServes the MCP conformance \
+const USAGE: &str = "Usage: everything-server [--http [ADDR] [--http-sse] [--redis URL]]\n\nServes the MCP conformance \
 fixtures on stdin/stdout, or with --http on http://ADDR/mcp (default 127.0.0.1:3000; port 0 picks a free \
 one). Both protocol eras. --http-sse also serves the 2024-11-05 HTTP+SSE transport: GET http://ADDR/sse \
-opens a session's event stream, whose first event names the POST endpoint (/messages?sessionId=...).";
+opens a session's event stream, whose first event names the POST endpoint (/messages?sessionId=...). \
+--redis URL (built with feature redis) keeps sessions, SSE events, tasks and the requestState keys in \
+Redis and passes answers and list changes between the instances sharing it.";
 
 /// How to serve, from the command line.
 enum Mode {
     Stdio,
-    Http(Box<HttpServerConfig>),
+    Http(Box<HttpServerConfig>, Option<String>),
 }
 
 fn parse(args: &[String]) -> Result<Mode, String> {
@@ -36,14 +39,22 @@ fn parse(args: &[String]) -> Result<Mode, String> {
         );
         rest = after;
     }
-    for a in rest {
+    let mut redis = None;
+    let mut rest = rest.iter();
+    while let Some(a) = rest.next() {
         match a.as_str() {
             "--http-sse" if !config.http_sse => config.http_sse = true,
             "--http-sse" => return Err("--http-sse given twice".into()),
+            "--redis" if redis.is_some() => return Err("--redis given twice".into()),
+            "--redis" if cfg!(feature = "redis") => match rest.next() {
+                Some(url) => redis = Some(url.clone()),
+                None => return Err("--redis needs a URL (redis://host:port/db)".into()),
+            },
+            "--redis" => return Err("--redis needs a build with feature redis".into()),
             _ => return Err(format!("unexpected argument {a:?}")),
         }
     }
-    Ok(Mode::Http(Box::new(config)))
+    Ok(Mode::Http(Box::new(config), redis))
 }
 
 #[tokio::main]
@@ -60,7 +71,20 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    let server = libmcp_examples::everything::build_server();
+    let redis_url = match &mode {
+        Mode::Http(_, url) => url.clone(),
+        Mode::Stdio => None,
+    };
+    let (server, mode) = match redis_url {
+        None => (libmcp_examples::everything::build_server(), mode),
+        Some(url) => match shared(&url, mode).await {
+            Ok(pair) => pair,
+            Err(e) => {
+                eprintln!("everything-server: --redis {url}: {e}");
+                std::process::exit(1);
+            }
+        },
+    };
     match mode {
         Mode::Stdio => {
             if let Err(e) = server.serve_stdio().await {
@@ -68,7 +92,7 @@ async fn main() {
                 std::process::exit(1);
             }
         }
-        Mode::Http(config) => {
+        Mode::Http(config, _) => {
             let path = config.path.clone();
             let sse = config
                 .http_sse
@@ -91,4 +115,31 @@ async fn main() {
             }
         }
     }
+}
+
+/// The server and its HTTP config on the Redis stores at `url`.
+#[cfg(feature = "redis")]
+async fn shared(url: &str, mode: Mode) -> Result<(libmcp::server::Server, Mode), String> {
+    use libmcp::store::redis::{RedisOptions, RedisStore};
+    let Mode::Http(mut config, r) = mode else {
+        return Err("--redis needs --http".into());
+    };
+    let redis = RedisStore::connect(url, RedisOptions::default()).map_err(|e| e.to_string())?;
+    let sealer = redis.state_sealer().await.map_err(|e| e.to_string())?;
+    let tasks = redis.task_store();
+    let server = libmcp_examples::everything::build_server_with(|b| {
+        b.task_store(tasks).state_sealer(sealer)
+    });
+    redis
+        .fan_out_changes(&server)
+        .await
+        .map_err(|e| e.to_string())?;
+    redis.configure(&mut config);
+    config.relay = Some(redis.relay().await.map_err(|e| e.to_string())?);
+    Ok((server, Mode::Http(config, r)))
+}
+
+#[cfg(not(feature = "redis"))]
+async fn shared(_: &str, _: Mode) -> Result<(libmcp::server::Server, Mode), String> {
+    Err("--redis needs a build with feature redis".into())
 }

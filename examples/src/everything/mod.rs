@@ -31,6 +31,13 @@ pub const SIMPLE_TEXT: &str = "This is a simple text response for testing.";
 /// Builds the everything-server. Panics only if a fixed definition is invalid, which is a bug of
 /// this example that the tests catch.
 pub fn build_server() -> Server {
+    build_server_with(|b| b)
+}
+
+/// [`build_server`] with `finish` applied to the builder last (shared stores, a sealer).
+pub fn build_server_with(
+    finish: impl FnOnce(libmcp::server::ServerBuilder) -> libmcp::server::ServerBuilder,
+) -> Server {
     // The trigger tools mutate the server they belong to, so they reach it through a cell filled in
     // after `build()` with a weak handle (no reference cycle through the server's own registry).
     let cell: Arc<OnceLock<WeakServer>> = Arc::new(OnceLock::new());
@@ -45,7 +52,7 @@ pub fn build_server() -> Server {
     let builder = skills::register(builder);
     let builder = transport::register(builder);
     let builder = tasks::register(builder);
-    let builder = triggers(builder, &cell);
+    let builder = finish(triggers(builder, &cell));
     let server = builder
         .build()
         .expect("the everything-server's definitions are valid");

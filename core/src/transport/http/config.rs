@@ -4,6 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::relay::MessageRelay;
 use super::session_store::{MemorySessionStore, SessionStore};
 use super::store::{EventStore, MemoryEventStore};
 use crate::auth::ResourceServerConfig;
@@ -63,6 +64,10 @@ pub struct HttpServerConfig {
     /// minutes: with a longer [`session_idle_timeout`](Self::session_idle_timeout), give it a
     /// store with a matching bound ([`MemorySessionStore::new`]).
     pub session_store: Arc<dyn SessionStore>,
+    /// Passes a client's answer to a server-to-client request that another instance sent (and
+    /// waits on) to that instance; `None` (the default) drops such an answer, as one instance alone
+    /// has nobody to pass it to.
+    pub relay: Option<Arc<dyn MessageRelay>>,
 }
 
 impl Default for HttpServerConfig {
@@ -88,6 +93,7 @@ impl Default for HttpServerConfig {
             sse_retry: Duration::from_secs(1),
             event_store: Arc::new(MemoryEventStore::default()),
             session_store: Arc::new(MemorySessionStore::default()),
+            relay: None,
         }
     }
 }

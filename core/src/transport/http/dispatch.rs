@@ -311,11 +311,35 @@ impl State {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
         }
+        if let Some(relay) = &self.config.relay
+            && let Some(bytes) = foreign_answer(&s, &message)
+            && let Some(streams) = s.streams()
+        {
+            // An answer to a request another instance sent: that one waits for it.
+            relay.forward(streams.session_id(), bytes);
+            self.persist(&s).await;
+            return plain(StatusCode::ACCEPTED);
+        }
         let r = self
             .resumable_exchange(s.clone(), Input::One(message), auth)
             .await;
         self.persist(&s).await;
         r
+    }
+
+    /// Takes an answer another instance forwarded: the session's request waiting for it, if it
+    /// runs here, gets it; anything else is not for this instance.
+    pub(crate) fn deliver_forwarded(&self, id: &str, bytes: &[u8]) {
+        let Some(s) = self.sessions.get(id) else {
+            return;
+        };
+        let Ok(message) = crate::jsonrpc::parse_message(bytes) else {
+            return;
+        };
+        if foreign_answer(&s, &message).is_none() && answer_id(&message).is_some() {
+            s.session
+                .handle_message(message, crate::transport::Sink::channel().0);
+        }
     }
 
     /// Hands a message or batch to the engine and answers without resumability (stateless
@@ -378,7 +402,7 @@ impl State {
             },
             Some(Err(_)) => return session_not_found(),
         };
-        self.get_stream(s, headers)
+        self.get_stream(s, headers).await
     }
 
     /// DELETE: ends the legacy session, on every instance sharing the session store.
@@ -464,4 +488,26 @@ fn missing_session() -> Resp {
         None,
         &RpcError::invalid_request("the Mcp-Session-Id header is required"),
     )
+}
+
+/// The id a response or error answers.
+fn answer_id(m: &Message) -> Option<&crate::jsonrpc::RequestId> {
+    match m {
+        Message::Response(r) => Some(&r.id),
+        Message::Error(e) => e.id.as_ref(),
+        _ => None,
+    }
+}
+
+/// A response or error no request of this instance waits for, re-encoded for the relay.
+fn foreign_answer(s: &HttpSession, m: &Message) -> Option<Vec<u8>> {
+    let id = answer_id(m)?;
+    if s.session.awaits_answer(id) {
+        return None;
+    }
+    Some(match m {
+        Message::Response(r) => crate::jsonrpc::encode_result(id, &r.result),
+        Message::Error(e) => crate::jsonrpc::encode_error(Some(id), &e.error),
+        _ => return None,
+    })
 }

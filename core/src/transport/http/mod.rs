@@ -18,10 +18,11 @@
 //! the same two stores and any instance serves any session: it rehydrates the negotiated version,
 //! client capabilities and info, log level, subscriptions and bound principal from the record,
 //! sees changes and DELETEs made elsewhere on the next request, and replays recorded events on
-//! `Last-Event-ID`. What lives only in one process (requests in flight and their cancellation,
-//! server-to-client requests awaiting the client's answer, open streams and the messages still to
-//! come on them, server-initiated notifications) still needs sticky routing by `Mcp-Session-Id`;
-//! [`SessionStore`] spells this out. The 2026-07-28 stateless wire needs neither store.
+//! `Last-Event-ID`. A [`MessageRelay`] ([`HttpServerConfig::relay`]) lets a client answer a
+//! server-to-client request on any instance. Requests in flight and their cancellation, and open
+//! streams with the messages still to come on them, stay in one process and need sticky routing by
+//! `Mcp-Session-Id`; [`SessionStore`] spells this out. The 2026-07-28 stateless wire needs neither
+//! store.
 
 mod auth;
 mod batch;
@@ -35,6 +36,7 @@ mod headers;
 mod input;
 mod legacy_sse;
 mod media;
+mod relay;
 mod resume;
 mod security;
 mod server;
@@ -45,6 +47,7 @@ mod store;
 mod streams;
 
 pub use config::HttpServerConfig;
+pub use relay::{Deliver, MessageRelay};
 pub use server::{HttpServerHandle, serve_http};
 pub use session_store::{
     MemorySessionStore, SessionRecord, SessionStore, SessionStoreError, StoreFuture,

@@ -99,7 +99,7 @@ impl State {
     /// GET on a legacy session: without `Last-Event-ID` a fresh standalone stream (primed with
     /// the id of its latest event, so resuming skips what was sent before); with one, the
     /// resumption of the stream it names.
-    pub(crate) fn get_stream(&self, s: Arc<HttpSession>, headers: &HeaderMap) -> Resp {
+    pub(crate) async fn get_stream(&self, s: Arc<HttpSession>, headers: &HeaderMap) -> Resp {
         let Some(streams) = s.streams() else {
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
         };
@@ -113,10 +113,10 @@ impl State {
             let stream = streams.standalone.clone();
             return self.resumed_body(s, Some(stream), attached, true, prelude);
         };
-        let resumed = last
-            .to_str()
-            .map_err(|_| ResumeError::Malformed)
-            .and_then(|v| streams.resume(v));
+        let resumed = match last.to_str() {
+            Ok(v) => streams.resume(v).await,
+            Err(_) => Err(ResumeError::Malformed),
+        };
         let Resumed {
             attached,
             stream,
@@ -126,6 +126,7 @@ impl State {
             Err(e) => {
                 let status = match e {
                     ResumeError::Evicted => StatusCode::GONE,
+                    ResumeError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
                     _ => StatusCode::BAD_REQUEST,
                 };
                 return rpc_error(status, None, &RpcError::invalid_request(e.message()));

@@ -60,6 +60,16 @@ pub async fn serve_http(
         sessions: Sessions::default(),
         sse_sessions: Sessions::default(),
     });
+    if let Some(relay) = &state.config.relay {
+        let weak = Arc::downgrade(&state);
+        relay.attach(Arc::new(move |id: &str, bytes: &[u8]| {
+            let state = weak.upgrade();
+            if let Some(state) = &state {
+                state.deliver_forwarded(id, bytes);
+            }
+            state.is_some()
+        }));
+    }
     let (stop, stopped) = oneshot::channel();
     let task = tokio::spawn(accept_loop(listener, state, stopped));
     Ok(HttpServerHandle {

@@ -70,6 +70,53 @@ impl SessionRecord {
         serde_json::from_slice(bytes).map_err(|e| SessionStoreError::Corrupt(e.to_string()))
     }
 
+    /// Three-way merge of a change: `self` is the stored record now, `base` what a writer started
+    /// from and `ours` what it wants to write. A field `ours` changed from `base` takes `ours`'
+    /// value, any other keeps the stored one (so a concurrent change by another writer to another
+    /// field survives); subscriptions merge by element (the URIs `ours` added are added, those it
+    /// removed are removed, the rest stay as stored); `initialized` never goes back to `false`;
+    /// `lastSeen` is the later of the two. The identity, tag and creation time stay as stored.
+    pub fn merge(&self, base: &SessionRecord, ours: &SessionRecord) -> SessionRecord {
+        fn pick<T: Clone + PartialEq>(stored: &T, base: &T, ours: &T) -> T {
+            if ours != base {
+                ours.clone()
+            } else {
+                stored.clone()
+            }
+        }
+        let mut subscriptions: Vec<String> = self
+            .subscriptions
+            .iter()
+            .filter(|u| !base.subscriptions.contains(u) || ours.subscriptions.contains(u))
+            .cloned()
+            .collect();
+        for u in &ours.subscriptions {
+            if !base.subscriptions.contains(u) && !subscriptions.contains(u) {
+                subscriptions.push(u.clone());
+            }
+        }
+        subscriptions.sort();
+        SessionRecord {
+            protocol_version: pick(
+                &self.protocol_version,
+                &base.protocol_version,
+                &ours.protocol_version,
+            ),
+            client_capabilities: pick(
+                &self.client_capabilities,
+                &base.client_capabilities,
+                &ours.client_capabilities,
+            ),
+            client_info: pick(&self.client_info, &base.client_info, &ours.client_info),
+            initialized: self.initialized || ours.initialized,
+            log_level: pick(&self.log_level, &base.log_level, &ours.log_level),
+            subscriptions,
+            principal: pick(&self.principal, &base.principal, &ours.principal),
+            last_seen_ms: self.last_seen_ms.max(ours.last_seen_ms),
+            ..self.clone()
+        }
+    }
+
     /// Whether `other` records the same state, ignoring when each was last seen.
     pub fn same_state(&self, other: &SessionRecord) -> bool {
         SessionRecord {
@@ -116,15 +163,21 @@ pub enum SessionStoreError {
 ///
 /// # What still needs sticky routing (by `Mcp-Session-Id`)
 ///
-/// Live things stay in the process that holds them and are not in the record: requests in flight
-/// (a `notifications/cancelled` for one must reach the instance running it), the server-to-client
-/// requests a handler waits on (sampling, elicitation, roots: the client's answer must be POSTed to
-/// that instance), open SSE streams and their live messages (a resumption elsewhere replays what
-/// was recorded, then ends; messages sent later on the original instance are not forwarded), and
-/// server-initiated notifications (list changes, resource updates, logs outside a request), which
-/// go to the standalone stream of the instance that produced them. Concurrent changes of one
-/// session on two instances are resolved by the last write. Sessions of the 2024-11-05 HTTP+SSE
-/// transport live on their one event stream and are never stored.
+/// Live things stay in the process that holds them and are not in the record. With a
+/// [`MessageRelay`](super::MessageRelay) ([`HttpServerConfig::relay`](super::HttpServerConfig::relay);
+/// the Redis store has one), the client's answer to a server-to-client request (sampling,
+/// elicitation, roots) may be POSTed to any instance: one that does not wait for it forwards it to
+/// the others, and the one whose handler waits takes it. With the Redis store's change fan-out
+/// (`RedisStore::fan_out_changes`), list changes and resource updates announced with
+/// [`Server::notify`](crate::server::Server::notify) reach the listeners of every instance. Still
+/// tied to one instance: requests in flight (a `notifications/cancelled` for one must reach the
+/// instance running it), and open SSE streams with their live messages (a resumption elsewhere
+/// replays what was recorded, then ends; messages sent later on the original instance are not
+/// forwarded), including logs and progress a handler sends outside a request. Concurrent changes
+/// of one session on two instances go through [`update`](Self::update): a shared store that merges
+/// there (the Redis store, `libmcp::store::redis`, with feature `redis`) loses none of them; one
+/// that only implements [`save`](Self::save) keeps the last write. Sessions of the 2024-11-05
+/// HTTP+SSE transport live on their one event stream and are never stored.
 pub trait SessionStore: Send + Sync + fmt::Debug {
     /// The record of session `id`, or `None` when there is none (never created, deleted, reaped).
     fn load<'a>(
@@ -137,6 +190,22 @@ pub trait SessionStore: Send + Sync + fmt::Debug {
         &'a self,
         record: &'a SessionRecord,
     ) -> StoreFuture<'a, Result<(), SessionStoreError>>;
+
+    /// Writes `record`, a change this instance made to `base` (the record as it last wrote or read
+    /// it). A shared store must not lose a change another instance made since `base`: it merges
+    /// ([`SessionRecord::merge`]) instead of overwriting, and returns what it stored. The default
+    /// (right for a store of one instance) saves `record` as it is.
+    fn update<'a>(
+        &'a self,
+        base: &'a SessionRecord,
+        record: &'a SessionRecord,
+    ) -> StoreFuture<'a, Result<SessionRecord, SessionStoreError>> {
+        let _ = base;
+        Box::pin(async move {
+            self.save(record).await?;
+            Ok(record.clone())
+        })
+    }
 
     /// Deletes the record of `id`; `true` if there was one.
     fn remove<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Result<bool, SessionStoreError>>;
@@ -283,6 +352,36 @@ mod tests {
         s.save(&record("c", now + 1)).await.unwrap();
         assert_eq!(s.remove("c").await, Ok(true));
         assert_eq!(s.remove("c").await, Ok(false));
+    }
+
+    #[test]
+    fn a_merge_keeps_the_changes_of_both_writers() {
+        let base = record("a", 5);
+        // Another instance subscribed to b and set debug meanwhile.
+        let stored = SessionRecord {
+            subscriptions: vec!["file:///a".into(), "file:///b".into()],
+            log_level: Some("debug".into()),
+            last_seen_ms: 9,
+            ..base.clone()
+        };
+        // This one unsubscribed a and subscribed c.
+        let ours = SessionRecord {
+            subscriptions: vec!["file:///c".into()],
+            last_seen_ms: 7,
+            ..base.clone()
+        };
+        let merged = stored.merge(&base, &ours);
+        assert_eq!(merged.subscriptions, ["file:///b", "file:///c"]);
+        assert_eq!(merged.log_level.as_deref(), Some("debug"));
+        assert_eq!(merged.last_seen_ms, 9);
+        let warn = SessionRecord {
+            log_level: Some("warning".into()),
+            ..base.clone()
+        };
+        assert_eq!(
+            stored.merge(&base, &warn).log_level.as_deref(),
+            Some("warning")
+        );
     }
 
     #[test]

@@ -96,24 +96,38 @@ impl State {
     pub(crate) async fn persist(&self, s: &HttpSession) {
         let now = now_ms();
         let refresh = refresh_every(self.config.session_idle_timeout).as_millis() as u64;
-        let record = {
+        let (base, record) = {
             let mut stored = s.stored.lock();
-            let Some(base) = stored.as_ref() else { return };
-            let Some(mut current) = record_of(&s.session, base) else {
+            let Some(base) = stored.clone() else { return };
+            let Some(mut current) = record_of(&s.session, &base) else {
                 return;
             };
-            if current.same_state(base) && now.saturating_sub(base.last_seen_ms) < refresh {
+            if current.same_state(&base) && now.saturating_sub(base.last_seen_ms) < refresh {
                 return;
             }
             current.last_seen_ms = now;
             *stored = Some(current.clone());
-            current
+            (base, current)
         };
-        if self.config.session_store.save(&record).await.is_err() {
-            let mut stored = s.stored.lock();
-            if let Some(st) = stored.as_mut() {
-                // Forces the next persist to write again.
-                st.last_seen_ms = 0;
+        match self.config.session_store.update(&base, &record).await {
+            Ok(merged) => {
+                if !merged.same_state(&record) {
+                    // Another instance changed the session meanwhile: take its changes in too.
+                    if let Ok(r) = self.check(&merged) {
+                        restore(&s.session, r, &merged);
+                    }
+                }
+                *s.stored.lock() = Some(merged);
+            }
+            Err(_) => {
+                let mut stored = s.stored.lock();
+                if let Some(st) = stored.as_mut() {
+                    // Forces the next persist to write again (from the same base).
+                    *st = SessionRecord {
+                        last_seen_ms: 0,
+                        ..base
+                    };
+                }
             }
         }
     }
@@ -245,6 +259,7 @@ impl State {
         let streams =
             SessionStreams::restore(id, self.config.event_store.clone(), &record.event_tag);
         let session = self.server.session(Sink::new(streams.standalone.clone()));
+        session.number_requests_from(streams.first_request_id());
         restore(&session, r, &record);
         if let Some(p) = &record.principal {
             let mut a = AuthInfo::new();

@@ -7,6 +7,7 @@ use std::fmt;
 use bytes::Bytes;
 use parking_lot::Mutex;
 
+use super::session_store::StoreFuture;
 use crate::transport::OutKind;
 
 /// One recorded SSE event: the `seq`-th message on stream `stream` of a session.
@@ -29,6 +30,8 @@ pub enum ReplayError {
     Evicted,
     /// The store never recorded the given event on that stream.
     Unknown,
+    /// A shared store could not be reached (the resumption gets 503; the client may retry).
+    Unavailable,
 }
 
 /// Where the events of resumable streams are kept, keyed by session id (`Mcp-Session-Id`).
@@ -49,8 +52,10 @@ pub enum ReplayError {
 /// that runs it (**sticky routing by `Mcp-Session-Id`**). Instances number their streams apart
 /// (see the event-id format), so they never record the same stream. A shared implementation must
 /// hold, per session and stream, the ordered events with their sequence numbers and which of
-/// them were dropped, and must answer [`replay`](Self::replay) consistently with
-/// [`append`](Self::append) calls made by any instance.
+/// them were dropped, and must answer [`replay_shared`](Self::replay_shared) consistently with
+/// [`append`](Self::append) calls made by any instance ([`replay`](Self::replay) is only asked
+/// about streams this instance runs). The Redis store (`libmcp::store::redis`, feature `redis`)
+/// is one.
 pub trait EventStore: Send + Sync + fmt::Debug {
     /// Records `event` of session `session`. Calls for one stream come in `seq` order.
     fn append(&self, session: &str, event: StoredEvent);
@@ -64,6 +69,19 @@ pub trait EventStore: Send + Sync + fmt::Debug {
         stream: u64,
         after: u64,
     ) -> Result<Vec<StoredEvent>, ReplayError>;
+
+    /// [`replay`](Self::replay) of a stream this instance may not have sent: the resumption of a
+    /// stream that another instance ran, or that ended here. A shared store answers it from the
+    /// shared log (and may wait for it); the default answers from [`replay`](Self::replay).
+    fn replay_shared<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        after: u64,
+    ) -> StoreFuture<'a, Result<Vec<StoredEvent>, ReplayError>> {
+        let r = self.replay(session, stream, after);
+        Box::pin(async move { r })
+    }
 
     /// Forgets everything of `session` (it ended or expired).
     fn remove_session(&self, session: &str);

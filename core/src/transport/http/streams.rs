@@ -22,6 +22,8 @@ pub(crate) enum ResumeError {
     Unknown,
     /// Events after it were dropped from the bounded store.
     Evicted,
+    /// The shared event store cannot be reached.
+    Unavailable,
 }
 
 impl ResumeError {
@@ -33,6 +35,9 @@ impl ResumeError {
             ResumeError::Evicted => {
                 "the events after Last-Event-ID are no longer stored: the stream cannot be resumed"
             }
+            ResumeError::Unavailable => {
+                "the shared event store is unavailable: retry the resumption later"
+            }
         }
     }
 }
@@ -42,6 +47,7 @@ impl From<ReplayError> for ResumeError {
         match e {
             ReplayError::Evicted => ResumeError::Evicted,
             ReplayError::Unknown => ResumeError::Unknown,
+            ReplayError::Unavailable => ResumeError::Unavailable,
         }
     }
 }
@@ -85,7 +91,8 @@ impl SessionStreams {
     pub(crate) fn restore(id: &str, store: Arc<dyn EventStore>, tag: &str) -> SessionStreams {
         let mut raw = [0u8; 4];
         getrandom::fill(&mut raw).expect("the OS random source failed");
-        let high = u64::from(u32::from_le_bytes(raw).max(1));
+        // Below 2^20 so that request ids numbered from the base stay exact in JSON (2^52).
+        let high = u64::from((u32::from_le_bytes(raw) >> 12).max(1));
         SessionStreams::with_base(id, store, tag, high << 32)
     }
 
@@ -101,6 +108,17 @@ impl SessionStreams {
             next: AtomicU64::new(base + 1),
             open: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The session id.
+    pub(crate) fn session_id(&self) -> &str {
+        &self.id
+    }
+
+    /// The first id of the server-to-client requests sent from here: 1 where the session was
+    /// created, the stream base (a random multiple of 2^32, below 2^52) where it was rehydrated.
+    pub(crate) fn first_request_id(&self) -> i64 {
+        i64::try_from(self.base).unwrap_or(1).max(1)
     }
 
     /// The session's part of its event ids.
@@ -134,7 +152,7 @@ impl SessionStreams {
 
     /// Finds the stream `last_event_id` belongs to, replays what followed it and attaches a new
     /// body for the rest.
-    pub(crate) fn resume(&self, last_event_id: &str) -> Result<Resumed, ResumeError> {
+    pub(crate) async fn resume(&self, last_event_id: &str) -> Result<Resumed, ResumeError> {
         let id = EventId::parse(last_event_id).ok_or(ResumeError::Malformed)?;
         if id.tag != *self.tag {
             return Err(ResumeError::Foreign);
@@ -164,7 +182,8 @@ impl SessionStreams {
         // send here is in the store.
         let replay = self
             .store
-            .replay(&self.id, id.stream, id.seq)?
+            .replay_shared(&self.id, id.stream, id.seq)
+            .await?
             .into_iter()
             .map(|e| SseItem {
                 id: Some(EventId::format(&self.tag, e.stream, e.seq)),

@@ -1,0 +1,74 @@
+//! Following one Redis pub/sub channel: subscribe, hand every message to a callback, and subscribe
+//! again after the connection is lost, until the callback says to stop.
+
+use std::future::poll_fn;
+use std::pin::Pin;
+use std::time::Duration;
+
+use futures_core::Stream;
+
+use super::{RedisStore, RedisStoreError, unavailable};
+
+/// A subscription's messages.
+pub(super) type Messages = Pin<Box<redis::aio::PubSubStream>>;
+
+/// Subscribes to `channel` on a connection of its own.
+pub(super) async fn subscribe(
+    redis: &RedisStore,
+    channel: &str,
+) -> Result<Messages, RedisStoreError> {
+    let mut pubsub = redis.client.get_async_pubsub().await.map_err(unavailable)?;
+    pubsub.subscribe(channel).await.map_err(unavailable)?;
+    Ok(Box::pin(pubsub.into_on_message()))
+}
+
+/// Hands every payload on `channel` to `on_message` (from `first`, then from new subscriptions
+/// whenever one ends) until it returns `false`; `alive` is asked before each new subscription.
+pub(super) async fn follow(
+    redis: RedisStore,
+    channel: String,
+    first: Messages,
+    alive: impl Fn() -> bool,
+    mut on_message: impl FnMut(&[u8]) -> bool,
+) {
+    let mut messages = Some(first);
+    loop {
+        let Some(mut stream) = messages.take() else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if !alive() {
+                return;
+            }
+            match subscribe(&redis, &channel).await {
+                Ok(s) => messages = Some(s),
+                Err(e) => tracing::debug!("Redis pub/sub: cannot subscribe yet: {e}"),
+            }
+            continue;
+        };
+        while let Some(msg) = poll_fn(|cx| stream.as_mut().poll_next(cx)).await {
+            if !on_message(msg.get_payload_bytes()) {
+                return;
+            }
+        }
+        tracing::warn!("Redis pub/sub: the subscription to {channel} ended; subscribing again");
+    }
+}
+
+/// Sends `payload` on `channel` in the background (a failure is logged: the message is lost).
+pub(super) fn publish(
+    runtime: &tokio::runtime::Handle,
+    redis: &RedisStore,
+    channel: &str,
+    payload: Vec<u8>,
+) {
+    let (mut conn, channel) = (redis.conn(), channel.to_owned());
+    runtime.spawn(async move {
+        let sent = redis::cmd("PUBLISH")
+            .arg(&channel)
+            .arg(payload)
+            .query_async::<i64>(&mut conn)
+            .await;
+        if let Err(e) = sent {
+            tracing::warn!("Redis pub/sub: a message on {channel} was not sent: {e}");
+        }
+    });
+}
