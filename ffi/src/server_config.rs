@@ -93,11 +93,7 @@ pub extern "C" fn mcp_server_config_set_max_in_flight(
     config: *mut mcp_server_config,
     requests: usize,
 ) -> mcp_status {
-    ffi_boundary!({
-        change(&mut try_mut!(config).config, |c| {
-            c.max_in_flight = requests
-        })
-    })
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_in_flight = requests) })
 }
 
 /// Sets how many input rounds one legacy request may take before it fails. 0 is

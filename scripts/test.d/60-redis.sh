@@ -6,7 +6,8 @@
 # starts and stops itself). REDIS_URL is always set here, so none of those tests skips. Then three
 # everything-servers (`--redis`) behind a round-robin proxy (scripts/lib/round_robin_proxy.py, every
 # request to the next instance) through the official conformance suite's server legs, both
-# --requirements (2025-11-25 and 2026-07-28).
+# --requirements (2025-11-25 and 2026-07-28), and the official Python SDK client's HTTP interop tests
+# (tests/interop/test_interop.py, the http-* connections, both eras) through the same proxy.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 step() { printf -- '--- %s\n' "$*"; }
@@ -54,9 +55,15 @@ for i in 1 2 3; do
 done
 start_http_server "$dir/proxy.log" python3 scripts/lib/round_robin_proxy.py "${ports[@]}"
 proxy_pid="$SERVER_PID"
+proxy_port="$SERVER_PORT"
 PIDS+=("$proxy_pid")
 status=0
-conformance_server_legs "Rust, 3 instances on Redis" "http://localhost:$SERVER_PORT/mcp" "$dir" || status=1
+conformance_server_legs "Rust, 3 instances on Redis" "http://localhost:$proxy_port/mcp" "$dir" || status=1
+
+step "the official Python SDK client (tests/interop, http-* connections) through the proxy"
+ensure_venv .venv tests/interop/requirements.txt
+LIBMCP_BIN_DIR="$(target_dir)/debug" LIBMCP_EVERYTHING_HTTP_UPSTREAM="http://127.0.0.1:$proxy_port" \
+  .venv/bin/python -m pytest -q -p no:cacheprovider tests/interop/test_interop.py -k "http-" || status=1
 stop_server "$proxy_pid"
 grep "requests per backend" "$dir/proxy.log" || true
 exit "$status"

@@ -104,11 +104,23 @@ def start_http_service(command: list[str], path: str, log: Path) -> HttpService:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    processes = [server]
     try:
         _wait_for_port(port, server, command[0])
+    except BaseException:
+        HttpService("", log, [server]).stop()
+        raise
+    return _tap(f"http://127.0.0.1:{port}", path, log, [server], tap_port)
+
+
+def tap_http_service(upstream: str, path: str, log: Path) -> HttpService:
+    """A tap in front of a server someone else runs at `upstream` (`http://host:port`)."""
+    return _tap(upstream, path, log, [], free_port())
+
+
+def _tap(upstream: str, path: str, log: Path, processes: list[subprocess.Popen[bytes]], tap_port: int) -> HttpService:
+    try:
         tap = subprocess.Popen(
-            [sys.executable, str(HERE / "http_tap.py"), str(log), f"http://127.0.0.1:{port}", str(tap_port)],
+            [sys.executable, str(HERE / "http_tap.py"), str(log), upstream, str(tap_port)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
         )

@@ -10,6 +10,9 @@ Two directions:
   (over HTTP in test_http.py).
 
 The Rust binaries are taken from LIBMCP_BIN_DIR (default: target/debug under the repository root).
+With LIBMCP_EVERYTHING_HTTP_UPSTREAM=http://host:port the `http-*` connections go (through the tap) to
+that server instead of one started here: scripts/test.d/60-redis.sh points it at a round-robin proxy
+over several everything-servers sharing Redis.
 Every stdio exchange runs through wire_tap.py and each message is checked against the schema of its
 revision (schema_check.py); set LIBMCP_INTEROP_WIRE_DIR to a directory to keep those logs there.
 """
@@ -29,7 +32,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from http_fixtures import HttpService, start_http_service
+from http_fixtures import HttpService, start_http_service, tap_http_service
 from mcp import Client, ClientSession, MCPDeprecationWarning, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from schema_check import check_wire_tap_log
@@ -120,12 +123,14 @@ CONFORMANCE_TOOLS = {
 
 @pytest.fixture(scope="session")
 def everything_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpService]:
-    """One everything-server --http for the whole run, behind http_tap.py."""
-    service = start_http_service(
-        [str(_binary("everything-server")), "--http", "127.0.0.1:{port}"],
-        "/mcp",
-        tmp_path_factory.mktemp("everything-http") / "wire.jsonl",
-    )
+    """One everything-server --http for the whole run (or LIBMCP_EVERYTHING_HTTP_UPSTREAM), behind
+    http_tap.py."""
+    log = tmp_path_factory.mktemp("everything-http") / "wire.jsonl"
+    upstream = os.environ.get("LIBMCP_EVERYTHING_HTTP_UPSTREAM")
+    if upstream:
+        service = tap_http_service(upstream, "/mcp", log)
+    else:
+        service = start_http_service([str(_binary("everything-server")), "--http", "127.0.0.1:{port}"], "/mcp", log)
     yield service
     service.stop()
 
