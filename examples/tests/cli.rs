@@ -484,3 +484,53 @@ fn everything_server_rejects_bad_http_flags() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// `call --task` in both eras: a task-supporting tool runs as a task whose statuses are printed on
+/// stderr as they change and whose result is printed like a plain call's; a tool that fails inside
+/// its task exits 1 with the task's error; a sync-only tool is answered at once; `--task` with
+/// another command is a usage error.
+#[test]
+fn call_with_task_follows_the_task_to_its_end() {
+    for era in ERAS {
+        let o = mcp_server(
+            &era,
+            &[
+                "--task",
+                "call",
+                "slow_compute",
+                r#"{"seconds":0.3,"label":"x"}"#,
+            ],
+        );
+        let err = stderr(&o);
+        assert!(o.status.success(), "{era:?}: {err}");
+        assert_eq!(stdout(&o).trim(), "Computed x after 0.3 s", "{era:?}");
+        let statuses: Vec<&str> = err
+            .lines()
+            .filter_map(|l| l.strip_prefix("mcp: task "))
+            .map(|l| l.split_once(": ").expect("task ID: status").1)
+            .collect();
+        assert_eq!(statuses.first(), Some(&"working"), "{era:?}: {err}");
+        assert_eq!(statuses.last(), Some(&"completed"), "{era:?}: {err}");
+
+        let o = mcp_server(&era, &["--task", "call", "protocol_error_job"]);
+        assert_eq!(o.status.code(), Some(1), "{era:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(": failed (Internal error: protocol_error_job always fails")
+                && err.contains("calling tool protocol_error_job failed"),
+            "{era:?}: {err}"
+        );
+
+        let o = mcp_server(&era, &["--task", "call", "greet", r#"{"name":"Ada"}"#]);
+        assert!(o.status.success(), "{era:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).trim(), "Hello, Ada!");
+        assert!(stderr(&o).contains("the server ran greet at once, not as a task"));
+    }
+    let o = mcp_server(&ERAS[0], &["--task", "tools"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--task applies only to call"),
+        "{}",
+        stderr(&o)
+    );
+}

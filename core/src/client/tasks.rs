@@ -20,6 +20,12 @@ use crate::version::Era;
 /// How long to wait between polls when the server names no interval.
 const DEFAULT_POLL: Duration = Duration::from_millis(500);
 
+/// The server's `pollIntervalMs` for this task, or [`DEFAULT_POLL`].
+fn poll_interval(task: &Task) -> Duration {
+    task.poll_interval_ms
+        .map_or(DEFAULT_POLL, |ms| Duration::from_millis(ms.max(1)))
+}
+
 /// What calling a tool as a task gave: the server decides, call by call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TaskCall {
@@ -86,13 +92,42 @@ impl Client {
     /// its input requests on the way (modern), or waits on `tasks/result` (2025-11-25). A failed
     /// task is its JSON-RPC error ([`Error::Rpc`]); a cancelled one is [`Error::Cancelled`].
     pub async fn wait_task(&self, task: &Task) -> Result<CallToolResult> {
+        self.follow(task, None).await
+    }
+
+    /// [`wait_task`](Self::wait_task), calling `on_status` with the task as given and then whenever
+    /// a poll shows a new status or status message, until it ends. At 2025-11-25 the task is then
+    /// polled with `tasks/get` until it ends (the server's own requests for input are answered
+    /// meanwhile by the input handlers) before `tasks/result` fetches its outcome.
+    pub async fn follow_task(
+        &self,
+        task: &Task,
+        mut on_status: impl FnMut(&Task) + Send,
+    ) -> Result<CallToolResult> {
+        self.follow(task, Some(&mut on_status)).await
+    }
+
+    async fn follow(
+        &self,
+        task: &Task,
+        mut on_status: Option<&mut (dyn FnMut(&Task) + Send)>,
+    ) -> Result<CallToolResult> {
+        let mut current = task.clone();
+        if let Some(f) = on_status.as_mut() {
+            f(&current);
+        }
         if self.era() == Era::Legacy {
+            if on_status.is_some() {
+                while !current.status.is_terminal() {
+                    tokio::time::sleep(poll_interval(&current)).await;
+                    current = self.next_state(&current, &mut on_status).await?;
+                }
+            }
             let raw = self
-                .task_request("tasks/result", &task.task_id, None)
+                .task_request("tasks/result", &current.task_id, None)
                 .await?;
             return parse_result("tasks/result", raw);
         }
-        let mut current = task.clone();
         let max = self.conn.config.max_input_rounds;
         let mut rounds = 0;
         loop {
@@ -123,15 +158,25 @@ impl Client {
                     self.task_request("tasks/update", &current.task_id, Some(answers))
                         .await?;
                 }
-                TaskStatus::Working => {
-                    let poll = current
-                        .poll_interval_ms
-                        .map_or(DEFAULT_POLL, |ms| Duration::from_millis(ms.max(1)));
-                    tokio::time::sleep(poll).await;
-                }
+                TaskStatus::Working => tokio::time::sleep(poll_interval(&current)).await,
             }
-            current = self.get_task(&current.task_id).await?;
+            current = self.next_state(&current, &mut on_status).await?;
         }
+    }
+
+    /// `tasks/get`, reported to `on_status` when the status or its message changed.
+    async fn next_state(
+        &self,
+        current: &Task,
+        on_status: &mut Option<&mut (dyn FnMut(&Task) + Send)>,
+    ) -> Result<Task> {
+        let next = self.get_task(&current.task_id).await?;
+        if (next.status, &next.status_message) != (current.status, &current.status_message) {
+            if let Some(f) = on_status.as_mut() {
+                f(&next);
+            }
+        }
+        Ok(next)
     }
 
     async fn task_request(

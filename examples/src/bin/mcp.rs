@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use libmcp::auth::client::{OAuthClient, OAuthConfig, SigningKey};
 use libmcp::client::http::HttpClientOptions;
-use libmcp::client::{Client, ClientConfig, VersionPreference, WireDirection};
+use libmcp::client::{Client, ClientConfig, TaskCall, VersionPreference, WireDirection};
 use libmcp::model::roots::Root;
 use libmcp::transport::child::ChildSpec;
 use libmcp_examples::cli::{self, Command, Options, ParseError, elicit, format, help, hosts};
@@ -409,6 +409,27 @@ fn config(opts: &Options) -> Result<String, Failure> {
     })
 }
 
+/// `call --task`: offers to run the tool as a task and follows it to its end, printing each status
+/// it reports on stderr; the result, as `tools/call` would have given it.
+async fn call_as_task(client: &Client, tool: &str, args: &Value) -> libmcp::Result<Value> {
+    let result = match client.call_tool_as_task(tool, args).await? {
+        TaskCall::Complete(r) => {
+            eprintln!("mcp: the server ran {tool} at once, not as a task");
+            r
+        }
+        TaskCall::Task(t) => {
+            client
+                .follow_task(&t, |t| match &t.status_message {
+                    Some(m) => eprintln!("mcp: task {}: {} ({m})", t.task_id, t.status.as_str()),
+                    None => eprintln!("mcp: task {}: {}", t.task_id, t.status.as_str()),
+                })
+                .await?
+        }
+    };
+    serde_json::to_value(result)
+        .map_err(|e| libmcp::Error::Protocol(format!("the task's result does not serialize: {e}")))
+}
+
 /// Runs the command; the text to print, or why it failed.
 async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
     let failed = |what: &str, e: libmcp::Error| {
@@ -466,11 +487,13 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
                 format::prompts(&p)
             }
         }
-        Command::Call { tool, args } => {
-            let r = client
-                .call_tool_raw(tool, args.clone())
-                .await
-                .map_err(|e| failed(&format!("calling tool {tool}"), e))?;
+        Command::Call { tool, args, task } => {
+            let r = if *task {
+                call_as_task(client, tool, args).await
+            } else {
+                client.call_tool_raw(tool, args.clone()).await
+            }
+            .map_err(|e| failed(&format!("calling tool {tool}"), e))?;
             let text = if opts.json {
                 pretty(&r)
             } else {

@@ -90,12 +90,15 @@ supports task-augmented execution is marked [tasks: optional] or [tasks: require
     Page {
         name: "call",
         summary: "call a tool",
-        synopsis: "mcp call <tool> [json-args]",
+        synopsis: "mcp [--task] call <tool> [json-args]",
         description: "Calls a tool with a JSON object of arguments and prints its content blocks and \
 structured content. Exits 1 when the tool reports an error (isError), after printing its result. \
-Elicitation questions are answered as the overview describes (--answer, --decline, or the terminal).",
-        options: "  --answer KEY=VALUE  answer an elicitation field\n  --decline           decline every elicitation",
-        examples: "mcp call echo '{\"text\":\"hi\"}' -- ./server\nmcp --answer name=Ada call greet -- ./server",
+Elicitation questions are answered as the overview describes (--answer, --decline, or the terminal). \
+With --task the call offers to run the tool as a task (tasks extension): each status the task \
+reports (working, input_required, ...) is printed on stderr as it changes, and its result as above; \
+a failed task exits 1 with its error, a cancelled one exits 1 too.",
+        options: "  --answer KEY=VALUE  answer an elicitation field\n  --decline           decline every elicitation\n  --task              run the tool as a task and follow it to its end",
+        examples: "mcp call echo '{\"text\":\"hi\"}' -- ./server\nmcp --answer name=Ada call greet -- ./server\nmcp --task call slow_compute '{\"seconds\":2}' -- ./server",
     },
     Page {
         name: "resources",

@@ -30,6 +30,8 @@ pub enum Command {
         tool: String,
         /// The arguments object.
         args: Value,
+        /// `--task`: offer to run it as a task and follow the task to its end.
+        task: bool,
     },
     /// `resources`.
     Resources,
@@ -205,6 +207,7 @@ struct CommandFlags {
     name: Option<String>,
     write: bool,
     file: Option<String>,
+    task: bool,
 }
 
 /// Parses the arguments after the program name.
@@ -247,6 +250,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
             "--decline" => o.decline = true,
             "-v" | "--verbose" => o.verbose = true,
             "--write" => flags.write = true,
+            "--task" => flags.task = true,
             "--legacy" | "--modern" => o.preference = preference(a, &value("a VERSION")?)?,
             "--answer" => o.answers.push(key_value(a, &value("KEY=VALUE")?)?),
             "--arg" => flags.context.push(key_value(a, &value("NAME=VALUE")?)?),
@@ -328,6 +332,9 @@ fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), Par
     if !flags.context.is_empty() && !is_complete {
         return Err(usage("--arg applies only to complete"));
     }
+    if flags.task && !matches!(o.command, Command::Call { .. }) {
+        return Err(usage("--task applies only to call"));
+    }
     let is_config = matches!(o.command, Command::Config { .. });
     if !is_config && (flags.write || flags.name.is_some() || flags.file.is_some()) {
         return Err(usage("--name, --write and --file apply only to config"));
@@ -407,6 +414,7 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
         "call" => Command::Call {
             tool: need(0, "a tool name")?,
             args: json_object("tool arguments", rest.get(1))?,
+            task: std::mem::take(&mut flags.task),
         },
         "prompt" => Command::Prompt {
             name: need(0, "a prompt name")?,
