@@ -19,7 +19,7 @@ pub enum Shell {
 pub const SHELLS: [&str; 3] = ["bash", "zsh", "fish"];
 
 /// The options, each with whether it takes a value and a description.
-pub const OPTIONS: [(&str, bool, &str); 18] = [
+pub const OPTIONS: [(&str, bool, &str); 22] = [
     ("--legacy", true, "use the initialize handshake at VERSION"),
     ("--modern", true, "use the stateless lifecycle at VERSION"),
     ("--json", false, "print one JSON document"),
@@ -34,9 +34,13 @@ pub const OPTIONS: [(&str, bool, &str); 18] = [
     ("--verbose", false, "trace messages and server stderr"),
     ("--answer", true, "answer an elicitation field KEY=VALUE"),
     ("--decline", false, "decline every elicitation"),
+    ("--task", false, "run the tool as a task (call)"),
     ("--header", true, "HTTP header 'NAME: VALUE'"),
     ("--bearer", true, "bearer token for an http(s) URL"),
     ("--cacert", true, "trust the PEM certificates in FILE"),
+    ("--client-id", true, "client credentials grant as CLIENT-ID"),
+    ("--client-secret", true, "the client secret for --client-id"),
+    ("--client-key", true, "PEM key signing the --client-id assertion"),
     ("--arg", true, "context argument NAME=VALUE for complete"),
     ("--name", true, "the server's name for config"),
     ("--write", false, "merge into the host's file (config)"),
