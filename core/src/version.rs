@@ -81,6 +81,12 @@ impl ProtocolVersion {
         self.as_str() >= Self::V2025_06_18.as_str()
     }
 
+    /// Whether a JSON-RPC error may leave out `id` (2025-11-25 onward; earlier schemas require it,
+    /// so an error that answers no request has no valid form there).
+    pub fn errors_may_omit_id(&self) -> bool {
+        self.as_str() >= Self::V2025_11_25.as_str()
+    }
+
     /// Whether resource-not-found is -32002 (legacy) rather than -32602.
     pub fn legacy_not_found_code(&self) -> bool {
         self.era() == Era::Legacy

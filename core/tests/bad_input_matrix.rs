@@ -776,7 +776,8 @@ async fn http_header_classes_in_both_eras() {
             check(name, case, &peer, &a, e);
             peer.still_alive(name, case).await;
         }
-        // A forged or unknown session id: 404 on the legacy wire; the stateless wire ignores it.
+        // A forged or unknown session id: 404 on the legacy wire, answering the request (id 4);
+        // the stateless wire ignores it.
         for forged in [
             "0123456789abcdef0123456789abcdef",
             "not-a-session",
@@ -790,7 +791,7 @@ async fn http_header_classes_in_both_eras() {
                 let e = expect(
                     -32600,
                     "Invalid request: unknown or expired Mcp-Session-Id: initialize a new session",
-                    Value::Null,
+                    json!(4),
                     (404, 404),
                 );
                 check(name, &format!("session id {forged:?}"), &peer, &a, &e);

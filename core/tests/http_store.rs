@@ -217,6 +217,23 @@ async fn delete_on_one_instance_ends_the_session_on_both() {
         );
     }
     assert_eq!(send(a, Method::DELETE, &h, None).await.0, 404);
+    // A GET or DELETE answers no request, so its error has no id: before 2025-11-25, whose schema
+    // requires one, the 404 goes out bare; from 2025-11-25 on it carries the JSON-RPC error.
+    for method in [Method::GET, Method::DELETE] {
+        let old = [h[0], ("mcp-protocol-version", "2025-06-18")];
+        assert_eq!(
+            send(b, method.clone(), &old, None).await,
+            (404, String::new()),
+            "{method}"
+        );
+        let new = [h[0], ("mcp-protocol-version", "2025-11-25")];
+        let (status, body) = send(b, method.clone(), &new, None).await;
+        assert_eq!(status, 404, "{method}");
+        assert_eq!(
+            error_of(&body).1,
+            "Invalid request: unknown or expired Mcp-Session-Id: initialize a new session"
+        );
+    }
 }
 
 fn now() -> u64 {

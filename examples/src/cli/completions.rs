@@ -40,7 +40,11 @@ pub const OPTIONS: [(&str, bool, &str); 22] = [
     ("--cacert", true, "trust the PEM certificates in FILE"),
     ("--client-id", true, "client credentials grant as CLIENT-ID"),
     ("--client-secret", true, "the client secret for --client-id"),
-    ("--client-key", true, "PEM key signing the --client-id assertion"),
+    (
+        "--client-key",
+        true,
+        "PEM key signing the --client-id assertion",
+    ),
     ("--arg", true, "context argument NAME=VALUE for complete"),
     ("--name", true, "the server's name for config"),
     ("--write", false, "merge into the host's file (config)"),

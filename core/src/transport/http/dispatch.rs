@@ -191,7 +191,10 @@ impl State {
             };
             return match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => self.legacy_post(s, message, auth).await,
-                Err(r) => r,
+                Err(r) => match &message {
+                    Message::Request(req) => answering(r, &req.id),
+                    _ => r,
+                },
             };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
@@ -398,20 +401,21 @@ impl State {
             None => return missing_session(),
             Some(Ok(id)) => match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => s,
-                Err(r) => return r,
+                Err(r) => return without_idless_error(r, headers),
             },
-            Some(Err(_)) => return session_not_found(),
+            Some(Err(_)) => return without_idless_error(session_not_found(), headers),
         };
         self.get_stream(s, headers).await
     }
 
     /// DELETE: ends the legacy session, on every instance sharing the session store.
     async fn delete(&self, headers: &HeaderMap, auth: Option<Arc<AuthInfo>>) -> Resp {
-        match headers.get(SESSION_ID).map(|v| v.to_str()) {
+        let r = match headers.get(SESSION_ID).map(|v| v.to_str()) {
             None => missing_session(),
             Some(Ok(id)) => self.delete_session(id, auth.as_ref()).await,
             Some(Err(_)) => session_not_found(),
-        }
+        };
+        without_idless_error(r, headers)
     }
 }
 
@@ -480,6 +484,42 @@ pub(crate) fn session_not_found() -> Resp {
         None,
         &RpcError::invalid_request("unknown or expired Mcp-Session-Id: initialize a new session"),
     )
+}
+
+/// A refusal made before the request was read (a session that is unknown, deleted, expired, held
+/// by another principal, or a store that failed), now answering request `id`: the error object of
+/// its JSON body gets that id; any other response is returned as it is.
+fn answering(r: Resp, id: &RequestId) -> Resp {
+    let (parts, body) = r.into_parts();
+    let error = match &body {
+        HttpBody::Full(Some(b)) => serde_json::from_slice::<serde_json::Value>(b)
+            .ok()
+            .and_then(|v| serde_json::from_value::<RpcError>(v.get("error")?.clone()).ok()),
+        _ => None,
+    };
+    match error {
+        Some(e) => {
+            let mut answered = rpc_error(parts.status, Some(id), &e);
+            *answered.headers_mut() = parts.headers;
+            answered
+        }
+        None => Response::from_parts(parts, body),
+    }
+}
+
+/// A GET or DELETE answers no JSON-RPC request, so its error body has no `id`; before 2025-11-25
+/// (the `MCP-Protocol-Version` header) the schema requires one, so such an error goes out as its
+/// bare HTTP status (a client that deleted its session and still had a GET on the way sees 404).
+fn without_idless_error(r: Resp, headers: &HeaderMap) -> Resp {
+    let old = headers::text(headers, PROTOCOL_VERSION)
+        .ok()
+        .flatten()
+        .map(ProtocolVersion::new)
+        .is_some_and(|v| v.is_known() && !v.errors_may_omit_id());
+    if old && r.status().is_client_error() {
+        return plain(r.status());
+    }
+    r
 }
 
 fn missing_session() -> Resp {
