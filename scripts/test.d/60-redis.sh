@@ -51,7 +51,7 @@ ffi/install.sh "$dir/c-prefix" debug > /dev/null
 gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -g tests/c/redis.c -o "$dir/redis-c" \
   $(PKG_CONFIG_PATH="$dir/c-prefix/lib/pkgconfig" pkg-config --cflags --libs mcp) \
   -Wl,-rpath,"$dir/c-prefix/lib" -lpthread
-REDIS_URL="redis://127.0.0.1:$port/2" "$dir/redis-c" | grep -q "all checks passed"
+REDIS_URL="redis://127.0.0.1:$port/2" "$dir/redis-c" --down | grep -q "all checks passed"
 
 step "conformance server legs through a round-robin proxy over three everything-servers on Redis"
 conformance_install
