@@ -32,7 +32,12 @@ redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$d
 PIDS=()
 stop() {
   for pid in "${PIDS[@]}"; do stop_server "$pid"; done
-  if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2> /dev/null || true; fi
+  if [ -f "$dir/redis.pid" ]; then
+    # Not our child (it daemonized): wait until it has exited, so that it writes no more into $dir.
+    redis_pid=$(cat "$dir/redis.pid")
+    kill "$redis_pid" 2> /dev/null || true
+    while kill -0 "$redis_pid" 2> /dev/null; do sleep 0.1; done
+  fi
   rm -rf "$dir"
 }
 trap stop EXIT
