@@ -219,6 +219,10 @@ typedef struct mcp_input_reply mcp_input_reply;
 // the copies and released when the last one goes).
 typedef struct mcp_oauth_config mcp_oauth_config;
 
+// A lazy connection to one Redis database. Any thread; the builders and configs it is set on keep
+// what they need, so it may be freed right after.
+typedef struct mcp_redis mcp_redis;
+
 // One incoming request (tools/call, resources/read, prompts/get, completion/complete). Owned by the
 // library; valid until its responder is freed. Accessors may be called from any thread.
 typedef struct mcp_request mcp_request;
@@ -991,8 +995,9 @@ enum mcp_status mcp_http_server_config_set_event_store(struct mcp_http_server_co
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
 // the same endpoint. Blocks until the socket is bound, then writes the running server to
 // `*http_out` and returns; requests are served on runtime threads. Fails with `MCP_STATUS_IO` when
-// the address cannot be bound (the reason in `*error_out`, which may be NULL and is written only on
-// failure). The config is copied; the server and runtime handles may be freed while it serves.
+// the address cannot be bound or Redis set with `mcp_http_server_config_set_redis` does not answer
+// (the reason in `*error_out`, which may be NULL and is written only on failure). The config is
+// copied; the server and runtime handles may be freed while it serves.
 // Stop with `mcp_http_server_stop` / `_free`. Not from a callback.
 enum mcp_status mcp_server_serve_http(const struct mcp_server *server,
                                       const struct mcp_runtime *runtime,
@@ -1186,6 +1191,42 @@ enum mcp_status mcp_oauth_config_set_store(struct mcp_oauth_config *config,
                                            mcp_credential_save_cb save,
                                            void *userdata,
                                            mcp_userdata_free_cb free_userdata);
+
+// Opens a connection to the Redis database at `url` (UTF-8, e.g. "redis://127.0.0.1:6379/0";
+// "rediss://" for TLS, "redis://:password@host/db" with a password) on `runtime`, with keys under
+// the prefix "libmcp:". Connects lazily: this returns at once also when Redis is down; the
+// connection is made, and re-made after a failure, in the background. A URL that is not a Redis
+// URL is `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be NULL; written only on
+// failure). Free with `mcp_redis_free`.
+enum mcp_status mcp_redis_connect(const struct mcp_runtime *runtime,
+                                  const char *url,
+                                  size_t url_len,
+                                  struct mcp_redis **redis_out,
+                                  struct mcp_error **error_out);
+
+// Frees the caller's handle; builders, configs and servers it was set on keep the connection.
+// NULL is ignored.
+void mcp_redis_free(struct mcp_redis *redis);
+
+// Keeps the server's tasks and its `requestState` sealing keys in `redis` (a key ring shared by
+// every instance, rotated daily, the old key accepted for an hour; this replaces a key set with
+// `mcp_server_config_set_state_key`), and makes `mcp_server_builder_build` join the change fan-out:
+// `notifications/*/list_changed` and resource updates announced on any instance reach the
+// listening clients of every instance. Blocks until Redis has answered the first look at the key
+// ring: `MCP_STATUS_IO` with the reason in `*error_out` when Redis cannot be reached (nothing
+// changes; call again once it is up). Not from a callback.
+enum mcp_status mcp_server_builder_set_redis(struct mcp_server_builder *builder,
+                                             const struct mcp_redis *redis,
+                                             struct mcp_error **error_out);
+
+// Keeps the legacy sessions and their SSE event logs of servers served with `config` in `redis`
+// (they expire after the session idle timeout in effect when serving), and lets a client's answer
+// to an elicitation, sampling or roots request reach the instance whose handler waits for it, on
+// whichever instance it is POSTed. Replaces stores set with `_set_session_store` and
+// `_set_event_store`. `mcp_server_serve_http` then fails with `MCP_STATUS_IO` when Redis cannot be
+// reached as it starts.
+enum mcp_status mcp_http_server_config_set_redis(struct mcp_http_server_config *config,
+                                                 const struct mcp_redis *redis);
 
 // The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
 // accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
@@ -1545,8 +1586,9 @@ enum mcp_status mcp_server_builder_set_completion(struct mcp_server_builder *bui
 
 // Builds the server and writes it to `*server_out`. Fails with `MCP_STATUS_INVALID_ARGUMENT` when a
 // registration was invalid (every reason in the message written to `*error_out`, which may be NULL
-// and is written only on failure) and with `MCP_STATUS_ALREADY_USED` on a second call. The builder
-// still has to be freed.
+// and is written only on failure) and with `MCP_STATUS_ALREADY_USED` on a second call. With
+// `mcp_server_builder_set_redis`, it also joins the change fan-out, and fails with `MCP_STATUS_IO`
+// when Redis cannot be reached (not from a callback then). The builder still has to be freed.
 enum mcp_status mcp_server_builder_build(struct mcp_server_builder *builder,
                                          struct mcp_server **server_out,
                                          struct mcp_error **error_out);

@@ -16,6 +16,9 @@ use crate::status::mcp_status;
 /// keep-alive. A plain value: use it from one thread at a time; serving copies it.
 pub struct mcp_http_server_config {
     pub(crate) config: HttpServerConfig,
+    /// Sessions, events and the relay in Redis (`mcp_http_server_config_set_redis`), set up when
+    /// serving.
+    pub(crate) redis: Option<libmcp::store::redis::RedisStore>,
 }
 
 /// Creates a configuration holding the defaults. Free with `mcp_http_server_config_free`.
@@ -27,6 +30,7 @@ pub extern "C" fn mcp_http_server_config_new(
         try_out!(config_out);
         let c = Box::new(mcp_http_server_config {
             config: HttpServerConfig::default(),
+            redis: None,
         });
         unsafe { *config_out = Box::into_raw(c) };
         mcp_status::MCP_STATUS_OK

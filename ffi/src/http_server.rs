@@ -42,12 +42,19 @@ impl mcp_http_server {
     }
 }
 
+/// Why serving did not start.
+enum Start {
+    Listen(libmcp::Error),
+    Redis(String),
+}
+
 /// Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
 /// `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
 /// the same endpoint. Blocks until the socket is bound, then writes the running server to
 /// `*http_out` and returns; requests are served on runtime threads. Fails with `MCP_STATUS_IO` when
-/// the address cannot be bound (the reason in `*error_out`, which may be NULL and is written only on
-/// failure). The config is copied; the server and runtime handles may be freed while it serves.
+/// the address cannot be bound or Redis set with `mcp_http_server_config_set_redis` does not answer
+/// (the reason in `*error_out`, which may be NULL and is written only on failure). The config is
+/// copied; the server and runtime handles may be freed while it serves.
 /// Stop with `mcp_http_server_stop` / `_free`. Not from a callback.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_server_serve_http(
@@ -61,15 +68,24 @@ pub extern "C" fn mcp_server_serve_http(
         let server = try_ref!(server).server.clone();
         let rt = try_ref!(runtime).rt.clone();
         try_out!(http_out);
-        let config = match unsafe { config.as_ref() } {
-            Some(c) => c.config.clone(),
-            None => HttpServerConfig::default(),
+        let (mut config, redis) = match unsafe { config.as_ref() } {
+            Some(c) => (c.config.clone(), c.redis.clone()),
+            None => (HttpServerConfig::default(), None),
         };
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let done = Arc::new((Mutex::new(false), Condvar::new()));
         let finished = done.clone();
         let started = block_on(&rt, "mcp_server_serve_http", async move {
-            let handle = serve_http(server, config).await?;
+            if let Some(redis) = redis {
+                redis.configure(&mut config);
+                config.relay = Some(
+                    redis
+                        .relay()
+                        .await
+                        .map_err(|e| Start::Redis(e.to_string()))?,
+                );
+            }
+            let handle = serve_http(server, config).await.map_err(Start::Listen)?;
             let addr = handle.local_addr();
             tokio::spawn(async move {
                 // A dropped handle (mcp_http_server freed) also stops the server.
@@ -78,7 +94,7 @@ pub extern "C" fn mcp_server_serve_http(
                 *finished.0.lock() = true;
                 finished.1.notify_all();
             });
-            Ok::<_, libmcp::Error>(addr)
+            Ok::<_, Start>(addr)
         });
         match started {
             Ok(Ok(addr)) => {
@@ -92,9 +108,14 @@ pub extern "C" fn mcp_server_serve_http(
                 unsafe { *http_out = Box::into_raw(h) };
                 mcp_status::MCP_STATUS_OK
             }
-            Ok(Err(e)) => mcp_error::new(
+            Ok(Err(Start::Listen(e))) => mcp_error::new(
                 mcp_status::MCP_STATUS_IO,
                 format!("cannot listen: {}", e.detail()),
+            )
+            .store(error_out),
+            Ok(Err(Start::Redis(e))) => mcp_error::new(
+                mcp_status::MCP_STATUS_IO,
+                format!("mcp_server_serve_http: {e}"),
             )
             .store(error_out),
             Err(e) => e.store(error_out),

@@ -16,6 +16,8 @@ use crate::status::mcp_status;
 /// time. `mcp_server_builder_build` consumes its contents; free the handle afterwards either way.
 pub struct mcp_server_builder {
     pub(crate) inner: Option<ServerBuilder>,
+    /// Joined to the change fan-out once built (`mcp_server_builder_set_redis`).
+    pub(crate) redis: Option<crate::redis::SharedRedis>,
 }
 
 /// A built server: cheap to serve several times, usable from any thread.
@@ -39,6 +41,7 @@ pub extern "C" fn mcp_server_builder_new(
         try_out!(builder_out);
         let b = Box::new(mcp_server_builder {
             inner: Some(Server::builder(name, version)),
+            redis: None,
         });
         unsafe { *builder_out = Box::into_raw(b) };
         mcp_status::MCP_STATUS_OK
@@ -212,8 +215,9 @@ pub extern "C" fn mcp_server_builder_set_completion(
 
 /// Builds the server and writes it to `*server_out`. Fails with `MCP_STATUS_INVALID_ARGUMENT` when a
 /// registration was invalid (every reason in the message written to `*error_out`, which may be NULL
-/// and is written only on failure) and with `MCP_STATUS_ALREADY_USED` on a second call. The builder
-/// still has to be freed.
+/// and is written only on failure) and with `MCP_STATUS_ALREADY_USED` on a second call. With
+/// `mcp_server_builder_set_redis`, it also joins the change fan-out, and fails with `MCP_STATUS_IO`
+/// when Redis cannot be reached (not from a callback then). The builder still has to be freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_server_builder_build(
     builder: *mut mcp_server_builder,
@@ -228,6 +232,16 @@ pub extern "C" fn mcp_server_builder_build(
         };
         match inner.build() {
             Ok(server) => {
+                if let Some(redis) = b.redis.take() {
+                    let joining = server.clone();
+                    let store = redis.store.clone();
+                    let joined = redis.block_on("mcp_server_builder_build", async move {
+                        store.fan_out_changes(&joining).await
+                    });
+                    if let Err(e) = joined {
+                        return e.store(error_out);
+                    }
+                }
                 unsafe { *server_out = Box::into_raw(Box::new(mcp_server { server })) };
                 mcp_status::MCP_STATUS_OK
             }

@@ -3,7 +3,9 @@
 # missing, starts one on a free loopback port (no persistence; its data dir is removed afterwards),
 # and runs the Redis integration tests (core/tests/redis_cluster.rs, feature `redis`) against it:
 # libmcp instances behind a round-robin proxy, and a Redis restart (on a second server the test
-# starts and stops itself). REDIS_URL is always set here, so none of those tests skips. Then three
+# starts and stops itself). REDIS_URL is always set here, so none of those tests skips. Then
+# tests/c/redis.c with REDIS_URL: two C servers on the Redis, a legacy session continued across them
+# (mcp_redis_connect, mcp_server_builder_set_redis, mcp_http_server_config_set_redis). Then three
 # everything-servers (`--redis`) behind a round-robin proxy (scripts/lib/round_robin_proxy.py, every
 # request to the next instance) through the official conformance suite's server legs, both
 # --requirements (2025-11-25 and 2026-07-28), and the official Python SDK client's HTTP interop tests
@@ -30,7 +32,12 @@ redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$d
 PIDS=()
 stop() {
   for pid in "${PIDS[@]}"; do stop_server "$pid"; done
-  if [ -f "$dir/redis.pid" ]; then kill "$(cat "$dir/redis.pid")" 2> /dev/null || true; fi
+  if [ -f "$dir/redis.pid" ]; then
+    # Not our child (it daemonized): wait until it has exited, so that it writes no more into $dir.
+    redis_pid=$(cat "$dir/redis.pid")
+    kill "$redis_pid" 2> /dev/null || true
+    while kill -0 "$redis_pid" 2> /dev/null; do sleep 0.1; done
+  fi
   rm -rf "$dir"
 }
 trap stop EXIT
@@ -42,6 +49,14 @@ redis-cli -p "$port" ping | grep -q PONG
 
 step "cargo test -p libmcp --features redis --test redis_cluster"
 REDIS_URL="redis://127.0.0.1:$port/0" cargo test -p libmcp --features redis --test redis_cluster --locked
+
+step "C ABI: two C servers on Redis (tests/c/redis.c)"
+ffi/install.sh "$dir/c-prefix" debug > /dev/null
+# shellcheck disable=SC2046
+gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -g tests/c/redis.c -o "$dir/redis-c" \
+  $(PKG_CONFIG_PATH="$dir/c-prefix/lib/pkgconfig" pkg-config --cflags --libs mcp) \
+  -Wl,-rpath,"$dir/c-prefix/lib" -lpthread
+REDIS_URL="redis://127.0.0.1:$port/2" "$dir/redis-c" --down | grep -q "all checks passed"
 
 step "conformance server legs through a round-robin proxy over three everything-servers on Redis"
 conformance_install

@@ -178,30 +178,12 @@ static void replace_record(const char *id, const char *json) {
 }
 
 /* A POST of `body` to instance `port` in session `session` (NULL: none). */
-static char *post(unsigned short port, const char *session, const char *body) {
-  char req[2048], sid[256] = "";
-  if (session) snprintf(sid, sizeof sid, "Mcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\n", session);
-  int n = snprintf(req, sizeof req,
-                   "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n"
-                   "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                   "%sContent-Length: %zu\r\n\r\n%s",
-                   port, sid, strlen(body), body);
-  CHECK(n > 0 && (size_t)n < sizeof req);
-  return exchange(port, req);
-}
-
 static void expect_status(char *answer, const char *status_line) {
   if (strncmp(answer, status_line, strlen(status_line)) != 0) {
     fprintf(stderr, "expected %s, got:\n%s\n", status_line, answer);
     exit(1);
   }
   free(answer);
-}
-
-static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
-  (void)ud, (void)req;
-  OK(mcp_responder_result(r, MCP_LIT("{\"content\":[{\"type\":\"text\",\"text\":\"echoed\"}]}")));
-  mcp_responder_free(r);
 }
 
 /* Two progress notifications, then the result. */
@@ -238,7 +220,7 @@ int main(void) {
   mcp_runtime *rt = NULL;
   OK(mcp_runtime_new(2, &rt));
   const test_tool tools[] = {
-      {"{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}", echo},
+      {"{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}}", echoed_tool},
       {"{\"name\":\"steps\",\"inputSchema\":{\"type\":\"object\"}}", steps},
   };
   mcp_server *s = tool_server("store-c", tools, 2);
@@ -248,7 +230,7 @@ int main(void) {
   unsigned short pa = mcp_http_server_port(a), pb = mcp_http_server_port(bb);
 
   /* initialize on A: the record is saved. */
-  char *answer = post(pa, NULL,
+  char *answer = post_legacy(pa, NULL,
                       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
                       "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{"
                       "\"name\":\"c-test\",\"version\":\"1\"}}}");
@@ -259,23 +241,23 @@ int main(void) {
   CHECK(record_has(sid, "\"protocolVersion\":\"2025-11-25\""));
   CHECK(record_has(sid, "\"initialized\":false"));
   CHECK(record_has(sid, "\"clientInfo\":{\"name\":\"c-test\",\"version\":\"1\"}"));
-  expect_status(post(pa, sid, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+  expect_status(post_legacy(pa, sid, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
                 "HTTP/1.1 202 ");
   CHECK(record_has(sid, "\"initialized\":true"));
 
   /* B never saw the session: it serves it from the record. */
-  answer = post(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
+  answer = post_legacy(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{"
                          "\"name\":\"echo\",\"arguments\":{}}}");
   CHECK(strncmp(answer, "HTTP/1.1 200 ", 13) == 0 && strstr(answer, "echoed"));
   free(answer);
   /* A change on B is saved for everyone. */
-  expect_status(post(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"logging/setLevel\","
+  expect_status(post_legacy(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"logging/setLevel\","
                               "\"params\":{\"level\":\"warning\"}}"),
                 "HTTP/1.1 200 ");
   CHECK(record_has(sid, "\"logLevel\":\"warning\""));
 
   /* B's SSE events go to the C event store; A replays them from there (Last-Event-ID). */
-  answer = post(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
+  answer = post_legacy(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{"
                          "\"name\":\"steps\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p\"}}}");
   char ids[4][64];
   int nids = 0;
@@ -312,7 +294,7 @@ int main(void) {
   pthread_mutex_lock(&store.lock);
   store.failing = 1;
   pthread_mutex_unlock(&store.lock);
-  expect_status(post(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"), "HTTP/1.1 503 ");
+  expect_status(post_legacy(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}"), "HTTP/1.1 503 ");
   pthread_mutex_lock(&store.lock);
   store.failing = 0;
   pthread_mutex_unlock(&store.lock);
@@ -321,7 +303,7 @@ int main(void) {
   char *saved = strdup(store.json[i]);
   pthread_mutex_unlock(&store.lock);
   replace_record(sid, "{not json");
-  answer = post(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
+  answer = post_legacy(pb, sid, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
   CHECK(strncmp(answer, "HTTP/1.1 500 ", 13) == 0 && strstr(answer, "corrupt"));
   free(answer);
   replace_record(sid, saved);
@@ -338,7 +320,7 @@ int main(void) {
   free(answer);
   CHECK(slot_of(sid) < 0);
   CHECK(events_of(sid) == 0); /* the session's events are forgotten */
-  expect_status(post(pa, sid, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}"), "HTTP/1.1 404 ");
+  expect_status(post_legacy(pa, sid, "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}"), "HTTP/1.1 404 ");
   pthread_mutex_lock(&store.lock);
   CHECK(store.loads > 0 && store.saves >= 3 && store.removes >= 1);
   pthread_mutex_unlock(&store.lock);

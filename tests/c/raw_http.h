@@ -1,4 +1,5 @@
-/* Raw HTTP/1.1 exchanges with a server on 127.0.0.1, for the C tests that check the wire: one
+/* Raw HTTP/1.1 exchanges with a server on 127.0.0.1, for the C tests that check the wire (and a
+ * legacy-session POST and an "echoed" tool handler they share): one
  * request per connection (the request says Connection: close), the whole answer read until the
  * server closes. Only libc and check.h. */
 #ifndef MCP_TEST_RAW_HTTP_H
@@ -65,6 +66,27 @@ static inline const char *header_of(const char *answer, const char *name, char *
     }
   }
   return buf;
+}
+
+/* A POST of `body` to 127.0.0.1:port/mcp in legacy session `session` (NULL: none, as for
+ * initialize); returns the answer as `exchange` does. */
+static inline char *post_legacy(unsigned short port, const char *session, const char *body) {
+  char req[2048], sid[256] = "";
+  if (session) snprintf(sid, sizeof sid, "Mcp-Session-Id: %s\r\nMCP-Protocol-Version: 2025-11-25\r\n", session);
+  int n = snprintf(req, sizeof req,
+                   "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n"
+                   "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                   "%sContent-Length: %zu\r\n\r\n%s",
+                   port, sid, strlen(body), body);
+  CHECK(n > 0 && (size_t)n < sizeof req);
+  return exchange(port, req);
+}
+
+/* A tool handler answering with the text "echoed". */
+static inline void echoed_tool(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud, (void)req;
+  OK(mcp_responder_result(r, MCP_LIT("{\"content\":[{\"type\":\"text\",\"text\":\"echoed\"}]}")));
+  mcp_responder_free(r);
 }
 
 #endif
