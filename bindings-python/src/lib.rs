@@ -9,6 +9,7 @@ mod request;
 mod resource;
 mod runtime;
 mod server;
+mod shared;
 mod subscription;
 mod task;
 mod task_store;

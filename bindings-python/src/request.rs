@@ -41,19 +41,20 @@ impl Request {
         }
     }
 
-    fn finish(&self, reply: Reply) -> PyResult<()> {
-        match self.responder.lock().take() {
-            Some(r) => {
-                // Answering may start engine work (legacy input rounds): the caller may be an
-                // event loop thread, outside the engine's runtime.
-                let rt = crate::runtime::handle()?;
-                let _entered = rt.enter();
-                r.reply(reply);
-                self.answered.cancel();
-                Ok(())
-            }
-            None => Err(PyRuntimeError::new_err("this request was answered already")),
-        }
+    fn finish(&self, py: Python<'_>, reply: Reply) -> PyResult<()> {
+        let Some(r) = self.responder.lock().take() else {
+            return Err(PyRuntimeError::new_err("this request was answered already"));
+        };
+        // Answering may start engine work (legacy input rounds): the caller may be an event loop
+        // thread, outside the engine's runtime. The engine's share (completing the result, encoding
+        // and handing it to the transport) runs without the GIL, so that other handlers go on.
+        let rt = crate::runtime::handle()?;
+        py.detach(|| {
+            let _entered = rt.enter();
+            r.reply(reply);
+        });
+        self.answered.cancel();
+        Ok(())
     }
 }
 
@@ -252,13 +253,14 @@ impl Request {
         if !value.is_object() {
             return Err(PyTypeError::new_err("a result must be a dict"));
         }
-        self.finish(Reply::Result(value))
+        self.finish(result.py(), Reply::Result(value))
     }
 
     /// Answers with a JSON-RPC error.
     #[pyo3(signature = (code, message, data=None))]
     fn reply_error(
         &self,
+        py: Python<'_>,
         code: i32,
         message: String,
         data: Option<&Bound<'_, PyAny>>,
@@ -267,18 +269,19 @@ impl Request {
         if let Some(d) = data {
             e = e.with_data(from_py(d)?);
         }
-        self.finish(Reply::Error(e))
+        self.finish(py, Reply::Error(e))
     }
 
     /// Asks the client for input (MRTR; legacy clients get real server-to-client requests).
     fn reply_input_required(&self, input: &Bound<'_, Input>) -> PyResult<()> {
+        let py = input.py();
         let input = input.get().inner.lock().clone();
         if input.requests.is_empty() {
             return Err(PyValueError::new_err(
                 "InputRequired needs at least one request",
             ));
         }
-        self.finish(Reply::InputRequired(input))
+        self.finish(py, Reply::InputRequired(input))
     }
 
     /// Whether the request was answered.

@@ -29,6 +29,7 @@ type SkillParts = (String, Vec<(String, String, Vec<u8>)>);
 #[pyclass(module = "libmcp._native", frozen)]
 pub struct Server {
     inner: libmcp::server::Server,
+    redis: Option<libmcp::store::redis::RedisStore>,
 }
 
 fn invoke(callable: &Py<PyAny>, ctx: RequestContext, responder: Responder) {
@@ -79,9 +80,11 @@ impl Server {
     /// A server named `name` at `version`.
     #[new]
     #[pyo3(signature = (name, version, instructions=None, info=None, versions=None, page_size=None,
-        state_key=None, task_ttl=None, task_poll_interval=None, task_store=None, skills=None))]
+        state_key=None, task_ttl=None, task_poll_interval=None, task_store=None, skills=None,
+        redis=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         name: String,
         version: String,
         instructions: Option<String>,
@@ -93,6 +96,7 @@ impl Server {
         task_poll_interval: Option<f64>,
         task_store: Option<Py<PyAny>>,
         skills: Option<Vec<SkillParts>>,
+        redis: Option<String>,
     ) -> PyResult<Self> {
         let mut b = libmcp::server::Server::builder(name, version);
         if let Some(text) = instructions {
@@ -129,20 +133,37 @@ impl Server {
             }
             b = b.skill(skill.map_err(PyValueError::new_err)?);
         }
+        b = b.config(config);
+        let redis = match redis {
+            Some(_) if task_store.is_some() || state_key.is_some() => {
+                return Err(PyValueError::new_err(
+                    "redis keeps tasks and the requestState keys itself: give neither task_store \
+                     nor state_key with it",
+                ));
+            }
+            Some(url) => {
+                let redis = crate::shared::connect(&url)?;
+                b = b
+                    .task_store(redis.task_store())
+                    .state_sealer(crate::shared::sealer(py, &redis)?);
+                Some(redis)
+            }
+            None => None,
+        };
         if let Some(store) = task_store {
             b = b.task_store(Arc::new(crate::task_store::PyTaskStore::new(store)));
         }
-        b = b.config(config);
         if let Some(key) = state_key {
             let key: [u8; 32] = key
                 .try_into()
                 .map_err(|_| PyValueError::new_err("state_key must be 32 bytes"))?;
             b = b.state_key(key);
         }
-        let inner = b
-            .build()
-            .map_err(|e| Python::attach(|py| to_pyerr(py, e)))?;
-        Ok(Server { inner })
+        let inner = b.build().map_err(|e| to_pyerr(py, e))?;
+        if let Some(redis) = &redis {
+            crate::shared::fan_out(redis.clone(), inner.clone())?;
+        }
+        Ok(Server { inner, redis })
     }
 
     /// Registers (or replaces) a tool: `definition` is the Tool object, `invoke(request)` serves it.
@@ -307,7 +328,14 @@ impl Server {
             config.auth = Some(Python::attach(|py| crate::resource::config(py, o))?);
         }
         let server = self.inner.clone();
-        spawn_py(done, serve_http(server, config), |py, handle| {
+        let redis = self.redis.clone();
+        let serve = async move {
+            if let Some(redis) = redis {
+                crate::shared::configure(&redis, &mut config).await;
+            }
+            serve_http(server, config).await
+        };
+        spawn_py(done, serve, |py, handle| {
             let addr = handle.local_addr();
             Ok(Py::new(
                 py,

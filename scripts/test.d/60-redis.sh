@@ -81,4 +81,10 @@ LIBMCP_BIN_DIR="$(target_dir)/debug" LIBMCP_EVERYTHING_HTTP_UPSTREAM="http://127
   .venv/bin/python -m pytest -q -p no:cacheprovider tests/interop/test_interop.py -k "http-" || status=1
 stop_server "$proxy_pid"
 grep "requests per backend" "$dir/proxy.log" || true
+
+# Python (bindings-python/tests/test_redis.py): two Python servers on this Redis continue one legacy
+# session; on the package step 40 installed into .venv.
+step "the Python package's Server(redis=...) (bindings-python/tests/test_redis.py)"
+REDIS_URL="redis://127.0.0.1:$port/2" .venv/bin/python -m pytest -q -p no:cacheprovider \
+  bindings-python/tests/test_redis.py || status=1
 exit "$status"

@@ -190,11 +190,19 @@ class Server:
         task_poll_interval: float | None = None,
         task_store: TaskStore | None = None,
         skills: list[Skill] | None = None,
+        redis: str | None = None,
     ) -> None:
         """``task_ttl`` is how long a task is kept after its creation (seconds; the engine's default is
         an hour), ``task_poll_interval`` how often clients are asked to poll one (seconds, default
         0.5). ``task_store`` keeps task state somewhere else than in memory (see :class:`TaskStore`).
-        ``skills`` are served through the skills extension (see :class:`Skill`)."""
+        ``skills`` are served through the skills extension (see :class:`Skill`).
+
+        ``redis`` (a ``redis://host:port/db`` URL) shares this server's state with every instance on
+        that Redis, so that any of them serves any client behind a load balancer: legacy HTTP
+        sessions and their SSE events, tasks, the ``requestState`` keys, list changes and answers to
+        elicitation/sampling/roots requests (then give neither ``task_store`` nor ``state_key``). A
+        URL that is not a Redis URL is a ``ValueError``; Redis down never stops serving: requests
+        that need it get HTTP 503 until it answers."""
         info: dict[str, Any] = {}
         if title is not None:
             info["title"] = title
@@ -205,7 +213,7 @@ class Server:
         self.name = name
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
                                       task_ttl, task_poll_interval, task_store,
-                                      [s._native() for s in skills] if skills else None)
+                                      [s._native() for s in skills] if skills else None, redis)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
         self._tool_scopes: dict[str, list[str]] = {}
