@@ -4,6 +4,7 @@
 mod client;
 mod convert;
 mod errors;
+mod limits;
 mod oauth;
 mod request;
 mod resource;

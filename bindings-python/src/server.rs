@@ -14,6 +14,7 @@ use libmcp::transport::http::{HttpServerConfig, HttpServerHandle, serve_http};
 use parking_lot::Mutex;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use tokio::sync::oneshot;
 
 use crate::convert::{from_py, to_py};
@@ -81,7 +82,7 @@ impl Server {
     #[new]
     #[pyo3(signature = (name, version, instructions=None, info=None, versions=None, page_size=None,
         state_key=None, task_ttl=None, task_poll_interval=None, task_store=None, skills=None,
-        redis=None))]
+        redis=None, limits=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -97,6 +98,7 @@ impl Server {
         task_store: Option<Py<PyAny>>,
         skills: Option<Vec<SkillParts>>,
         redis: Option<String>,
+        limits: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mut b = libmcp::server::Server::builder(name, version);
         if let Some(text) = instructions {
@@ -125,6 +127,9 @@ impl Server {
         }
         if let Some(s) = task_poll_interval {
             config.task_poll_interval_ms = millis(s, "task_poll_interval")?;
+        }
+        if let Some(limits) = limits {
+            crate::limits::apply(&mut config, limits)?;
         }
         for (skill_md, files) in skills.unwrap_or_default() {
             let mut skill = libmcp::skills::Skill::new(skill_md);

@@ -191,6 +191,11 @@ class Server:
         task_store: TaskStore | None = None,
         skills: list[Skill] | None = None,
         redis: str | None = None,
+        max_message_bytes: int | None = None,
+        max_in_flight: int | None = None,
+        max_input_rounds: int | None = None,
+        state_ttl: float | None = None,
+        client_request_timeout: float | None = None,
     ) -> None:
         """``task_ttl`` is how long a task is kept after its creation (seconds; the engine's default is
         an hour), ``task_poll_interval`` how often clients are asked to poll one (seconds, default
@@ -202,7 +207,14 @@ class Server:
         sessions and their SSE events, tasks, the ``requestState`` keys, list changes and answers to
         elicitation/sampling/roots requests (then give neither ``task_store`` nor ``state_key``). A
         URL that is not a Redis URL is a ``ValueError``; Redis down never stops serving: requests
-        that need it get HTTP 503 until it answers."""
+        that need it get HTTP 503 until it answers.
+
+        Limits (each has a safe default; 0 or a negative value is a ``ValueError``):
+        ``max_message_bytes`` the largest message accepted over stdio (8 MiB; larger ones get
+        -32600), ``max_in_flight`` the requests one session may have running (1024; more get -32603
+        with ``data.maxInFlight``), ``max_input_rounds`` the input rounds one legacy request may take
+        (10), ``state_ttl`` how long a sealed ``requestState`` stays valid (seconds, 600),
+        ``client_request_timeout`` how long a legacy server-to-client request waits (seconds, 300)."""
         info: dict[str, Any] = {}
         if title is not None:
             info["title"] = title
@@ -210,10 +222,14 @@ class Server:
             info["description"] = description
         if website_url is not None:
             info["websiteUrl"] = website_url
+        limits = {k: v for k, v in {
+            "max_message_bytes": max_message_bytes, "max_in_flight": max_in_flight,
+            "max_input_rounds": max_input_rounds, "state_ttl": state_ttl,
+            "client_request_timeout": client_request_timeout}.items() if v is not None}
         self.name = name
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
                                       task_ttl, task_poll_interval, task_store,
-                                      [s._native() for s in skills] if skills else None, redis)
+                                      [s._native() for s in skills] if skills else None, redis, limits or None)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
         self._tool_scopes: dict[str, list[str]] = {}
