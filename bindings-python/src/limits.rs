@@ -21,7 +21,11 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Bound<'_, PyDict>) -> Py
             }
             "state_ttl" => config.state_ttl = seconds(&value, &key)?,
             "client_request_timeout" => config.client_request_timeout = seconds(&value, &key)?,
-            _ => return Err(PyValueError::new_err(format!("unknown server limit {key:?}"))),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown server limit {key:?}"
+                )));
+            }
         }
     }
     config
@@ -40,6 +44,7 @@ fn seconds(value: &Bound<'_, PyAny>, key: &str) -> PyResult<Duration> {
     let s: f64 = value
         .extract()
         .map_err(|_| PyValueError::new_err(format!("{key} must be a number of seconds")))?;
-    Duration::try_from_secs_f64(s)
-        .map_err(|_| PyValueError::new_err(format!("{key} must be a non-negative number of seconds")))
+    Duration::try_from_secs_f64(s).map_err(|_| {
+        PyValueError::new_err(format!("{key} must be a non-negative number of seconds"))
+    })
 }
