@@ -49,7 +49,7 @@ impl State {
             };
             let s = match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => s,
-                Err(r) => return r,
+                Err(r) => return r.answer(None),
             };
             let version = s.session.legacy_version();
             if !version

@@ -191,10 +191,11 @@ impl State {
             };
             return match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => self.legacy_post(s, message, auth).await,
-                Err(r) => match &message {
-                    Message::Request(req) => answering(r, &req.id),
-                    _ => r,
-                },
+                // The refusal answers the request it refused.
+                Err(r) => r.answer(match &message {
+                    Message::Request(req) => Some(&req.id),
+                    _ => None,
+                }),
             };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
@@ -401,7 +402,7 @@ impl State {
             None => return missing_session(),
             Some(Ok(id)) => match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => s,
-                Err(r) => return without_idless_error(r, headers),
+                Err(r) => return without_idless_error(r.answer(None), headers),
             },
             Some(Err(_)) => return without_idless_error(session_not_found(), headers),
         };
@@ -478,33 +479,12 @@ pub(crate) fn sse(body: SseBody) -> Resp {
     r
 }
 
-pub(crate) fn session_not_found() -> Resp {
-    rpc_error(
-        StatusCode::NOT_FOUND,
-        None,
-        &RpcError::invalid_request("unknown or expired Mcp-Session-Id: initialize a new session"),
-    )
-}
+/// The message of the 404 for an unknown, deleted or expired session.
+pub(crate) const SESSION_NOT_FOUND: &str =
+    "unknown or expired Mcp-Session-Id: initialize a new session";
 
-/// A refusal made before the request was read (a session that is unknown, deleted, expired, held
-/// by another principal, or a store that failed), now answering request `id`: the error object of
-/// its JSON body gets that id; any other response is returned as it is.
-fn answering(r: Resp, id: &RequestId) -> Resp {
-    let (parts, body) = r.into_parts();
-    let error = match &body {
-        HttpBody::Full(Some(b)) => serde_json::from_slice::<serde_json::Value>(b)
-            .ok()
-            .and_then(|v| serde_json::from_value::<RpcError>(v.get("error")?.clone()).ok()),
-        _ => None,
-    };
-    match error {
-        Some(e) => {
-            let mut answered = rpc_error(parts.status, Some(id), &e);
-            *answered.headers_mut() = parts.headers;
-            answered
-        }
-        None => Response::from_parts(parts, body),
-    }
+pub(crate) fn session_not_found() -> Resp {
+    super::shared::Refused::session_not_found().answer(None)
 }
 
 /// A GET or DELETE answers no JSON-RPC request, so its error body has no `id`; before 2025-11-25

@@ -10,12 +10,13 @@ use std::time::Duration;
 use hyper::StatusCode;
 use serde_json::Value;
 
-use super::dispatch::{Resp, State, rpc_error, session_not_found};
+use super::dispatch::{Resp, SESSION_NOT_FOUND, State, rpc_error};
 use super::session_store::{SessionRecord, SessionStoreError, StoredPrincipal, now_ms};
 use super::sessions::{HttpSession, Outlet};
 use super::streams::SessionStreams;
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
+use crate::jsonrpc::RequestId;
 use crate::model::logging::LoggingLevel;
 use crate::server::Session;
 use crate::transport::Sink;
@@ -27,6 +28,28 @@ fn refresh_every(idle: Duration) -> Duration {
     (idle / 8).min(Duration::from_secs(60))
 }
 
+/// Why a request's session cannot serve it: the HTTP status and the JSON-RPC error, sent as the
+/// answer to the request's id where there is one ([`answer`](Self::answer)).
+pub(crate) struct Refused {
+    status: StatusCode,
+    error: RpcError,
+}
+
+impl Refused {
+    /// 404 for an unknown, deleted or expired session.
+    pub(crate) fn session_not_found() -> Refused {
+        Refused {
+            status: StatusCode::NOT_FOUND,
+            error: RpcError::invalid_request(SESSION_NOT_FOUND),
+        }
+    }
+
+    /// The HTTP response, answering request `id` when there is one.
+    pub(crate) fn answer(self, id: Option<&RequestId>) -> Resp {
+        rpc_error(self.status, id, &self.error)
+    }
+}
+
 /// Why a record could not become a live session here.
 enum Unusable {
     Corrupt(String),
@@ -34,13 +57,13 @@ enum Unusable {
 }
 
 impl Unusable {
-    fn response(self) -> Resp {
+    fn refusal(self) -> Refused {
         match self {
             Unusable::Corrupt(detail) => store_error(&SessionStoreError::Corrupt(detail)),
-            Unusable::TooManySessions => {
-                let e = RpcError::internal("too many sessions");
-                rpc_error(StatusCode::SERVICE_UNAVAILABLE, None, &e)
-            }
+            Unusable::TooManySessions => Refused {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                error: RpcError::internal("too many sessions"),
+            },
         }
     }
 }
@@ -54,26 +77,26 @@ struct Restored {
 
 impl State {
     /// The legacy session `id` for a request by `auth`, from this instance's table or rehydrated
-    /// from the store; `Err` is the answer to send (404 for an unknown, deleted, expired or other
-    /// principal's session, 500 for an unusable record, 503 when the store fails).
+    /// from the store; `Err` is why not (404 for an unknown, deleted, expired or other principal's
+    /// session, 500 for an unusable record, 503 when the store fails).
     pub(crate) async fn session_for(
         &self,
         id: &str,
         auth: Option<&Arc<AuthInfo>>,
-    ) -> Result<Arc<HttpSession>, Resp> {
+    ) -> Result<Arc<HttpSession>, Refused> {
         let record = match self.config.session_store.load(id).await {
             Ok(Some(r)) => r,
             Ok(None) => {
                 // Deleted or reaped (possibly on another instance).
                 self.sessions.remove(id);
-                return Err(session_not_found());
+                return Err(Refused::session_not_found());
             }
             Err(e) => return Err(store_error(&e)),
         };
         let local = self.sessions.get(id);
         if self.record_idle(&record) && !local.as_ref().is_some_and(|s| s.busy()) {
             self.end_everywhere(id).await;
-            return Err(session_not_found());
+            return Err(Refused::session_not_found());
         }
         if let Some(a) = auth
             && !record_admits(&record, a)
@@ -84,7 +107,7 @@ impl State {
             Some(s) => self.sync(&s, record).map(|()| s),
             None => self.rehydrate(id, record),
         };
-        let s = live.map_err(Unusable::response)?;
+        let s = live.map_err(Unusable::refusal)?;
         if auth.is_some_and(|a| !s.session.admits(a)) {
             return Err(other_principal());
         }
@@ -174,7 +197,7 @@ impl State {
             .session_store
             .save(&record)
             .await
-            .map_err(|e| store_error(&e))?;
+            .map_err(|e| store_error(&e).answer(None))?;
         *s.stored.lock() = Some(record);
         Ok(())
     }
@@ -182,10 +205,10 @@ impl State {
     /// DELETE: ends session `id` on every instance (after the same checks as any request).
     pub(crate) async fn delete_session(&self, id: &str, auth: Option<&Arc<AuthInfo>>) -> Resp {
         if let Err(r) = self.session_for(id, auth).await {
-            return r;
+            return r.answer(None);
         }
         if let Err(e) = self.config.session_store.remove(id).await {
-            return store_error(&e);
+            return store_error(&e).answer(None);
         }
         self.config.event_store.remove_session(id);
         self.sessions.remove(id);
@@ -356,21 +379,22 @@ fn record_admits(r: &SessionRecord, a: &AuthInfo) -> bool {
         .is_none_or(|p| p.subject == a.subject && p.client_id == a.client_id)
 }
 
-fn other_principal() -> Resp {
-    let e = RpcError::invalid_request(
-        "unknown Mcp-Session-Id for this principal: initialize a new session",
-    );
-    rpc_error(StatusCode::NOT_FOUND, None, &e)
+fn other_principal() -> Refused {
+    Refused {
+        status: StatusCode::NOT_FOUND,
+        error: RpcError::invalid_request(
+            "unknown Mcp-Session-Id for this principal: initialize a new session",
+        ),
+    }
 }
 
-fn store_error(e: &SessionStoreError) -> Resp {
+fn store_error(e: &SessionStoreError) -> Refused {
     let status = match e {
         SessionStoreError::Corrupt(_) => StatusCode::INTERNAL_SERVER_ERROR,
         _ => StatusCode::SERVICE_UNAVAILABLE,
     };
-    rpc_error(
+    Refused {
         status,
-        None,
-        &RpcError::internal(format!("Mcp-Session-Id: {e}")),
-    )
+        error: RpcError::internal(format!("Mcp-Session-Id: {e}")),
+    }
 }
