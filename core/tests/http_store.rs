@@ -234,6 +234,21 @@ async fn delete_on_one_instance_ends_the_session_on_both() {
             "Invalid request: unknown or expired Mcp-Session-Id: initialize a new session"
         );
     }
+    // So does a POST of a notification (a client's `notifications/initialized` can race its own
+    // DELETE); a refused request's error answers its id in every revision.
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let old = [h[0], ("mcp-protocol-version", "2025-06-18")];
+    let r = send(b, Method::POST, &old, Some(note.clone())).await;
+    assert_eq!(r, (404, String::new()));
+    let new = [h[0], ("mcp-protocol-version", "2025-11-25")];
+    let (status, body) = send(b, Method::POST, &new, Some(note)).await;
+    assert_eq!(status, 404);
+    let error: Value = serde_json::from_str(&body).unwrap();
+    assert!(error.get("id").is_none(), "{body}");
+    let (status, body) = send(b, Method::POST, &old, Some(ping(3))).await;
+    assert_eq!(status, 404);
+    let error: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(error["id"], 3, "{body}");
 }
 
 fn now() -> u64 {

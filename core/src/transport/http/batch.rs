@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use hyper::{HeaderMap, StatusCode};
 
-use super::dispatch::{Resp, State, rpc_error, session_not_found};
+use super::dispatch::{Resp, State, rpc_error, session_not_found, without_idless_error};
 use super::headers::SESSION_ID;
 use super::input::Input;
 use crate::auth::AuthInfo;
@@ -45,11 +45,11 @@ impl State {
             && let Some(id) = headers.get(SESSION_ID)
         {
             let Ok(id) = id.to_str() else {
-                return session_not_found();
+                return without_idless_error(session_not_found(), headers);
             };
             let s = match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => s,
-                Err(r) => return r.answer(None),
+                Err(r) => return without_idless_error(r.answer(None), headers),
             };
             let version = s.session.legacy_version();
             if !version

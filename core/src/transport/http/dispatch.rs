@@ -23,6 +23,7 @@ use super::input::Input;
 use super::media::{self, MediaRefusal};
 use super::security::{self, Refusal};
 use super::sessions::{HttpSession, Outlet, Sessions, new_session_id};
+use super::shared::Refused;
 use super::streams::SessionStreams;
 use crate::auth::AuthInfo;
 use crate::error::{RpcError, code};
@@ -187,15 +188,19 @@ impl State {
             && let Some(id) = session_id
         {
             let Ok(id) = id.to_str() else {
-                return session_not_found();
+                return match &message {
+                    Message::Request(req) => Refused::session_not_found().answer(Some(&req.id)),
+                    _ => without_idless_error(session_not_found(), &headers),
+                };
             };
             return match self.session_for(id, auth.as_ref()).await {
                 Ok(s) => self.legacy_post(s, message, auth).await,
-                // The refusal answers the request it refused.
-                Err(r) => r.answer(match &message {
-                    Message::Request(req) => Some(&req.id),
-                    _ => None,
-                }),
+                // The refusal answers the request it refused; a refused notification or response
+                // has no id to answer, so its error follows the GET/DELETE rule.
+                Err(r) => match &message {
+                    Message::Request(req) => r.answer(Some(&req.id)),
+                    _ => without_idless_error(r.answer(None), &headers),
+                },
             };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
@@ -484,13 +489,14 @@ pub(crate) const SESSION_NOT_FOUND: &str =
     "unknown or expired Mcp-Session-Id: initialize a new session";
 
 pub(crate) fn session_not_found() -> Resp {
-    super::shared::Refused::session_not_found().answer(None)
+    Refused::session_not_found().answer(None)
 }
 
-/// A GET or DELETE answers no JSON-RPC request, so its error body has no `id`; before 2025-11-25
+/// A GET or DELETE (or a POST of a notification, a response or a batch) answers no one JSON-RPC
+/// request, so its error body has no `id`; before 2025-11-25
 /// (the `MCP-Protocol-Version` header) the schema requires one, so such an error goes out as its
 /// bare HTTP status (a client that deleted its session and still had a GET on the way sees 404).
-fn without_idless_error(r: Resp, headers: &HeaderMap) -> Resp {
+pub(crate) fn without_idless_error(r: Resp, headers: &HeaderMap) -> Resp {
     let old = headers::text(headers, PROTOCOL_VERSION)
         .ok()
         .flatten()
