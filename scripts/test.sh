@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step's header names the time spent so far (the whole run must stay well under CI's limit).
+step() { printf '\n==> %s   [%dm%02ds]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -33,4 +34,4 @@ for extra in scripts/test.d/*.sh; do
   bash "$extra"
 done
 echo
-echo "all test steps passed"
+echo "all test steps passed in $((SECONDS / 60)) min $((SECONDS % 60)) s"
