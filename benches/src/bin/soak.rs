@@ -1,0 +1,108 @@
+//! `mcp-soak`: the mixed soak of the everything-server (see `libmcp_bench::soak`).
+//!
+//! ```text
+//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--json]
+//! ```
+//! Defaults: 30 minutes, a sample every 30 s, 2 clients per lane, no pause between a lane's
+//! operations (the servers saturated), 10 s to settle. Exits 1 if any
+//! operation failed or the HTTP server kept descriptors after every client closed. The same binary
+//! is the server: `mcp-soak --serve-http` (prints its address, serves Streamable HTTP and HTTP+SSE)
+//! and `mcp-soak --serve-stdio`.
+
+use std::time::Duration;
+
+use libmcp::transport::http::{HttpServerConfig, serve_http};
+use libmcp_bench::soak::{self, Options};
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--json]"
+    );
+    std::process::exit(2)
+}
+
+fn parse_args() -> (Options, bool) {
+    let mut o = Options {
+        duration: Duration::from_secs(30 * 60),
+        interval: Duration::from_secs(30),
+        clients: 2,
+        pause: Duration::ZERO,
+        settle: Duration::from_secs(10),
+    };
+    let mut json = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut number = || -> u64 {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| usage())
+        };
+        match a.as_str() {
+            "--minutes" => o.duration = Duration::from_secs(number() * 60),
+            "--seconds" => o.duration = Duration::from_secs(number()),
+            "--interval" => o.interval = Duration::from_secs(number().max(1)),
+            "--clients" => o.clients = number().max(1) as usize,
+            "--pause-ms" => o.pause = Duration::from_millis(number()),
+            "--settle" => o.settle = Duration::from_secs(number()),
+            "--json" => json = true,
+            _ => usage(),
+        }
+    }
+    (o, json)
+}
+
+async fn serve(mode: &str) {
+    let server = libmcp_examples::everything::build_server();
+    if mode == "--serve-stdio" {
+        if let Err(e) = server.serve_stdio().await {
+            eprintln!("mcp-soak --serve-stdio: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    let config = HttpServerConfig {
+        http_sse: true,
+        ..HttpServerConfig::with_bind("127.0.0.1:0".parse().expect("an address"))
+    };
+    match serve_http(server, config).await {
+        Ok(handle) => {
+            println!("{}", handle.local_addr());
+            handle.wait().await;
+        }
+        Err(e) => {
+            eprintln!("mcp-soak --serve-http: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    if let Some(mode) = std::env::args()
+        .nth(1)
+        .filter(|a| a == "--serve-http" || a == "--serve-stdio")
+    {
+        serve(&mode).await;
+        return;
+    }
+    let (options, json) = parse_args();
+    let exe = std::env::current_exe().expect("the path of this program");
+    let report = match soak::run(&exe.to_string_lossy(), &options).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcp-soak: {e}");
+            std::process::exit(1);
+        }
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("a report serializes")
+        );
+    } else {
+        print!("{}", soak::report::markdown(&report));
+    }
+    if report.errors > 0 || report.http_fds_after > report.http_fds_before {
+        std::process::exit(1);
+    }
+}

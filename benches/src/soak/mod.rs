@@ -1,0 +1,216 @@
+//! `mcp-soak`: a mixed load against the everything-server for a long time, sampling the server
+//! processes' memory, file descriptors and threads and the latency of every window, to show that
+//! nothing grows and nothing fails (issue 14).
+//!
+//! One Streamable HTTP server process (which also serves HTTP+SSE) takes the HTTP lanes, and two stdio
+//! server processes take one long connection each, in either era; [`load`] describes the lanes.
+//! After the load the clients close and the HTTP server must come back to the file descriptors it
+//! had before the first client: a session, stream or connection left open shows there.
+
+pub mod load;
+pub mod proc;
+pub mod report;
+pub mod stats;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use libmcp::ProtocolVersion;
+use libmcp::client::VersionPreference;
+use serde::Serialize;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use load::Plan;
+use proc::Usage;
+use stats::Stats;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// How long the load runs.
+    pub duration: Duration,
+    /// One sample per interval.
+    pub interval: Duration,
+    /// Copies of each lane.
+    pub clients: usize,
+    /// Each lane's pause after each operation (sets the offered load; zero saturates).
+    pub pause: Duration,
+    /// Longest wait, after the load, for the HTTP server's descriptors to come back.
+    pub settle: Duration,
+}
+
+/// One sampling window.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sample {
+    /// Seconds since the load started, at the end of the window.
+    pub t_s: f64,
+    /// Successful operations in the window.
+    pub ops: u64,
+    /// Failed operations in the window.
+    pub errors: u64,
+    /// Median latency, µs.
+    pub p50_us: u64,
+    /// 99th percentile latency, µs.
+    pub p99_us: u64,
+    /// The HTTP server process.
+    pub http: Usage,
+    /// The stdio server process in the 2026-07-28 era.
+    pub stdio_modern: Usage,
+    /// The stdio server process in the legacy era.
+    pub stdio_legacy: Usage,
+}
+
+/// The whole run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Seconds of load.
+    pub seconds: f64,
+    /// Copies of each lane.
+    pub clients: usize,
+    /// Each lane's pause after each operation, ms.
+    pub pause_ms: u64,
+    /// The windows, in order.
+    pub samples: Vec<Sample>,
+    /// Operations per lane (successful or not).
+    pub per_lane: std::collections::BTreeMap<&'static str, u64>,
+    /// Failed operations over the run.
+    pub errors: u64,
+    /// The first error messages.
+    pub error_messages: Vec<String>,
+    /// The HTTP server's descriptors before the first client.
+    pub http_fds_before: u64,
+    /// The same once every client had closed (after waiting up to `settle`).
+    pub http_fds_after: u64,
+}
+
+/// A server process started as `exe --serve-http`, and its address.
+struct HttpChild {
+    child: Child,
+    pid: u32,
+    addr: String,
+}
+
+async fn start_http(exe: &str) -> Result<HttpChild, String> {
+    let mut child = Command::new(exe)
+        .arg("--serve-http")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot start {exe} --serve-http: {e}"))?;
+    let pid = child.id().ok_or("the HTTP server exited at once")?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .await
+        .map_err(|e| format!("reading the HTTP server's address: {e}"))?;
+    let addr = line.trim().to_owned();
+    if addr.is_empty() {
+        return Err("the HTTP server printed no address".into());
+    }
+    Ok(HttpChild { child, pid, addr })
+}
+
+/// Runs the soak with the server program `exe` (this binary, which serves with `--serve-http` and
+/// `--serve-stdio`).
+pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
+    let mut http = start_http(exe).await?;
+    let http_fds_before = proc::usage(http.pid).ok_or("the HTTP server is gone")?.fds;
+    let modern = pref_client(exe, VersionPreference::Auto).await?;
+    let legacy = pref_client(exe, VersionPreference::Legacy(ProtocolVersion::V2025_11_25)).await?;
+    let pids = (
+        http.pid,
+        modern.server_pid().ok_or("no stdio server pid")?,
+        legacy.server_pid().ok_or("no stdio server pid")?,
+    );
+
+    let stats = Arc::new(Stats::default());
+    let start = Instant::now();
+    let plan = Plan {
+        http_url: format!("http://{}/mcp", http.addr),
+        sse_url: format!("http://{}/sse", http.addr),
+        deadline: start + o.duration,
+        stats: stats.clone(),
+        pause: o.pause,
+    };
+    let legacy_versions = vec![
+        ProtocolVersion::V2025_11_25,
+        ProtocolVersion::V2025_06_18,
+        ProtocolVersion::V2025_03_26,
+    ];
+    let mut lanes = tokio::task::JoinSet::new();
+    for _ in 0..o.clients.max(1) {
+        let p = plan.clone();
+        let versions = legacy_versions.clone();
+        lanes.spawn(load::legacy_churn(p, "http legacy churn", versions, false));
+        let sse = vec![ProtocolVersion::V2024_11_05];
+        lanes.spawn(load::legacy_churn(
+            plan.clone(),
+            "http+sse churn",
+            sse,
+            true,
+        ));
+        lanes.spawn(load::modern(plan.clone(), "http modern"));
+        lanes.spawn(load::cancels(plan.clone(), "http cancel"));
+        lanes.spawn(load::listens(plan.clone(), "http listen"));
+        lanes.spawn(load::stdio(plan.clone(), "stdio modern", modern.clone()));
+        lanes.spawn(load::stdio(plan.clone(), "stdio legacy", legacy.clone()));
+    }
+
+    let mut samples = Vec::new();
+    let mut tick = tokio::time::interval_at((start + o.interval).into(), o.interval);
+    while Instant::now() < plan.deadline {
+        tick.tick().await;
+        let mut w = stats.take_window();
+        let usage = |pid| proc::usage(pid).unwrap_or_default();
+        samples.push(Sample {
+            t_s: start.elapsed().as_secs_f64(),
+            ops: w.latencies_us.len() as u64,
+            errors: w.errors,
+            p50_us: w.quantile_us(0.50),
+            p99_us: w.quantile_us(0.99),
+            http: usage(pids.0),
+            stdio_modern: usage(pids.1),
+            stdio_legacy: usage(pids.2),
+        });
+    }
+    while lanes.join_next().await.is_some() {}
+    let seconds = start.elapsed().as_secs_f64();
+    modern.close().await;
+    legacy.close().await;
+
+    let http_fds_after = settle(http.pid, http_fds_before, o.settle).await;
+    let _ = http.child.kill().await;
+    let (per_lane, errors, error_messages) = stats.totals();
+    Ok(Report {
+        seconds,
+        clients: o.clients,
+        pause_ms: o.pause.as_millis() as u64,
+        samples,
+        per_lane,
+        errors,
+        error_messages,
+        http_fds_before,
+        http_fds_after,
+    })
+}
+
+async fn pref_client(
+    exe: &str,
+    pref: VersionPreference,
+) -> Result<Arc<libmcp::client::Client>, String> {
+    load::stdio_client(exe, pref).await.map(Arc::new)
+}
+
+/// The descriptors of `pid` once they are back to `before`, or what they are after `limit`.
+async fn settle(pid: u32, before: u64, limit: Duration) -> u64 {
+    let end = Instant::now() + limit;
+    loop {
+        let fds = proc::usage(pid).map_or(0, |u| u.fds);
+        if fds <= before || Instant::now() >= end {
+            return fds;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
