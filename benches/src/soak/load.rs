@@ -82,6 +82,22 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// A client of `url` in the era of `pref`, connected as an operation of `lane`.
+    async fn connect(
+        &self,
+        lane: &'static str,
+        url: &str,
+        pref: VersionPreference,
+    ) -> Option<Client> {
+        let connect = builder(pref).connect_http(url);
+        self.op(lane, "connect", async {
+            connect.await.map_err(|e| e.to_string())
+        })
+        .await
+    }
+}
+
 /// A client that answers every kind of server request the everything-server makes.
 pub fn builder(pref: VersionPreference) -> ClientBuilder {
     Client::builder("mcp-soak", env!("CARGO_PKG_VERSION"))
@@ -196,11 +212,8 @@ pub async fn legacy_churn(
         if !plan.running() {
             break;
         }
-        let connect = builder(VersionPreference::Legacy(v.clone())).connect_http(url);
         let Some(c) = plan
-            .op(lane, "connect", async {
-                connect.await.map_err(|e| e.to_string())
-            })
+            .connect(lane, url, VersionPreference::Legacy(v.clone()))
             .await
         else {
             continue;
@@ -226,13 +239,7 @@ pub async fn legacy_churn(
 /// One stateless client doing the modern mix until the deadline.
 pub async fn modern(plan: Plan, lane: &'static str) {
     let pref = VersionPreference::Modern(ProtocolVersion::V2026_07_28);
-    let connect = builder(pref).connect_http(&plan.http_url);
-    let Some(c) = plan
-        .op(lane, "connect", async {
-            connect.await.map_err(|e| e.to_string())
-        })
-        .await
-    else {
+    let Some(c) = plan.connect(lane, &plan.http_url, pref).await else {
         return;
     };
     while plan.running() {
@@ -265,13 +272,7 @@ pub async fn cancels(plan: Plan, lane: &'static str) {
     ];
     let mut clients = Vec::new();
     for pref in prefs {
-        let connect = builder(pref).connect_http(&plan.http_url);
-        if let Some(c) = plan
-            .op(lane, "connect", async {
-                connect.await.map_err(|e| e.to_string())
-            })
-            .await
-        {
+        if let Some(c) = plan.connect(lane, &plan.http_url, pref).await {
             clients.push(c);
         }
     }
@@ -291,13 +292,7 @@ pub async fn cancels(plan: Plan, lane: &'static str) {
 /// `subscriptions/listen` streams opened and closed around a triggered change.
 pub async fn listens(plan: Plan, lane: &'static str) {
     let pref = VersionPreference::Modern(ProtocolVersion::V2026_07_28);
-    let connect = builder(pref).connect_http(&plan.http_url);
-    let Some(c) = plan
-        .op(lane, "connect", async {
-            connect.await.map_err(|e| e.to_string())
-        })
-        .await
-    else {
+    let Some(c) = plan.connect(lane, &plan.http_url, pref).await else {
         return;
     };
     while plan.running() {
