@@ -59,15 +59,20 @@ export declare class NativeServer {
    * Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
    * httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
    * sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
-   * `auth.rs`). Resolves once the port is bound.
+   * `auth.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
+   * server-to-client requests there (failing with a transport error when Redis does not answer
+   * now). Resolves once the port is bound.
    */
   serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
   /**
    * A server from its implementation object (`{name, version, title?, ...}`, JSON text),
-   * optional instructions, and optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`,
-   * JSON text) with `taskStore`, the JS task store (see `task_store.rs`).
+   * optional instructions, optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`, JSON
+   * text) with `taskStore`, the JS task store (see `task_store.rs`), optional skills (JSON text,
+   * see `skills.rs`) and an optional Redis URL whose stores keep tasks, the `requestState` keys
+   * and list changes shared with other instances (see `redis.rs`): this waits for Redis to
+   * answer once, and fails with a transport error when it does not.
    */
-  constructor(info: string, instructions?: string | undefined | null, tasks?: string | undefined | null, taskStore?: ((arg: string) => Promise<string>) | undefined | null)
+  constructor(info: string, instructions?: string | undefined | null, tasks?: string | undefined | null, taskStore?: ((arg: string) => Promise<string>) | undefined | null, skills?: string | undefined | null, redis?: string | undefined | null)
   /**
    * Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
    * `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose

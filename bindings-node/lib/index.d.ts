@@ -225,9 +225,36 @@ export interface TaskOptions {
   store?: TaskStore
 }
 
+/** A file of a skill besides its SKILL.md. */
+export interface SkillFile {
+  /** Its path in the skill's directory (`references/FORMS.md`): relative, `/`-separated. */
+  path: string
+  mimeType: string
+  /** Text (sent as UTF-8) or bytes. */
+  content: string | Uint8Array
+}
+/** A skill to serve (the skills extension, SEP-2640), as `skill://NAME/...` resources. */
+export interface SkillDefinition {
+  /** The text of its SKILL.md, whose frontmatter gives its `name` and `description`. */
+  skillMd: string
+  files?: SkillFile[]
+}
+export interface ServerOptions {
+  instructions?: string
+  tasks?: TaskOptions
+  /** Skills to serve; a SKILL.md or path the engine refuses throws an InvalidArgumentError. */
+  skills?: SkillDefinition[]
+  /** A Redis URL (`redis://host:port/db`) keeping tasks, `requestState` keys, list changes and,
+   * when served over HTTP, legacy sessions, their events and answers to server requests, shared
+   * by every instance on it. A bad URL throws an InvalidArgumentError; a Redis that does not
+   * answer a TransportError (from the constructor, or from `serveHttp`). Not with
+   * `tasks.store` or `tasks.maxTasks`. */
+  redis?: string
+}
+
 /** An MCP server serving both protocol eras. */
 export declare class Server {
-  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: { instructions?: string, tasks?: TaskOptions })
+  constructor (info: { name: string, version: string, title?: string, description?: string, websiteUrl?: string, icons?: JsonObject[], instructions?: string }, options?: ServerOptions)
   tool (name: string, config: ToolConfig, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
   tool (name: string, handler: ToolHandler): Registered<ToolConfig, ToolHandler>
   resource (name: string, uri: string, config: ResourceConfig, handler: ResourceHandler): Registered<ResourceConfig, ResourceHandler>

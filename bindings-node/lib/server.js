@@ -157,6 +157,34 @@ function taskOptions (options) {
   return { tasks: JSON.stringify(rest), store: run }
 }
 
+/** The skills of `new Server(info, {skills})` for the addon, as JSON text (`src/skills.rs`): each
+ * `{skillMd, files?: [{path, mimeType, content}]}`, a string content sent as text, bytes as base64. */
+function skillsJson (skills) {
+  if (skills === undefined) return undefined
+  if (!Array.isArray(skills)) throw new TypeError(`skills must be an array, got ${describe(skills)}`)
+  return JSON.stringify(skills.map((skill, i) => {
+    optionalObject(skill, `skills[${i}]`)
+    if (skill === undefined) throw new TypeError(`skills[${i}] must be an object, got undefined`)
+    if (typeof skill.skillMd !== 'string') throw new TypeError(`skills[${i}].skillMd must be a string, got ${describe(skill.skillMd)}`)
+    const files = skill.files ?? []
+    if (!Array.isArray(files)) throw new TypeError(`skills[${i}].files must be an array, got ${describe(files)}`)
+    return {
+      skillMd: skill.skillMd,
+      files: files.map((f, j) => {
+        const what = `skills[${i}].files[${j}]`
+        if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new TypeError(`${what} must be an object, got ${describe(f)}`)
+        requireString(f.path, `${what}.path`)
+        requireString(f.mimeType, `${what}.mimeType`)
+        const file = { path: f.path, mimeType: f.mimeType }
+        if (typeof f.content === 'string') file.text = f.content
+        else if (f.content instanceof Uint8Array) file.blob = Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength).toString('base64')
+        else throw new TypeError(`${what}.content must be a string or a Uint8Array, got ${describe(f.content)}`)
+        return file
+      }),
+    }
+  }))
+}
+
 /** A registration, returned by `tool()`, `resource()` and the others (like the official SDK's
  * RegisteredTool): `update`, `disable`/`enable` and `remove` change what clients are offered, and
  * clients are told the list changed. */
@@ -231,7 +259,17 @@ class Server {
    * `options.tasks` sets how tools run as tasks are kept: `ttlMs` (how long a task stays
    * readable after its creation, default one hour), `pollIntervalMs` (what clients are asked to
    * poll at, default 500), and either `maxTasks` (the in-memory store's bound, default 10000) or
-   * `store`, an object keeping the task records elsewhere (see `taskStore`). */
+   * `store`, an object keeping the task records elsewhere (see `taskStore`).
+   * `options.skills` are served through the skills extension (SEP-2640): each `{skillMd, files?}`,
+   * `skillMd` the text of its SKILL.md (whose frontmatter names and describes it), `files` its
+   * other files as `{path, mimeType, content}` (`content` a string or bytes); the engine lists them
+   * with their digests and serves them as resources under `skill://NAME/`. A SKILL.md or file path
+   * the engine refuses throws an InvalidArgumentError with the reason.
+   * `options.redis` (`'redis://host:port/db'`) keeps the server's state in that Redis, shared by
+   * every instance on it: tasks, the `requestState` keys and list changes, and with `serveHttp`
+   * the legacy sessions, their SSE events and answers to server-to-client requests. The
+   * constructor waits for Redis to answer once: a URL that is not a Redis URL throws an
+   * InvalidArgumentError, a Redis that does not answer a TransportError. */
   constructor (info, options = {}) {
     optionalObject(info, 'server info')
     if (info === undefined) throw new TypeError('new Server({name, version}) needs the server info')
@@ -242,7 +280,9 @@ class Server {
     const instructions = options.instructions ?? infoInstructions
     if (instructions !== undefined && typeof instructions !== 'string') throw new TypeError('instructions must be a string')
     const { tasks, store } = taskOptions(options.tasks)
-    this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions, tasks, store))
+    const skills = skillsJson(options.skills)
+    if (options.redis !== undefined && typeof options.redis !== 'string') throw new TypeError(`redis must be a URL string, got ${describe(options.redis)}`)
+    this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions, tasks, store, skills, options.redis))
   }
 
   /** Registers `key` of `kind`: `make(config, handler)` checks them and gives `{def, invoke}`. */
@@ -352,7 +392,9 @@ class Server {
    * requiredScopes?, toolScopes?, resourceName?, resourceDocumentation?, checkAudience?,
    * verifyTimeoutMs?}` (every request then needs a bearer token `verifyToken` accepts; the engine
    * checks expiry, audience and scopes and serves the protected resource metadata). Resolves to
-   * `{url, port, close()}` once listening; the process stays alive until it is closed. */
+   * `{url, port, close()}` once listening; the process stays alive until it is closed. A server
+   * made with `redis` keeps its sessions there, and rejects with a TransportError when Redis does
+   * not answer now. */
   async serveHttp (options = {}) {
     optionalObject(options, 'HTTP options')
     const { auth, ...rest } = options

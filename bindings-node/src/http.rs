@@ -99,7 +99,9 @@ impl NativeServer {
     /// Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
     /// httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
     /// sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
-    /// `auth.rs`). Resolves once the port is bound.
+    /// `auth.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
+    /// server-to-client requests there (failing with a transport error when Redis does not answer
+    /// now). Resolves once the port is bound.
     #[napi]
     pub fn serve_http<'env>(
         &self,
@@ -109,7 +111,14 @@ impl NativeServer {
     ) -> napi::Result<PromiseRaw<'env, NativeHttpServer>> {
         let config = config(&parse("HTTP options", &options)?, verifier.as_ref())?;
         let server = self.server.clone();
-        env.spawn_future(listen(server, config))
+        let redis = self.redis.clone();
+        env.spawn_future(async move {
+            let mut config = config;
+            if let Some(r) = &redis {
+                crate::redis::configure(r, &mut config).await?;
+            }
+            listen(server, config).await
+        })
     }
 }
 

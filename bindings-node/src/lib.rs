@@ -13,8 +13,10 @@ mod client_auth;
 mod client_options;
 mod error;
 mod http;
+mod redis;
 mod request;
 mod server;
+mod skills;
 mod subscription;
 mod task_store;
 

@@ -1,6 +1,7 @@
 //! `NativeServer`: a core `Server` built empty, whose tools, resources, templates, prompts and
 //! completion handler are added (and removed) through the core's runtime registration, so a
-//! registration fails at once with the core's own checks.
+//! registration fails at once with the core's own checks. Skills and Redis are fixed when it is
+//! made (`skills.rs`, `redis.rs`).
 
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::error::{engine, invalid, parse};
-use crate::{request, task_store};
+use crate::{redis, request, skills, task_store};
 
 /// What a JS handler is called with: the request's number (see `request.rs`) and its params as
 /// JSON text.
@@ -23,6 +24,8 @@ pub type HandlerArgs = FnArgs<(f64, String)>;
 #[napi]
 pub struct NativeServer {
     pub(crate) server: Server,
+    /// The shared stores of `new Server(info, {redis})`, for `serveHttp`.
+    pub(crate) redis: Option<libmcp::store::redis::RedisStore>,
     /// Tells a running `serveStdio` to stop.
     stop: watch::Sender<bool>,
 }
@@ -60,14 +63,19 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<Hand
 #[napi]
 impl NativeServer {
     /// A server from its implementation object (`{name, version, title?, ...}`, JSON text),
-    /// optional instructions, and optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`,
-    /// JSON text) with `taskStore`, the JS task store (see `task_store.rs`).
+    /// optional instructions, optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`, JSON
+    /// text) with `taskStore`, the JS task store (see `task_store.rs`), optional skills (JSON text,
+    /// see `skills.rs`) and an optional Redis URL whose stores keep tasks, the `requestState` keys
+    /// and list changes shared with other instances (see `redis.rs`): this waits for Redis to
+    /// answer once, and fails with a transport error when it does not.
     #[napi(constructor)]
     pub fn new(
         info: String,
         instructions: Option<String>,
         tasks: Option<String>,
         task_store: Option<Function<String, Promise<String>>>,
+        skills: Option<String>,
+        redis: Option<String>,
     ) -> napi::Result<Self> {
         let Value::Object(info) = parse("server info", &info)? else {
             return Err(invalid("server info must be an object"));
@@ -81,14 +89,36 @@ impl NativeServer {
             builder = builder.instructions(text);
         }
         let tasks = tasks.map(|t| parse("tasks options", &t)).transpose()?;
+        let own_store =
+            task_store.is_some() || tasks.as_ref().is_some_and(|t| !t["maxTasks"].is_null());
+        if redis.is_some() && own_store {
+            return Err(invalid(
+                "redis keeps the tasks itself: give neither tasks.store nor tasks.maxTasks with it",
+            ));
+        }
         let mut config = ServerConfig::default();
         if let Some(store) = task_store::apply(tasks.as_ref(), task_store, &mut config)? {
             builder = builder.task_store(store);
         }
         builder = builder.config(config);
+        if let Some(list) = skills {
+            for skill in skills::parse(&parse("skills", &list)?)? {
+                builder = builder.skill(skill);
+            }
+        }
+        let redis = redis.as_deref().map(redis::connect).transpose()?;
+        if let Some(r) = &redis {
+            builder = builder
+                .task_store(r.task_store())
+                .state_sealer(redis::sealer(r)?);
+        }
         let server = builder.build().map_err(engine)?;
+        if let Some(r) = &redis {
+            redis::fan_out(r, &server)?;
+        }
         Ok(NativeServer {
             server,
+            redis,
             stop: watch::channel(false).0,
         })
     }

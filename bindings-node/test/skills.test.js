@@ -1,11 +1,16 @@
 'use strict'
-// The client side of the skills extension (SEP-2640) against the Rust everything-server, which
-// serves one skill (pdf-processing: SKILL.md and references/FORMS.md), in both eras: listing,
-// one entry, files verified against the entry, and tampered entries refused.
+// The skills extension (SEP-2640) on both sides of the package. The client side against the Rust
+// everything-server, which serves one skill (pdf-processing: SKILL.md and references/FORMS.md),
+// in both eras: listing, one entry, files verified against the entry, and tampered entries
+// refused. The server side (`new Server(info, {skills})`): exact messages on the wire over HTTP
+// (the extension declared, skills/list, skills/get, resources/directory/read, the files as
+// resources), the Node client reading a Node server's skills in both eras, and SKILL.md files
+// and paths the engine refuses as typed exceptions.
 const test = require('node:test')
 const assert = require('node:assert/strict')
+const crypto = require('node:crypto')
 const path = require('node:path')
-const { Client, McpError } = require('..')
+const { Client, McpError, InvalidArgumentError, Server } = require('..')
 const { BIN_DIR, LEGACY, MODERN } = require('./helpers')
 
 const EVERYTHING = path.join(BIN_DIR, 'everything-server')
@@ -47,3 +52,149 @@ for (const [era, version] of [['modern', MODERN], ['legacy', LEGACY]]) {
     }
   })
 }
+
+// A Node server's skill: SKILL.md, a text file in a subdirectory and a binary file.
+const NOTES_MD = '---\nname: notes\ndescription: Take notes\nlicense: Apache-2.0\n---\n\n# Notes\n\nSee guide/TIPS.md.\n'
+const TIPS = 'Keep them short.\n'
+const LOGO = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe])
+const sha256 = (bytes) => `sha256:${crypto.createHash('sha256').update(bytes).digest('hex')}`
+const size = (bytes) => Buffer.byteLength(bytes)
+const NOTES_ENTRY = {
+  uri: 'skill://notes/SKILL.md',
+  frontmatter: { name: 'notes', description: 'Take notes', license: 'Apache-2.0' },
+  resources: [
+    { uri: 'skill://notes/SKILL.md', digest: sha256(NOTES_MD), size: size(NOTES_MD) },
+    { uri: 'skill://notes/guide/TIPS.md', digest: sha256(TIPS), size: size(TIPS) },
+    { uri: 'skill://notes/logo.png', digest: sha256(LOGO), size: LOGO.length },
+  ],
+}
+const SERVER_INFO = { name: 'node-skills', version: '1.0.0' }
+
+function skillServer () {
+  return new Server(SERVER_INFO, {
+    skills: [{
+      skillMd: NOTES_MD,
+      files: [
+        { path: 'guide/TIPS.md', mimeType: 'text/markdown', content: TIPS },
+        { path: 'logo.png', mimeType: 'image/png', content: LOGO },
+      ],
+    }],
+  })
+}
+
+/** One 2026-07-28 request POSTed to `url`: the JSON-RPC response. */
+async function modern (url, id, method, params = {}) {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'wire', version: '1' },
+  }
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method }
+  // The header the 2026-07-28 transport requires for a read (the URI it names).
+  if (method === 'resources/read') headers['mcp-name'] = params.uri
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta } }),
+  })
+  assert.equal(res.headers.get('content-type'), 'application/json')
+  return res.json()
+}
+
+/** A 2026-07-28 result as the engine completes it, with the cache hints of lists and reads. */
+const complete = (result) => ({ ...result, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } })
+
+test('a Node server\'s skills on the wire, 2026-07-28', async () => {
+  const server = skillServer()
+  const http = await server.serveHttp()
+  try {
+    const discover = await modern(http.url, 1, 'server/discover')
+    assert.deepEqual(discover.result.capabilities.extensions, { 'io.modelcontextprotocol/skills': { directoryRead: true } })
+    assert.deepEqual(discover.result.capabilities.resources, { listChanged: true, subscribe: true })
+
+    assert.deepEqual(await modern(http.url, 2, 'skills/list'), {
+      jsonrpc: '2.0', id: 2, result: complete({ skills: [NOTES_ENTRY] }),
+    })
+    assert.deepEqual((await modern(http.url, 3, 'skills/get', { uri: 'skill://notes/SKILL.md' })).result.skill, NOTES_ENTRY)
+    assert.deepEqual(await modern(http.url, 4, 'skills/get', { uri: 'skill://nope/SKILL.md' }), {
+      jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Invalid params: skill://nope/SKILL.md is not the SKILL.md of a skill this server serves', data: { uri: 'skill://nope/SKILL.md' } },
+    })
+    assert.deepEqual((await modern(http.url, 5, 'resources/directory/read', { uri: 'skill://notes' })).result.resources, [
+      { uri: 'skill://notes/SKILL.md', name: 'SKILL.md', mimeType: 'text/markdown', size: size(NOTES_MD) },
+      // Files first, then subdirectories.
+      { uri: 'skill://notes/logo.png', name: 'logo.png', mimeType: 'image/png', size: LOGO.length },
+      { uri: 'skill://notes/guide', name: 'guide', mimeType: 'inode/directory' },
+    ])
+    assert.deepEqual((await modern(http.url, 6, 'resources/directory/read', { uri: 'skill://notes/guide' })).result.resources, [
+      { uri: 'skill://notes/guide/TIPS.md', name: 'TIPS.md', mimeType: 'text/markdown', size: size(TIPS) },
+    ])
+    assert.equal((await modern(http.url, 7, 'resources/directory/read', { uri: 'skill://notes/SKILL.md' })).error.code, -32602)
+
+    // The files are resources: SKILL.md listed with its frontmatter's name and description.
+    assert.deepEqual((await modern(http.url, 8, 'resources/list')).result.resources, [
+      { uri: 'skill://notes/SKILL.md', name: 'notes', description: 'Take notes', mimeType: 'text/markdown', size: size(NOTES_MD) },
+      { uri: 'skill://notes/guide/TIPS.md', name: 'guide/TIPS.md', description: 'guide/TIPS.md of skill notes', mimeType: 'text/markdown', size: size(TIPS) },
+      { uri: 'skill://notes/logo.png', name: 'logo.png', description: 'logo.png of skill notes', mimeType: 'image/png', size: LOGO.length },
+    ])
+    assert.deepEqual((await modern(http.url, 9, 'resources/read', { uri: 'skill://notes/guide/TIPS.md' })).result,
+      complete({ contents: [{ uri: 'skill://notes/guide/TIPS.md', mimeType: 'text/markdown', text: TIPS }] }))
+    assert.deepEqual((await modern(http.url, 10, 'resources/read', { uri: 'skill://notes/logo.png' })).result.contents,
+      [{ uri: 'skill://notes/logo.png', mimeType: 'image/png', blob: Buffer.from(LOGO).toString('base64') }])
+  } finally {
+    await server.close()
+  }
+})
+
+test('a server without skills has no skills methods', async () => {
+  const server = new Server(SERVER_INFO)
+  const http = await server.serveHttp()
+  try {
+    assert.equal((await modern(http.url, 1, 'skills/list')).error.code, -32601)
+    assert.equal((await modern(http.url, 2, 'server/discover')).result.capabilities.extensions, undefined)
+  } finally {
+    await server.close()
+  }
+})
+
+for (const [era, version] of [['modern', MODERN], ['legacy', LEGACY]]) {
+  test(`the Node client reads a Node server's skills, ${era} era`, async () => {
+    const server = skillServer()
+    const http = await server.serveHttp()
+    const c = await Client.connectHttp(http.url, { protocolVersion: version })
+    try {
+      assert.equal(c.era, era)
+      assert.deepEqual(await c.listSkills(), { skills: [NOTES_ENTRY] })
+      assert.deepEqual(await c.getSkill(NOTES_ENTRY.uri), NOTES_ENTRY)
+      assert.equal((await c.readSkillFile(NOTES_ENTRY)).toString(), NOTES_MD)
+      assert.equal((await c.readSkillFile(NOTES_ENTRY, 'skill://notes/guide/TIPS.md')).toString(), TIPS)
+      assert.deepEqual(new Uint8Array(await c.readSkillFile(NOTES_ENTRY, 'skill://notes/logo.png')), LOGO)
+      await assert.rejects(c.getSkill('skill://nope/SKILL.md'), (e) => e instanceof McpError && e.code === -32602 &&
+        e.message === 'Invalid params: skill://nope/SKILL.md is not the SKILL.md of a skill this server serves')
+    } finally {
+      await c.close()
+      await server.close()
+    }
+  })
+}
+
+test('skills the engine refuses are InvalidArgumentErrors; wrong types are TypeErrors', () => {
+  const refused = (skills, message) => assert.throws(() => new Server(SERVER_INFO, { skills }),
+    (e) => e instanceof InvalidArgumentError && e.kind === 'invalidArgument' && e.message === message)
+  refused([{ skillMd: 'no frontmatter' }], 'SKILL.md does not begin with a --- frontmatter line')
+  refused([{ skillMd: '---\nname: Bad_Name\ndescription: x\n---\n' }],
+    'skill name "Bad_Name" breaks the naming rules (1-64 of a-z, 0-9 and -, no leading, trailing or double -)')
+  refused([{ skillMd: '---\nname: notes\n---\n' }], 'skill notes: the SKILL.md frontmatter has no description')
+  refused([{ skillMd: NOTES_MD, files: [{ path: '../escape', mimeType: 'text/plain', content: 'x' }] }], 'skill notes: invalid file path "../escape"')
+  refused([{ skillMd: NOTES_MD, files: [{ path: 'SKILL.md/x', mimeType: 'text/plain', content: 'x' }] }], 'skill notes: "SKILL.md/x" collides with another file')
+  // The same skill twice: its files would be registered twice.
+  assert.throws(() => new Server(SERVER_INFO, { skills: [{ skillMd: NOTES_MD }, { skillMd: NOTES_MD }] }),
+    (e) => e instanceof McpError && /skill:\/\/notes\/SKILL\.md/.test(e.message))
+
+  const typeError = (skills, message) => assert.throws(() => new Server(SERVER_INFO, { skills }), { name: 'TypeError', message })
+  typeError({}, 'skills must be an array, got object')
+  typeError([null], 'skills[0] must be an object, got null')
+  typeError([{}], 'skills[0].skillMd must be a string, got undefined')
+  typeError([{ skillMd: NOTES_MD, files: {} }], 'skills[0].files must be an array, got object')
+  typeError([{ skillMd: NOTES_MD, files: [{ path: 'a', mimeType: 'text/plain', content: 1 }] }], 'skills[0].files[0].content must be a string or a Uint8Array, got number')
+  typeError([{ skillMd: NOTES_MD, files: [{ path: 'a', content: 'x' }] }], 'skills[0].files[0].mimeType must be a non-empty string, got undefined')
+})

@@ -15,8 +15,16 @@ const text = (t) => ({ content: [{ type: 'text', text: t }] })
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const image = { type: 'image', data: PNG, mimeType: 'image/png' }
 
+// The skill served through the skills extension (SEP-2640), the Rust server's
+// (examples/src/everything/skills.rs): a SKILL.md and a file in a subdirectory, so that listing,
+// retrieval, verification and directory reads have something to work on.
+const SKILL_MD = '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nlicense: Apache-2.0\n---\n\n' +
+  '# PDF processing\n\nUse the form reference in references/FORMS.md when a PDF has fields to fill.\n'
+const FORMS_MD = '# Forms\n\nFill every field, then flatten the document.\n'
+
 const server = new Server({ name: 'libmcp-node-everything-server', version: '0.1.0', title: 'libmcp Node everything server' }, {
   instructions: 'Conformance fixture: every tool, resource and prompt named by the MCP conformance suite.',
+  skills: [{ skillMd: SKILL_MD, files: [{ path: 'references/FORMS.md', mimeType: 'text/markdown', content: FORMS_MD }] }],
 })
 
 function tool (name, description, handler, inputSchema = noArgs.inputSchema) {

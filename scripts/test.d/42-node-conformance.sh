@@ -2,8 +2,8 @@
 # The official MCP conformance suite (server side) against the Node everything-server
 # (examples/node/everything-server.js, on the libmcp Node package) over Streamable HTTP, at both
 # scored revisions, then the pending scenarios step 30 runs against the Rust server, with the same
-# rules (every check SUCCESS or INFO, none FAILURE or WARNING), and the ten tasks extension
-# scenarios as step 30 runs them (a skip fails too). Then the Node everything-client
+# rules (every check SUCCESS or INFO, none FAILURE or WARNING), and the ten tasks and the three
+# skills extension scenarios (sep-2640-skills-*) as step 30 runs them (a skip fails too). Then the Node everything-client
 # (examples/node/everything-client.js) through the full client requirement sets of both revisions,
 # OAuth (auth/*) included, and the 2025-03-26 OAuth back-compat scenarios, exactly as step 31 runs
 # the Rust one, and the not-scored extension scenarios one by one, each of which must pass: the six
@@ -33,6 +33,7 @@ conformance_server_legs Node "$url" "$work" || status=1
 
 conformance_pending_scenarios Node "$url" "$work" || status=1
 conformance_task_scenarios Node "$url" "$work" || status=1
+conformance_skills_scenarios Node "$url" "$work" || status=1
 
 client="node examples/node/everything-client.js"
 conformance_client_legs Node "$client" "$work" || status=1

@@ -9,7 +9,9 @@
 # everything-servers (`--redis`) behind a round-robin proxy (scripts/lib/round_robin_proxy.py, every
 # request to the next instance) through the official conformance suite's server legs, both
 # --requirements (2025-11-25 and 2026-07-28), and the official Python SDK client's HTTP interop tests
-# (tests/interop/test_interop.py, the http-* connections, both eras) through the same proxy.
+# (tests/interop/test_interop.py, the http-* connections, both eras) through the same proxy. Last,
+# the Python and Node packages' own Redis tests (bindings-python/tests/test_redis.py,
+# bindings-node/test/redis.test.js): two servers of each on the Redis.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 step() { printf -- '--- %s\n' "$*"; }
@@ -87,4 +89,13 @@ grep "requests per backend" "$dir/proxy.log" || true
 step "the Python package's Server(redis=...) (bindings-python/tests/test_redis.py)"
 REDIS_URL="redis://127.0.0.1:$port/2" .venv/bin/python -m pytest -q -p no:cacheprovider \
   bindings-python/tests/test_redis.py || status=1
+
+# Node (bindings-node/test/redis.test.js): two Node servers (`new Server(info, {redis})`) continue one
+# legacy session, and a tool added on one reaches the listeners of the other (a 2026-07-28 listen
+# stream, a legacy GET stream); on the addon step 41 built (built here if missing).
+step "the Node package's new Server(info, {redis}) (bindings-node/test/redis.test.js)"
+if ! ls bindings-node/*.node > /dev/null 2>&1; then
+  (cd bindings-node && npm ci --no-audit --no-fund --loglevel=error && npx napi build --platform)
+fi
+(cd bindings-node && REDIS_URL="redis://127.0.0.1:$port/3" node --test test/redis.test.js) || status=1
 exit "$status"

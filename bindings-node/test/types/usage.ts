@@ -2,7 +2,7 @@
 // lib/index.d.ts used as the README shows, so the shipped types stay complete and consistent.
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
-  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry,
+  inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry, SkillDefinition, ServerOptions,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -37,6 +37,13 @@ async function server (): Promise<void> {
   tasked.tool('slow', { execution: { taskSupport: 'optional' } }, async (_a, ctx) => ctx.taskId ?? 'plain')
   tasked.tool('later', { execution: { taskSupport: 'required' }, deferTask: true }, (_a, ctx) => ctx.startTask() ?? 'plain')
   new Server({ name: 'mem', version: '1' }, { tasks: { maxTasks: 10 } })
+  const skill: SkillDefinition = {
+    skillMd: '---\nname: s\ndescription: d\n---\n',
+    files: [{ path: 'a.md', mimeType: 'text/markdown', content: 'a' }, { path: 'b.bin', mimeType: 'application/octet-stream', content: new Uint8Array([1]) }],
+  }
+  const shared: ServerOptions = { skills: [skill], redis: 'redis://127.0.0.1:6379/0' }
+  void shared
+  new Server({ name: 'skills', version: '1' }, { skills: [{ skillMd: skill.skillMd }] })
   s.resource('r', 'test://r', { mimeType: 'text/plain' }, (uri: URL) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
   s.resourceTemplate('t', 'test://{id}', (uri: URL, vars) => ({ contents: [{ uri: uri.href, text: String(vars.id) }] }))
   s.prompt('p', { arguments: [{ name: 'a', required: true }] }, (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: args.a } }] }))
