@@ -171,6 +171,10 @@ typedef enum mcp_replay {
   MCP_REPLAY_UNKNOWN = 2,
 } mcp_replay;
 
+// Owned bytes returned by the library (a skill file's content, which need not be text). Read them
+// with `mcp_bytes_data` / `mcp_bytes_len`; release them with `mcp_bytes_free`, exactly once.
+typedef struct mcp_bytes mcp_bytes;
+
 // One call in flight, returned by `mcp_client_call_async` when asked for: lets the caller cancel it.
 // Free it with `mcp_call_free` (which does not cancel). Any thread.
 typedef struct mcp_call mcp_call;
@@ -259,6 +263,11 @@ typedef struct mcp_server_builder mcp_server_builder;
 // shutdown grace, results not cacheable). A plain value: use it from one thread at a time; applying
 // it copies it, so it may be freed or changed afterwards.
 typedef struct mcp_server_config mcp_server_config;
+
+// A skill being put together: its `SKILL.md` and the other files of its directory. Single-threaded:
+// use it from one thread at a time. `mcp_server_builder_add_skill` consumes its contents; free the
+// handle afterwards either way with `mcp_skill_free`.
+typedef struct mcp_skill mcp_skill;
 
 // An owned UTF-8 string returned by the library. Read it with `mcp_string_data` / `mcp_string_len`;
 // release it with `mcp_string_free`, exactly once.
@@ -1192,6 +1201,80 @@ enum mcp_status mcp_oauth_config_set_store(struct mcp_oauth_config *config,
                                            void *userdata,
                                            mcp_userdata_free_cb free_userdata);
 
+// Obtains tokens with the client credentials grant (RFC 6749 §4.4), the client acting on its own
+// behalf, authenticated with `client_secret` (`client_secret_basic`, or `client_secret_post` when
+// that is all the authorization server lists). `client_id` and `client_secret` (UTF-8, copied)
+// must not be empty: `MCP_STATUS_INVALID_ARGUMENT`. The authorization callback, redirect URI and
+// pre-registered credentials are then unused, and no refresh token is asked for: a rejected or
+// expired token is replaced by running the grant again. The last `mcp_oauth_config_set_grant_*`
+// call wins.
+enum mcp_status mcp_oauth_config_set_grant_client_secret(struct mcp_oauth_config *config,
+                                                         const char *client_id,
+                                                         size_t client_id_len,
+                                                         const char *client_secret,
+                                                         size_t client_secret_len);
+
+// Obtains tokens with the client credentials grant authenticated by a `private_key_jwt` assertion
+// (RFC 7523 §2.2) signed with `private_key_pem`: a PEM `PRIVATE KEY` block (PKCS #8) for
+// `signing_algorithm` ("ES256", a P-256 key, or "RS256", an RSA key; NULL with length 0 means
+// "ES256"). All UTF-8, copied. An empty `client_id`, an unsupported algorithm or a key that is not
+// such PEM (or not of the algorithm's kind) is `MCP_STATUS_INVALID_ARGUMENT` with the reason in
+// `*error_out` (may be NULL); the configuration is then unchanged. Otherwise as
+// `mcp_oauth_config_set_grant_client_secret`.
+enum mcp_status mcp_oauth_config_set_grant_private_key_jwt(struct mcp_oauth_config *config,
+                                                           const char *client_id,
+                                                           size_t client_id_len,
+                                                           const char *private_key_pem,
+                                                           size_t private_key_pem_len,
+                                                           const char *signing_algorithm,
+                                                           size_t signing_algorithm_len,
+                                                           struct mcp_error **error_out);
+
+// Obtains tokens with the JWT bearer grant (RFC 7523 §2.1) presenting a workload identity token
+// (workload identity federation): `assertion` is the JWT itself, or, when `from_file` is true, the
+// path of a file holding it, read again at each use (platforms rotate these tokens on disk; an
+// unreadable or empty file fails that authorization). `client_id` is sent when not empty (NULL
+// with length 0 sends none). All UTF-8, copied; an empty `assertion` is
+// `MCP_STATUS_INVALID_ARGUMENT`. Otherwise as `mcp_oauth_config_set_grant_client_secret`.
+enum mcp_status mcp_oauth_config_set_grant_jwt_bearer(struct mcp_oauth_config *config,
+                                                      const char *client_id,
+                                                      size_t client_id_len,
+                                                      const char *assertion_text,
+                                                      size_t assertion_len,
+                                                      bool from_file);
+
+// Obtains tokens with enterprise-managed authorization: the user's ID token (`id_token`, or when
+// `id_token_from_file` is true the path of a file holding it, read at each use) is exchanged at the
+// enterprise identity provider's token endpoint `idp_token_endpoint` (an `http://` or `https://`
+// URL) for an Identity Assertion JWT Authorization Grant (ID-JAG, RFC 8693 token exchange) as
+// client `idp_client_id` (with `idp_client_secret` when not empty; NULL with length 0 for none),
+// and the ID-JAG is redeemed at the MCP server's authorization server as a JWT bearer grant by the
+// client registered there as `client_id` with `client_secret` (NULL with length 0 for a public
+// client). All UTF-8, copied. A bad endpoint URL or an empty `idp_client_id`, `id_token` or
+// `client_id` is `MCP_STATUS_INVALID_ARGUMENT`. Otherwise as
+// `mcp_oauth_config_set_grant_client_secret`.
+enum mcp_status mcp_oauth_config_set_grant_enterprise_managed(struct mcp_oauth_config *config,
+                                                              const char *idp_token_endpoint,
+                                                              size_t idp_token_endpoint_len,
+                                                              const char *idp_client_id,
+                                                              size_t idp_client_id_len,
+                                                              const char *idp_client_secret,
+                                                              size_t idp_client_secret_len,
+                                                              const char *id_token,
+                                                              size_t id_token_len,
+                                                              bool id_token_from_file,
+                                                              const char *client_id,
+                                                              size_t client_id_len,
+                                                              const char *client_secret,
+                                                              size_t client_secret_len);
+
+// Turns DPoP (RFC 9449) on or off (default off). On: the client makes an ES256 key of its own,
+// sends a fresh proof (`htm`, `htu`, `iat`, `jti`, and `ath` and the server's `nonce` when there
+// are) with every token request and every request carrying a DPoP-bound token (presented as
+// `Authorization: DPoP`), and retries once with the nonce when the authorization server or the MCP
+// server answers `use_dpop_nonce`. Works with every grant, the authorization code grant included.
+enum mcp_status mcp_oauth_config_set_dpop(struct mcp_oauth_config *config, bool on);
+
 // Opens a connection to the Redis database at `url` (UTF-8, e.g. "redis://127.0.0.1:6379/0";
 // "rediss://" for TLS, "redis://:password@host/db" with a password) on `runtime`, with keys under
 // the prefix "libmcp:". Connects lazily: this returns at once also when Redis is down; the
@@ -1751,6 +1834,88 @@ enum mcp_status mcp_server_remove_resource(const struct mcp_server *server,
 enum mcp_status mcp_server_notify_resource_updated(const struct mcp_server *server,
                                                    const char *uri,
                                                    size_t uri_len);
+
+// Creates a skill from the text of its `SKILL.md` (`skill_md_len` bytes of UTF-8, copied), whose
+// YAML frontmatter (between `---` lines at the top) must give a `name` (1-64 of a-z, 0-9 and `-`,
+// no leading, trailing or double `-`) and a non-empty `description`; the skill is served as
+// `skill://<name>/SKILL.md`. A text that breaks these rules is `MCP_STATUS_INVALID_ARGUMENT`, with
+// the reason (e.g. "the SKILL.md frontmatter has no description") in `*error_out` (may be NULL);
+// nothing is written to `*skill_out` then. Free with `mcp_skill_free`. Any thread.
+enum mcp_status mcp_skill_new(const char *skill_md,
+                              size_t skill_md_len,
+                              struct mcp_skill **skill_out,
+                              struct mcp_error **error_out);
+
+// Adds a file to the skill: `path` inside the skill's directory (UTF-8, relative, `/`-separated,
+// no empty, `.` or `..` segments, no `?`, `#` or `\`; served as `skill://<name>/<path>`), its MIME
+// type (UTF-8) and `content_len` bytes of content (any bytes; NULL with length 0 for an empty file).
+// All copied. A bad path, or one that collides with a file already added (the same path, or one
+// inside the other), is `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be
+// NULL), and the skill stays as it was; `MCP_STATUS_ALREADY_USED` once the skill was added to a
+// builder.
+enum mcp_status mcp_skill_add_file(struct mcp_skill *skill,
+                                   const char *path,
+                                   size_t path_len,
+                                   const char *mime_type,
+                                   size_t mime_type_len,
+                                   const uint8_t *content,
+                                   size_t content_len,
+                                   struct mcp_error **error_out);
+
+// Frees a skill (added to a builder or not). NULL is ignored. Any thread.
+void mcp_skill_free(struct mcp_skill *skill);
+
+// Serves `skill` from the server being built: its files become `skill://<name>/<path>` resources,
+// the server declares the `io.modelcontextprotocol/skills` extension (with `directoryRead`) and
+// answers `skills/list`, `skills/get` and `resources/directory/read`. Consumes the skill's
+// contents (free the handle afterwards; adding it again is `MCP_STATUS_ALREADY_USED`). Two skills
+// of the same name, or a skill file whose URI another resource already has, make
+// `mcp_server_builder_build` fail with the reason.
+enum mcp_status mcp_server_builder_add_skill(struct mcp_server_builder *builder,
+                                             struct mcp_skill *skill);
+
+// Lists every skill (`skills/list`, following pagination; reads no skill file) and writes the JSON
+// array of skill entries (`{"uri", "frontmatter", "resources"}`, as the server sent them) to
+// `*json_out`. A server without the skills extension answers with an error (usually
+// `MCP_STATUS_RPC_ERROR`, -32601). See `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_list_skills(const struct mcp_client *client,
+                                       struct mcp_string **json_out,
+                                       struct mcp_error **error_out);
+
+// `skills/get`: writes the entry of the skill whose `SKILL.md` is at `uri` (UTF-8, e.g.
+// `skill://pdf-processing/SKILL.md`) to `*json_out` as a JSON object. An unknown skill is the
+// server's error (`MCP_STATUS_RPC_ERROR`); an entry that is not one is `MCP_STATUS_PROTOCOL`. See
+// `mcp_client_list_tools` for the contract.
+enum mcp_status mcp_client_get_skill(const struct mcp_client *client,
+                                     const char *uri,
+                                     size_t uri_len,
+                                     struct mcp_string **json_out,
+                                     struct mcp_error **error_out);
+
+// Reads the file at `uri` (UTF-8) of the skill that `entry` describes (a skill entry as JSON, one
+// item of `mcp_client_list_skills` or the result of `mcp_client_get_skill`) and writes its bytes
+// to `*bytes_out` (free with `mcp_bytes_free`) only once they match the entry: the size and
+// `sha256` digest it lists, and for `SKILL.md` the frontmatter. A mismatch is
+// `MCP_STATUS_PROTOCOL` with a message starting "skill verification failed" in `*error_out`, and
+// the content is dropped. An `entry` that is not a skill entry is `MCP_STATUS_INVALID_JSON`.
+// Blocks, like `mcp_client_list_tools`; not from a callback.
+enum mcp_status mcp_client_read_skill_file(const struct mcp_client *client,
+                                           const char *entry,
+                                           size_t entry_len,
+                                           const char *uri,
+                                           size_t uri_len,
+                                           struct mcp_bytes **bytes_out,
+                                           struct mcp_error **error_out);
+
+// The first byte of `bytes` (not NUL-terminated; never NULL, also when empty). Valid until
+// `mcp_bytes_free(bytes)`. Returns a pointer to an empty array when `bytes` is NULL. Any thread.
+const uint8_t *mcp_bytes_data(const struct mcp_bytes *bytes);
+
+// The number of bytes; 0 when `bytes` is NULL. Any thread.
+size_t mcp_bytes_len(const struct mcp_bytes *bytes);
+
+// Frees bytes returned by the library. NULL is ignored. Any thread.
+void mcp_bytes_free(struct mcp_bytes *bytes);
 
 // A static, NUL-terminated English description of `status`; never NULL, never freed. Any thread.
 const char *mcp_status_describe(enum mcp_status status);

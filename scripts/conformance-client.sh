@@ -24,16 +24,9 @@ else
 fi
 mkdir -p "$out"
 
-EXTENSION_SCENARIOS=(
-  auth/client-credentials-jwt auth/client-credentials-basic auth/enterprise-managed-authorization
-  auth/dpop auth/dpop-nonce auth/wif-jwt-bearer
-  sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size
-  sep-2640-client-verify-frontmatter
-)
-
 status=0
 conformance_client_legs Rust "$client" "$out" || status=1
-conformance_client_scenarios Rust "$client" "$out" "${EXTENSION_SCENARIOS[@]}" || status=1
+conformance_client_extension_scenarios Rust "$client" "$out" || status=1
 if [ "$status" -ne 0 ]; then
   echo "conformance (client): failures above (logs in $out when a directory was given)" >&2
   exit 1

@@ -7,7 +7,11 @@
  * checks it runs off the main thread and answers with mcp_oauth_auto_redirect (the suite's
  * authorization servers redirect at once); pre-registered credentials (client_id, client_secret)
  * come from MCP_CONFORMANCE_CONTEXT, and servers that support client ID metadata documents get the
- * suite's URL.
+ * suite's URL. The OAuth extension scenarios set a grant that needs no user from the context
+ * (client credentials with a secret or a private_key_jwt key, workload identity's JWT bearer,
+ * enterprise-managed authorization; the callback must then never run), and the DPoP ones turn DPoP
+ * on. The sep-2640-client-* scenarios list the skills and load each (its SKILL.md, then its other
+ * files, every one verified by the library against the entry).
  *
  * Demo mode (no scenario): runs against examples/c/everything-server (stdio command or http:// URL):
  * lists, calls tools (an input round answered by the elicitation handler, progress through a
@@ -210,7 +214,20 @@ static const char *const AUTH_SCENARIOS[] = {
     "auth/offline-access-not-supported", "auth/authorization-server-migration", "auth/iss-supported",
     "auth/iss-not-advertised", "auth/iss-supported-missing", "auth/iss-wrong-issuer",
     "auth/iss-unexpected", "auth/iss-normalized", "auth/metadata-issuer-mismatch",
-    "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback", NULL};
+    "auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback",
+    "auth/client-credentials-jwt", "auth/client-credentials-basic",
+    "auth/enterprise-managed-authorization", "auth/dpop", "auth/dpop-nonce", "auth/wif-jwt-bearer",
+    NULL};
+
+/* The OAuth extension scenarios whose grant needs no user (the authorization callback never runs). */
+static const char *const GRANT_SCENARIOS[] = {
+    "auth/client-credentials-jwt", "auth/client-credentials-basic",
+    "auth/enterprise-managed-authorization", "auth/wif-jwt-bearer", NULL};
+
+/* The skills extension's client scenarios (SEP-2640). */
+static const char *const SKILL_SCENARIOS[] = {
+    "sep-2640-client-no-prefetch", "sep-2640-client-verify-digest", "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter", NULL};
 
 static int in_list(const char *const *list, const char *scenario) {
   for (const char *const *s = list; *s; s++)
@@ -219,7 +236,8 @@ static int in_list(const char *const *list, const char *scenario) {
 }
 
 static int known(const char *scenario) {
-  return in_list(SCENARIOS, scenario) || in_list(AUTH_SCENARIOS, scenario);
+  return in_list(SCENARIOS, scenario) || in_list(AUTH_SCENARIOS, scenario) ||
+         in_list(SKILL_SCENARIOS, scenario);
 }
 
 /* ---- OAuth ---- */
@@ -261,8 +279,58 @@ static void auth_state_free(void *userdata) {
   pthread_mutex_unlock(&a->mu);
 }
 
-/* Applies the conformance OAuth configuration to `config`; returns nonzero on failure. */
-static int configure_oauth(mcp_client_config *config, struct auth_state *a) {
+/* A string of the scenario context, or NULL (free with free). */
+static char *context_str(const char *pointer) {
+  const char *context = getenv("MCP_CONFORMANCE_CONTEXT");
+  return context ? str(context, pointer) : NULL;
+}
+
+#define LEN(s) ((s) ? strlen(s) : 0)
+
+/* Sets the grant of an OAuth extension scenario from the context (the fields the suite gives each);
+ * returns nonzero when a field is missing or the library refused it. */
+static int configure_grant(mcp_oauth_config *oauth, const char *scenario) {
+  char *id = context_str("/client_id"), *secret = context_str("/client_secret");
+  mcp_status st = MCP_STATUS_INVALID_ARGUMENT;
+  if (!strcmp(scenario, "auth/client-credentials-basic")) {
+    if (id && secret) st = mcp_oauth_config_set_grant_client_secret(oauth, id, strlen(id), secret,
+                                                                    strlen(secret));
+  } else if (!strcmp(scenario, "auth/client-credentials-jwt")) {
+    char *pem = context_str("/private_key_pem"), *alg = context_str("/signing_algorithm");
+    mcp_error *err = NULL;
+    if (id && pem) {
+      st = mcp_oauth_config_set_grant_private_key_jwt(oauth, id, strlen(id), pem, strlen(pem), alg,
+                                                      LEN(alg), &err);
+      failed("private_key_jwt", st, err);
+    }
+    free(pem);
+    free(alg);
+  } else if (!strcmp(scenario, "auth/wif-jwt-bearer")) {
+    char *jwt = context_str("/valid_jwt");
+    if (jwt) st = mcp_oauth_config_set_grant_jwt_bearer(oauth, id, LEN(id), jwt, strlen(jwt), false);
+    free(jwt);
+  } else if (!strcmp(scenario, "auth/enterprise-managed-authorization")) {
+    char *endpoint = context_str("/idp_token_endpoint"), *idp_id = context_str("/idp_client_id");
+    char *id_token = context_str("/idp_id_token");
+    if (endpoint && idp_id && id_token && id)
+      st = mcp_oauth_config_set_grant_enterprise_managed(
+          oauth, endpoint, strlen(endpoint), idp_id, strlen(idp_id), NULL, 0, id_token,
+          strlen(id_token), false, id, strlen(id), secret, LEN(secret));
+    free(endpoint);
+    free(idp_id);
+    free(id_token);
+  }
+  if (st != MCP_STATUS_OK)
+    fprintf(stderr, "everything-client: the grant of %s was not set: %s\n", scenario,
+            mcp_status_describe(st));
+  free(id);
+  free(secret);
+  return st != MCP_STATUS_OK;
+}
+
+/* Applies the conformance OAuth configuration of `scenario` to `config`; returns nonzero on
+ * failure. */
+static int configure_oauth(mcp_client_config *config, struct auth_state *a, const char *scenario) {
   mcp_oauth_config *oauth = NULL;
   if (mcp_oauth_config_new(S("libmcp-everything-client-c"), S("http://localhost:3000/callback"),
                            &oauth) != MCP_STATUS_OK)
@@ -271,19 +339,69 @@ static int configure_oauth(mcp_client_config *config, struct auth_state *a) {
                 oauth, S("https://conformance-test.local/client-metadata.json")) != MCP_STATUS_OK;
   bad |= mcp_oauth_config_set_authorize_callback(oauth, authorize, a, auth_state_free) !=
          MCP_STATUS_OK;
-  const char *context = getenv("MCP_CONFORMANCE_CONTEXT");
-  char *id = context ? str(context, "/client_id") : NULL;
-  char *secret = context ? str(context, "/client_secret") : NULL;
-  if (id) {
-    bad |= mcp_oauth_config_set_client_credentials(oauth, id, strlen(id), secret,
-                                                   secret ? strlen(secret) : 0, NULL, 0, NULL,
-                                                   0) != MCP_STATUS_OK;
+  if (in_list(GRANT_SCENARIOS, scenario)) {
+    bad |= configure_grant(oauth, scenario);
+  } else {
+    char *id = context_str("/client_id");
+    char *secret = context_str("/client_secret");
+    if (id) {
+      bad |= mcp_oauth_config_set_client_credentials(oauth, id, strlen(id), secret, LEN(secret),
+                                                     NULL, 0, NULL, 0) != MCP_STATUS_OK;
+    }
+    free(id);
+    free(secret);
+    bad |= mcp_oauth_config_set_dpop(oauth, strncmp(scenario, "auth/dpop", 9) == 0) !=
+           MCP_STATUS_OK;
   }
-  free(id);
-  free(secret);
   bad |= mcp_client_config_set_oauth(config, oauth) != MCP_STATUS_OK;
   mcp_oauth_config_free(oauth);
   return bad;
+}
+
+/* ---- skills ---- */
+
+/* Reads the file `uri` of the skill `entry` (JSON); the library returns it only once it matches the
+ * entry's size and digest (and, for SKILL.md, its frontmatter). Returns nonzero on failure. */
+static int read_skill_file(mcp_client *c, const char *entry, const char *uri) {
+  mcp_bytes *bytes = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_client_read_skill_file(c, entry, strlen(entry), uri, strlen(uri), &bytes, &err);
+  char *what = fmt("reading skill file %s", uri);
+  int bad = failed(what, st, err);
+  free(what);
+  if (!bad) {
+    printf("%s: %zu bytes, verified\n", uri, mcp_bytes_len(bytes));
+    mcp_bytes_free(bytes);
+  }
+  return bad;
+}
+
+/* Loads every skill: its SKILL.md, then its other listed files; the first that fails verification
+ * ends the scenario (a client must not use content that does not match its entry). */
+static void load_skills(mcp_client *c) {
+  mcp_string *out = NULL;
+  mcp_error *err = NULL;
+  if (failed("skills/list", mcp_client_list_skills(c, &out, &err), err)) return;
+  char *skills = take(out);
+  char ptr[64];
+  int bad = 0;
+  for (int i = 0; !bad; i++) {
+    snprintf(ptr, sizeof ptr, "/%d", i);
+    char *entry = get(skills, ptr);
+    if (!entry) break;
+    char *uri = str(entry, "/uri");
+    bad = !uri || read_skill_file(c, entry, uri);
+    for (int j = 0; !bad; j++) {
+      snprintf(ptr, sizeof ptr, "/resources/%d/uri", j);
+      char *file = str(entry, ptr);
+      if (!file) break;
+      if (strcmp(file, uri) != 0) bad = read_skill_file(c, entry, file);
+      free(file);
+    }
+    free(uri);
+    free(entry);
+  }
+  free(skills);
 }
 
 /* The version to pin: the harness's, except json-schema-ref-no-deref (a legacy-only mock). */
@@ -361,6 +479,13 @@ static void run_scenario(mcp_client *c, const char *name) {
   } else if (!strcmp(name, "http-invalid-tool-headers")) {
     free(list_tools(c));
     call_and_drop(c, "valid_tool", "{}");
+  } else if (!strcmp(name, "sep-2640-client-no-prefetch")) {
+    /* Listing reads no skill file (files are read only when a skill is loaded). */
+    mcp_string *out = NULL;
+    mcp_error *err = NULL;
+    if (!failed("skills/list", mcp_client_list_skills(c, &out, &err), err)) mcp_string_free(out);
+  } else if (in_list(SKILL_SCENARIOS, name)) {
+    load_skills(c);
   } else if (in_list(AUTH_SCENARIOS, name)) {
     /* The transport authorizes every request; a second request lets the step-up and migration
      * scenarios challenge again. */
@@ -525,7 +650,7 @@ int main(int argc, char **argv) {
   static struct auth_state auth_state = {.mu = PTHREAD_MUTEX_INITIALIZER};
   auth_state.rt = rt;
   auth_state.main_thread = pthread_self();
-  if (auth && (!http || configure_oauth(config, &auth_state))) {
+  if (auth && (!http || configure_oauth(config, &auth_state, scenario))) {
     fprintf(stderr, "everything-client: cannot configure OAuth (an http:// URL is needed)\n");
     return 2;
   }
@@ -561,7 +686,8 @@ int main(int argc, char **argv) {
   if (auth) {
     /* The callback ran off the main thread, and its userdata was released exactly once (the
      * runtime is gone, so every copy of the configuration is). */
-    if (auth_state.on_main_thread || auth_state.freed != 1) {
+    int grant = in_list(GRANT_SCENARIOS, scenario);
+    if (auth_state.on_main_thread || auth_state.freed != 1 || (grant && auth_state.calls)) {
       fprintf(stderr, "authorization callback: %d calls, %d on the main thread, freed %d times\n",
               auth_state.calls, auth_state.on_main_thread, auth_state.freed);
       failures++;

@@ -1,7 +1,7 @@
 /* everything-server in C: the fixtures the official MCP conformance suite names (tools of every
  * content kind, logging, progress, elicitation, sampling, the SEP-2322 input-required tools,
- * resources, a template, prompts, completion, list-changed triggers, the tasks extension's tools),
- * for both protocol eras.
+ * resources, a template, prompts, completion, list-changed triggers, the tasks extension's tools,
+ * the skills extension's pdf-processing skill), for both protocol eras.
  * Input-needing handlers are written once as input rounds (mcp_responder_input_required): the engine
  * turns them into server-to-client requests on legacy sessions.
  *
@@ -1137,6 +1137,35 @@ static int require_oauth(mcp_http_server_config *config) {
   return 1;
 }
 
+/* ---- skills (the suite's sep-2640-skills-* scenarios): the skill the Rust everything-server
+ * serves (examples/src/everything/skills.rs), a SKILL.md and a file in a subdirectory, so listing,
+ * retrieval, verification and directory reads all have something to work on. */
+
+static const char SKILL_MD[] =
+    "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n"
+    "license: Apache-2.0\n---\n\n# PDF processing\n\nUse the form reference in "
+    "references/FORMS.md when a PDF has fields to fill.\n";
+static const char FORMS_MD[] = "# Forms\n\nFill every field, then flatten the document.\n";
+
+/* Adds the skill to `b`; returns nonzero (after reporting why) when it was refused. */
+static int add_skills(mcp_server_builder *b) {
+  mcp_skill *skill = NULL;
+  mcp_error *err = NULL;
+  if (mcp_skill_new(SKILL_MD, sizeof SKILL_MD - 1, &skill, &err) != MCP_STATUS_OK) {
+    report(err);
+    return 1;
+  }
+  int bad = 0;
+  if (mcp_skill_add_file(skill, S("references/FORMS.md"), S("text/markdown"),
+                         (const uint8_t *)FORMS_MD, sizeof FORMS_MD - 1, &err) != MCP_STATUS_OK) {
+    report(err);
+    bad = 1;
+  }
+  bad |= !bad && mcp_server_builder_add_skill(b, skill) != MCP_STATUS_OK;
+  mcp_skill_free(skill);
+  return bad;
+}
+
 static mcp_server *build(void) {
   mcp_server_builder *b = NULL;
   mcp_server *server = NULL;
@@ -1169,6 +1198,7 @@ static mcp_server *build(void) {
                   "\"application/json\"}"),
              template_data, NULL, NULL) != MCP_STATUS_OK;
   bad |= mcp_server_builder_set_completion(b, complete, NULL, NULL) != MCP_STATUS_OK;
+  bad |= add_skills(b);
   if (bad) {
     fprintf(stderr, "everything-server: a registration was rejected\n");
   } else if (mcp_server_builder_build(b, &server, &err) != MCP_STATUS_OK) {

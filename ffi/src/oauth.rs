@@ -40,7 +40,7 @@ pub type mcp_authorize_cb = Option<
 /// thread at a time; `mcp_client_config_set_oauth` copies it (the callback's `userdata` is shared by
 /// the copies and released when the last one goes).
 pub struct mcp_oauth_config {
-    config: OAuthConfig,
+    pub(crate) config: OAuthConfig,
 }
 
 /// Bridges `mcp_authorize_cb` to the engine.
@@ -106,7 +106,7 @@ pub extern "C" fn mcp_oauth_config_new(
 }
 
 /// `scheme:rest` with an RFC 3986 scheme, no whitespace, and `//host` after `http(s):`.
-fn absolute_url(s: &str) -> bool {
+pub(crate) fn absolute_url(s: &str) -> bool {
     let Some((scheme, rest)) = s.split_once(':') else {
         return false;
     };

@@ -177,3 +177,16 @@ conformance_client_scenarios() {
   done
   return "$status"
 }
+
+# The not-scored client extension scenarios every everything-client implements: the six OAuth
+# extensions (client credentials with a JWT and with a secret, enterprise-managed authorization,
+# DPoP with and without nonces, WIF) and the four skills client scenarios (SEP-2640), one by one
+# (see conformance_client_scenarios).
+# Usage: conformance_client_extension_scenarios NAME COMMAND WORK-DIR; returns non-zero when one failed.
+conformance_client_extension_scenarios() {
+  conformance_client_scenarios "$1" "$2" "$3" \
+    auth/client-credentials-jwt auth/client-credentials-basic auth/enterprise-managed-authorization \
+    auth/dpop auth/dpop-nonce auth/wif-jwt-bearer \
+    sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size \
+    sep-2640-client-verify-frontmatter
+}

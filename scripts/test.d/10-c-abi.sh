@@ -7,7 +7,8 @@
 # eras), compiles and runs the C++ example, and builds the unit test with CMake's find_package(mcp).
 # tests/c/config.c (config handles, JSON helpers) and tests/c/http.c (HTTP server and client in one
 # process: subscriptions, cancellation callbacks, stop from another thread) and tests/c/oauth.c (OAuth
-# and TLS setters, the authorization callback against an in-process OAuth-protected mock) run
+# and TLS setters, the grant and DPoP setters, the authorization callback and the grants that need
+# no user against an in-process OAuth-protected mock) run
 # plainly, under ASan+UBSan and under valgrind too, and so do tests/c/stdio_faults.c (SIGPIPE when
 # the client closes its read end mid-call, prompt stop while stdin stays open), tests/c/faults.c
 # (blocking calls from callbacks, duplicate names, malformed results) and tests/c/log.c (the log
@@ -15,7 +16,9 @@
 # tests/c/resource_server.c (OAuth resource server with a token verifier in C) and tests/c/connect_fds.c
 # (a client over a socket and a pipe pair) and tests/c/multi_instance.c (two HTTP instances sharing a
 # session store and an event store written in C, resumption across them) and tests/c/tasks.c (tools run
-# as tasks in both eras: created, polled, cancelled, failed, input inside a task) and tests/c/redis.c
+# as tasks in both eras: created, polled, cancelled, failed, input inside a task) and tests/c/skills.c
+# (the skills extension: a C server's skill read and verified by a C client in both eras, bad
+# SKILL.md texts and paths refused with their reasons) and tests/c/redis.c
 # (the Redis selection: bad URL; Redis down in the plain run only, see the file; its two-instance part
 # runs in step 60). Then the
 # release library: the C tests under valgrind with its default flags (no suppressions; "possibly
@@ -85,7 +88,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks redis; do
+for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -112,6 +115,7 @@ step "run plain"
 "$work/bin/connect_fds"
 "$work/bin/multi_instance"
 "$work/bin/tasks"
+"$work/bin/skills"
 "$work/bin/redis" --down
 round_trip "$work/plain.err" "$work/bin/client" "$work/bin/server"
 # The legacy era: initialize handshake, elicitation as a server-to-client request.
@@ -131,6 +135,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/connect_fds-asan"
 "$work/bin/multi_instance-asan"
 "$work/bin/tasks-asan"
+"$work/bin/skills-asan"
 "$work/bin/redis-asan"
 round_trip "$work/asan.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
   "$work/bin/client-asan" "$work/bin/server-asan"
@@ -160,6 +165,7 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/connect_fds"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/multi_instance"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/tasks"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/skills"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/redis"
 # The server under valgrind writes its report to a file (its exit status does not reach us).
 # The version is pinned: a server starting under valgrind can miss the 5 s era probe (then the client

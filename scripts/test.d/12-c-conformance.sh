@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against the C examples (issue 4): examples/c/everything-server.c
 # served over Streamable HTTP at --requirements 2025-11-25 and 2026-07-28 (every scored scenario must
-# pass) and the ten tasks-* extension scenarios as step 30 runs them, then the same legs with OAuth required (a token verifier in C; tests/c/bearer_proxy.py adds
-# the token the suite cannot send), the official Python SDK's OAuth client against it
-# (tests/interop/test_oauth_sdk.py, venv .venv as step 20 makes it), and examples/c/everything-client.c
-# through the full client --requirements legs at both revisions (every scored scenario, OAuth
-# included) plus the 2025-03-26 OAuth back-compat pair. The C programs are built against libmcp
+# pass), the ten tasks-* and the three sep-2640-skills-* extension scenarios as step 30 runs them (a
+# skipped check fails), then the same legs with OAuth required (a token verifier in C;
+# tests/c/bearer_proxy.py adds the token the suite cannot send), the official Python SDK's OAuth
+# client against it (tests/interop/test_oauth_sdk.py, venv .venv as step 20 makes it), and
+# examples/c/everything-client.c through the full client --requirements legs at both revisions
+# (every scored scenario, OAuth included) plus the 2025-03-26 OAuth back-compat pair, then the six
+# OAuth extension and the four sep-2640-client-* skills scenarios one by one, as step 31 runs the
+# Rust everything-client (each must pass). The C programs are built against libmcp
 # installed into a scratch prefix with ffi/install.sh (debug), through pkg-config, with ASan+UBSan:
 # any sanitizer report (including a leak at exit) fails the step. Installs Node 22 and the pinned
 # suite into .tools/ (scripts/lib/conformance-env.sh).
@@ -54,6 +57,7 @@ stop_checked() {
 status=0
 conformance_server_legs C "$url" "$work" || status=1
 conformance_task_scenarios C "$url" "$work" || status=1
+conformance_skills_scenarios C "$url" "$work" || status=1
 stop_checked "$work/server.log" "$SERVER_PID"
 
 # The same server legs with OAuth required: the server's token verifier (C) accepts one token, and
@@ -103,6 +107,9 @@ LIBMCP_C_EVERYTHING_SERVER="$work/bin/everything-server" .venv/bin/python -m pyt
 # the Rust everything-client.
 echo "--- conformance client (C)"
 conformance_client_legs C "$work/bin/everything-client" "$work" || status=1
+# The not-scored extension scenarios (client credentials with a JWT and with a secret,
+# enterprise-managed authorization, DPoP with and without nonces, WIF; the skills client scenarios).
+conformance_client_extension_scenarios C "$work/bin/everything-client" "$work" || status=1
 if ls "$work"/asan.* > /dev/null 2>&1; then
   cat "$work"/asan.* >&2
   echo "error: a sanitizer reported errors in the C examples" >&2

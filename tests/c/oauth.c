@@ -4,7 +4,11 @@
  * the configuration goes), TLS roots checked at connect, mcp_oauth_auto_redirect errors. Against a
  * small in-process OAuth-protected mock (plain sockets): the callback runs off the calling thread
  * with a NUL-terminated PKCE authorization URL, the redirect string it returns is taken over, the
- * token is exchanged and sent as a bearer token; a declining callback fails the connect. */
+ * token is exchanged and sent as a bearer token; a declining callback fails the connect. The grants
+ * that need no user (mcp_oauth_config_set_grant_*: NULL, bad URL, key PEM that is not a P-256 or
+ * RSA PKCS #8 key) and mcp_oauth_config_set_dpop; against the mock, client credentials with a
+ * secret (HTTP Basic), with a private_key_jwt assertion, and the JWT bearer grant from a literal
+ * and from a file, none of which calls the authorization callback. */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -29,6 +33,19 @@ static const char CERT[] =
     "FO8mf148sZlpcBjWWT9+5dtwAiEAoFGoeqasx5e3M2pDaA4ZRvW6KXk4hRFTQL9a\n"
     "pNxbKUw=\n"
     "-----END CERTIFICATE-----\n";
+
+/* A P-256 PKCS #8 test key (made for this test with openssl genpkey; signs nothing real). */
+static const char EC_KEY[] =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgQD8EIMFz+SF0hitG\n"
+    "mx7ujZ8MWVsFKaLbKt3kdyV9UvmhRANCAATGiEZ0Vrq/lQ2ZG46ux0ib3cs5F2a6\n"
+    "V8uC5XllE284UxSSVbrb99O4nXnZ38vFxr/XIoXgDImOXPxgf+1PpUbc\n"
+    "-----END PRIVATE KEY-----\n";
+/* An Ed25519 PKCS #8 key: valid PEM, but neither ES256 nor RS256. */
+static const char ED25519_KEY[] =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MC4CAQAwBQYDK2VwBCIEIGLsbh8DB0VYuNCxbjPYXWm7eF5cLRVElwHL0zwjwUBM\n"
+    "-----END PRIVATE KEY-----\n";
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static int freed; /* free_userdata calls */
@@ -139,6 +156,108 @@ static void setters(void) {
   mcp_oauth_config_free(NULL);
 }
 
+/* Expects `st` to be MCP_STATUS_INVALID_ARGUMENT with a message containing `needle`. */
+static void refused(mcp_status st, mcp_error *err, const char *needle) {
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, st);
+  CHECK(err != NULL && mcp_error_status(err) == MCP_STATUS_INVALID_ARGUMENT);
+  if (!view_has(mcp_error_message(err), needle)) dump_error(needle, err);
+  CHECK(view_has(mcp_error_message(err), needle));
+  mcp_error_free(err);
+}
+
+/* Runs `call` (which writes `err`), then refused: the call must come first, as C leaves the order
+ * in which a function's arguments are evaluated unspecified. */
+#define REFUSED(needle, call)            \
+  do {                                   \
+    mcp_status st_ = (call);             \
+    refused(st_, err, (needle));         \
+    err = NULL;                          \
+  } while (0)
+
+/* The grant and DPoP setters' argument checks. */
+static void grant_setters(void) {
+  mcp_oauth_config *o = NULL;
+  mcp_error *err = NULL;
+  OK(mcp_oauth_config_new(S("c"), S("http://localhost:3000/callback"), &o));
+
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_oauth_config_set_grant_client_secret(NULL, S("id"), S("s")));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_oauth_config_set_grant_client_secret(o, NULL, 2, S("s")));
+  EXPECT(MCP_STATUS_INVALID_UTF8, mcp_oauth_config_set_grant_client_secret(o, S("id"), BAD_UTF8, 2));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_oauth_config_set_grant_client_secret(o, S(""), S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_oauth_config_set_grant_client_secret(o, S("id"), NULL, 0));
+  OK(mcp_oauth_config_set_grant_client_secret(o, S("id"), S("s")));
+
+  EXPECT(MCP_STATUS_NULL_PARAMETER,
+         mcp_oauth_config_set_grant_private_key_jwt(NULL, S("id"), S(EC_KEY), NULL, 0, NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER,
+         mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), NULL, 9, NULL, 0, NULL));
+  REFUSED("client_id is empty",
+          mcp_oauth_config_set_grant_private_key_jwt(o, S(""), S(EC_KEY), NULL, 0, &err));
+  REFUSED("not PEM",
+          mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S("hello"), NULL, 0, &err));
+  REFUSED("a PKCS #8 \"PRIVATE KEY\" block is needed",
+          mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S(CERT), NULL, 0, &err));
+  REFUSED("not a P-256 PKCS #8 key",
+          mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S(ED25519_KEY), NULL, 0, &err));
+  REFUSED("not an RSA PKCS #8 key",
+          mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S(EC_KEY), S("RS256"), &err));
+  REFUSED("\"HS256\" is not supported",
+          mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S(EC_KEY), S("HS256"), &err));
+  /* error_out may be NULL. */
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S("hello"), NULL, 0, NULL));
+  OK(mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S(EC_KEY), NULL, 0, NULL));
+  OK(mcp_oauth_config_set_grant_private_key_jwt(o, S("id"), S(EC_KEY), S("ES256"), NULL));
+
+  EXPECT(MCP_STATUS_NULL_PARAMETER,
+         mcp_oauth_config_set_grant_jwt_bearer(NULL, NULL, 0, S("a.b.c"), false));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_oauth_config_set_grant_jwt_bearer(o, NULL, 0, NULL, 5, false));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_oauth_config_set_grant_jwt_bearer(o, NULL, 0, S(" "), false));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_oauth_config_set_grant_jwt_bearer(o, NULL, 0, NULL, 0, true));
+  EXPECT(MCP_STATUS_INVALID_UTF8,
+         mcp_oauth_config_set_grant_jwt_bearer(o, BAD_UTF8, 2, S("a.b.c"), false));
+  OK(mcp_oauth_config_set_grant_jwt_bearer(o, NULL, 0, S("a.b.c"), false));
+  OK(mcp_oauth_config_set_grant_jwt_bearer(o, S("id"), S("/run/token"), true));
+
+#define IDP "https://idp.example.com/token"
+  EXPECT(MCP_STATUS_NULL_PARAMETER,
+         mcp_oauth_config_set_grant_enterprise_managed(NULL, S(IDP), S("idp"), NULL, 0, S("idt"),
+                                                       false, S("id"), S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S("idp.example.com/token"), S("idp"),
+                                                       NULL, 0, S("idt"), false, S("id"), S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S("urn:example:idp"), S("idp"), NULL, 0,
+                                                       S("idt"), false, S("id"), S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S("https://idp example/token"),
+                                                       S("idp"), NULL, 0, S("idt"), false, S("id"),
+                                                       S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S(IDP), S(""), NULL, 0, S("idt"), false,
+                                                       S("id"), S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S(IDP), S("idp"), NULL, 0, NULL, 0, false,
+                                                       S("id"), S("s")));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S(IDP), S("idp"), NULL, 0, S("idt"),
+                                                       false, NULL, 0, S("s")));
+  EXPECT(MCP_STATUS_INVALID_UTF8,
+         mcp_oauth_config_set_grant_enterprise_managed(o, S(IDP), S("idp"), BAD_UTF8, 2, S("idt"),
+                                                       false, S("id"), S("s")));
+  OK(mcp_oauth_config_set_grant_enterprise_managed(o, S(IDP), S("idp"), S("idp-secret"), S("idt"),
+                                                   false, S("id"), NULL, 0));
+  OK(mcp_oauth_config_set_grant_enterprise_managed(o, S("http://127.0.0.1:9/token"), S("idp"),
+                                                   NULL, 0, S("/run/id-token"), true, S("id"),
+                                                   S("s")));
+#undef IDP
+
+  OK(mcp_oauth_config_set_dpop(o, true));
+  OK(mcp_oauth_config_set_dpop(o, false));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_oauth_config_set_dpop(NULL, true));
+  mcp_oauth_config_free(o);
+}
+
 /* free_userdata runs exactly once: on a failed call, on replacement, and when the last copy
  * goes. */
 static void userdata_lifecycle(void) {
@@ -230,6 +349,9 @@ struct mock {
   int port;
   int authorized_posts; /* POST /mcp carrying the bearer token */
   int token_requests;
+  int client_secret_grants; /* client_credentials with HTTP Basic cc-id:cc-secret */
+  int private_key_jwt_grants; /* client_credentials with a client_assertion (a JWT) */
+  int jwt_bearer_grants;      /* the JWT bearer grant with the assertion wif.jwt.token */
 };
 
 static void reply(int fd, const char *status, const char *headers, const char *body) {
@@ -299,7 +421,20 @@ static void *mock_main(void *arg) {
       reply(fd, "200 OK", "Content-Type: application/json\r\n", body);
     } else if (!strncmp(buf, "POST /token ", 12)) {
       m->token_requests++;
-      if (strstr(payload, "code=c0de") && strstr(payload, "code_verifier="))
+      int cc = strstr(payload, "grant_type=client_credentials") != NULL;
+      int cc_basic = cc && strstr(buf, "Basic Y2MtaWQ6Y2Mtc2VjcmV0"); /* cc-id:cc-secret */
+      int cc_jwt = cc &&
+                   strstr(payload, "client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-"
+                                   "assertion-type%3Ajwt-bearer") &&
+                   strstr(payload, "client_assertion=ey");
+      int jwt_bearer =
+          strstr(payload, "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer") &&
+          strstr(payload, "assertion=wif.jwt.token");
+      m->client_secret_grants += cc_basic;
+      m->private_key_jwt_grants += cc_jwt;
+      m->jwt_bearer_grants += jwt_bearer;
+      if ((strstr(payload, "code=c0de") && strstr(payload, "code_verifier=")) || cc_basic ||
+          cc_jwt || jwt_bearer)
         reply(fd, "200 OK", "Content-Type: application/json\r\n",
               "{\"access_token\":\"tok-1\",\"token_type\":\"Bearer\",\"expires_in\":3600}");
       else
@@ -399,15 +534,11 @@ static void store_save(void *userdata, mcp_credential_kind kind, mcp_str issuer,
   pthread_mutex_unlock(&mu);
 }
 
-static mcp_status connect_with(mcp_runtime *rt, int port, mcp_authorize_cb cb, void *userdata,
-                               struct store *store, mcp_client **client, mcp_error **err) {
-  mcp_oauth_config *o = NULL;
+/* Connects to the mock's /mcp at 2025-11-25 with the OAuth configuration `o`, which it frees. */
+static mcp_status connect_oauth(mcp_runtime *rt, int port, mcp_oauth_config *o, mcp_client **client,
+                                mcp_error **err) {
   mcp_client_config *c = NULL;
   mcp_client_builder *b = NULL;
-  OK(mcp_oauth_config_new(S("oauth-test"), S("http://localhost/cb"), &o));
-  OK(mcp_oauth_config_set_client_credentials(o, S("pre-id"), S("pre-secret"), NULL, 0, NULL, 0));
-  OK(mcp_oauth_config_set_authorize_callback(o, cb, userdata, count_free));
-  if (store) OK(mcp_oauth_config_set_store(o, store_load, store_save, store, count_free));
   OK(mcp_client_config_new(&c));
   OK(mcp_client_config_set_version(c, S("2025-11-25")));
   OK(mcp_client_config_set_oauth(c, o));
@@ -420,6 +551,74 @@ static mcp_status connect_with(mcp_runtime *rt, int port, mcp_authorize_cb cb, v
   mcp_status st = mcp_client_builder_connect_http(b, rt, url, (size_t)n, NULL, 0, client, err);
   mcp_client_builder_free(b);
   return st;
+}
+
+static mcp_status connect_with(mcp_runtime *rt, int port, mcp_authorize_cb cb, void *userdata,
+                               struct store *store, mcp_client **client, mcp_error **err) {
+  mcp_oauth_config *o = NULL;
+  OK(mcp_oauth_config_new(S("oauth-test"), S("http://localhost/cb"), &o));
+  OK(mcp_oauth_config_set_client_credentials(o, S("pre-id"), S("pre-secret"), NULL, 0, NULL, 0));
+  OK(mcp_oauth_config_set_authorize_callback(o, cb, userdata, count_free));
+  if (store) OK(mcp_oauth_config_set_store(o, store_load, store_save, store, count_free));
+  return connect_oauth(rt, port, o, client, err);
+}
+
+/* Connects to the mock with a grant that needs no user, which `set` puts on the configuration;
+ * the authorization callback must never run. */
+static mcp_status connect_grant(mcp_runtime *rt, int port, void (*set)(mcp_oauth_config *),
+                                struct auth_seen *seen) {
+  mcp_oauth_config *o = NULL;
+  mcp_client *client = NULL;
+  mcp_error *err = NULL;
+  OK(mcp_oauth_config_new(S("oauth-test"), S("http://localhost/cb"), &o));
+  OK(mcp_oauth_config_set_authorize_callback(o, approve, seen, count_free));
+  set(o);
+  mcp_status st = connect_oauth(rt, port, o, &client, &err);
+  if (st != MCP_STATUS_OK) {
+    dump_error("connect with a grant", err);
+    mcp_error_free(err);
+  }
+  mcp_client_free(client);
+  return st;
+}
+
+static const char *assertion_file;
+
+static void set_client_secret(mcp_oauth_config *o) {
+  OK(mcp_oauth_config_set_grant_client_secret(o, S("cc-id"), S("cc-secret")));
+}
+static void set_private_key_jwt(mcp_oauth_config *o) {
+  OK(mcp_oauth_config_set_grant_private_key_jwt(o, S("jwt-id"), S(EC_KEY), S("ES256"), NULL));
+}
+static void set_jwt_bearer(mcp_oauth_config *o) {
+  OK(mcp_oauth_config_set_grant_jwt_bearer(o, NULL, 0, S("wif.jwt.token"), false));
+}
+static void set_jwt_bearer_file(mcp_oauth_config *o) {
+  OK(mcp_oauth_config_set_grant_jwt_bearer(o, NULL, 0, assertion_file, strlen(assertion_file), true));
+}
+
+/* Each grant gets the token from the mock's token endpoint and uses it; no callback runs. */
+static void grants(mcp_runtime *rt, struct mock *m) {
+  struct auth_seen seen = {.caller = pthread_self()};
+  OK(connect_grant(rt, m->port, set_client_secret, &seen));
+  CHECK(m->client_secret_grants == 1);
+  OK(connect_grant(rt, m->port, set_private_key_jwt, &seen));
+  CHECK(m->private_key_jwt_grants == 1);
+  OK(connect_grant(rt, m->port, set_jwt_bearer, &seen));
+  CHECK(m->jwt_bearer_grants == 1);
+  char path[] = "/tmp/libmcp-oauth-assertion-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0 && write(fd, "wif.jwt.token\n", 14) == 14 && close(fd) == 0);
+  assertion_file = path;
+  OK(connect_grant(rt, m->port, set_jwt_bearer_file, &seen));
+  CHECK(m->jwt_bearer_grants == 2);
+  /* The file is read at each use: gone, the grant fails. */
+  CHECK(unlink(path) == 0);
+  CHECK(connect_grant(rt, m->port, set_jwt_bearer_file, &seen) != MCP_STATUS_OK);
+  CHECK(m->jwt_bearer_grants == 2);
+  pthread_mutex_lock(&mu);
+  CHECK(seen.calls == 0);
+  pthread_mutex_unlock(&mu);
 }
 
 static void authorization_flow(void) {
@@ -490,8 +689,11 @@ static void authorization_flow(void) {
   mcp_error_free(err);
   CHECK(m.token_requests == 1);
 
+  grants(rt, &m);
   mcp_runtime_free(rt);
-  CHECK(freed_count() == 7); /* four callbacks' and three stores' userdata, once each */
+  /* Four callbacks' and three stores' userdata, then the five grant connections' callbacks, once
+   * each. */
+  CHECK(freed_count() == 12);
 
   /* Stop the mock with a last request. */
   mcp_string *ignored = NULL;
@@ -509,6 +711,7 @@ static void authorization_flow(void) {
 int main(void) {
   strings();
   setters();
+  grant_setters();
   userdata_lifecycle();
   mcp_runtime *rt = NULL;
   OK(mcp_runtime_new(2, &rt));
