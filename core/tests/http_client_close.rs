@@ -1,6 +1,7 @@
-//! Closing an HTTP client: a message still queued (here `notifications/initialized`, queued as
-//! `connect_http` returns) is sent, and the session's GET stream opened, before the session is deleted, and a server that never answers it
-//! delays the close only by a bounded time.
+//! Closing an HTTP client: `notifications/initialized` is sent, and the session's GET stream
+//! opened, before the session is deleted (`connect_http` waits for both, at most 5 s), and a server
+//! that never answers `notifications/initialized` delays the connection and the close only by
+//! bounded times.
 #![cfg(feature = "http")]
 
 use std::convert::Infallible;
@@ -80,7 +81,6 @@ async fn a_queued_initialized_is_sent_before_the_session_is_deleted() {
         .await
         .unwrap();
     assert_eq!(client.era(), Era::Legacy);
-    // Close at once: `notifications/initialized` is still in the transport's queue.
     client.close().await;
     assert_eq!(
         *log.lock(),
@@ -97,10 +97,13 @@ async fn a_queued_initialized_is_sent_before_the_session_is_deleted() {
 #[tokio::test]
 async fn a_server_that_never_answers_delays_the_close_only_boundedly() {
     let (url, log) = legacy_server(Duration::from_secs(60)).await;
+    let started = Instant::now();
     let client = Client::builder("close-test", "1.0.0")
         .connect_http(&url)
         .await
         .unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(8), "connect took {took:?}");
     let started = Instant::now();
     client.close().await;
     let took = started.elapsed();

@@ -150,6 +150,12 @@ pub(crate) async fn connect(
     match outcome {
         Ok(()) => {
             era_cache().lock().insert(origin, client.era());
+            if client.era() == Era::Legacy {
+                // `notifications/initialized` and the GET stream it opens go out before the client
+                // is handed over, so a server message sent right after (a list change, say) finds
+                // the stream open instead of being dropped for want of one.
+                shared.flush(transport::READY_FLUSH).await;
+            }
             Ok(client)
         }
         Err(e) => {

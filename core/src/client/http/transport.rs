@@ -41,6 +41,10 @@ const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 const MAX_RESUMES: u32 = 5;
 /// How long closing waits for messages still queued (a notification or a response) to be sent.
 pub(crate) const CLOSE_FLUSH: Duration = Duration::from_secs(3);
+/// How long a new legacy connection waits for `notifications/initialized` and its GET stream to be
+/// answered before it is handed to the caller anyway (a server that never answers them delays the
+/// connection by this much, not more).
+pub(crate) const READY_FLUSH: Duration = Duration::from_secs(5);
 
 pub(crate) struct Shared {
     pub(super) http: Http,
