@@ -569,3 +569,44 @@ async fn the_standalone_get_stream_is_primed_and_resumable() {
         .unwrap();
     assert!(end.is_none(), "the replaced stream ended");
 }
+
+#[tokio::test]
+async fn a_cancelled_request_ends_its_stream_and_a_resume_of_it_ends_too() {
+    let f = start().await;
+    let sid = session(f.addr(), "2025-11-25").await;
+    let h = [("mcp-session-id", sid.as_str())];
+    let meta = json!({"progressToken": 5});
+    let r = open(f.addr(), Method::POST, &h, Some(call(2, "slow", meta))).await;
+    let mut body = r.into_body();
+    let mut buf = String::new();
+    read_until(&mut body, &mut buf, "\"progress\":1").await;
+    let tag = tag_of(buf.lines().next().unwrap());
+
+    // No response follows a cancelled request (2025-11-25 cancellation), so nothing more can come
+    // on its stream: the body ends, instead of staying open (and kept) as long as the session.
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "test"}});
+    assert_eq!(send(f.addr(), Method::POST, &h, Some(cancel)).await.0, 202);
+    let rest = tokio::time::timeout(Duration::from_secs(10), body.collect())
+        .await
+        .expect("the cancelled request's stream ends")
+        .unwrap()
+        .to_bytes();
+    assert!(!String::from_utf8_lossy(&rest).contains("slow done"));
+
+    // Resuming it replays what followed the given event (nothing) and ends at once as well.
+    let last = format!("{tag}.1-1");
+    let resume = [
+        ("mcp-session-id", sid.as_str()),
+        ("last-event-id", last.as_str()),
+    ];
+    let r = open(f.addr(), Method::GET, &resume, None).await;
+    assert_eq!(r.status(), 200);
+    let text = tokio::time::timeout(Duration::from_secs(10), r.into_body().collect())
+        .await
+        .expect("the resumed stream ends")
+        .unwrap()
+        .to_bytes();
+    let text = String::from_utf8_lossy(&text);
+    assert!(!text.contains("\"progress\""), "{text}");
+}

@@ -1,9 +1,10 @@
 //! `mcp-soak`: the mixed soak of the everything-server (see `libmcp_bench::soak`).
 //!
 //! ```text
-//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--json]
+//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--json]
 //! ```
-//! Defaults: 30 minutes, a sample every 30 s, 2 clients per lane, no pause between a lane's
+//! `--lane` (repeatable) runs only the named lanes ("http legacy churn", "http+sse churn", "http
+//! modern", "http cancel", "http listen", "stdio modern", "stdio legacy"). Defaults: 30 minutes, a sample every 30 s, 2 clients per lane, no pause between a lane's
 //! operations (the servers saturated), 10 s to settle. Exits 1 if any
 //! operation failed or the HTTP server kept descriptors after every client closed. The same binary
 //! is the server: `mcp-soak --serve-http` (prints its address, serves Streamable HTTP and HTTP+SSE)
@@ -16,7 +17,7 @@ use libmcp_bench::soak::{self, Options};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--json]"
+        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--json]"
     );
     std::process::exit(2)
 }
@@ -28,6 +29,7 @@ fn parse_args() -> (Options, bool) {
         clients: 2,
         pause: Duration::ZERO,
         settle: Duration::from_secs(10),
+        lanes: Vec::new(),
     };
     let mut json = false;
     let mut args = std::env::args().skip(1);
@@ -44,6 +46,7 @@ fn parse_args() -> (Options, bool) {
             "--clients" => o.clients = number().max(1) as usize,
             "--pause-ms" => o.pause = Duration::from_millis(number()),
             "--settle" => o.settle = Duration::from_secs(number()),
+            "--lane" => o.lanes.push(args.next().unwrap_or_else(|| usage())),
             "--json" => json = true,
             _ => usage(),
         }

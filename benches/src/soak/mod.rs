@@ -25,6 +25,17 @@ use load::Plan;
 use proc::Usage;
 use stats::Stats;
 
+/// The lanes' names, as `--lane` takes them and the report shows them.
+pub const LANES: [&str; 7] = [
+    "http legacy churn",
+    "http+sse churn",
+    "http modern",
+    "http cancel",
+    "http listen",
+    "stdio modern",
+    "stdio legacy",
+];
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -38,6 +49,8 @@ pub struct Options {
     pub pause: Duration,
     /// Longest wait, after the load, for the HTTP server's descriptors to come back.
     pub settle: Duration,
+    /// Only the lanes with these names (all when empty), to find which one a growth comes from.
+    pub lanes: Vec<String>,
 }
 
 /// One sampling window.
@@ -115,6 +128,9 @@ async fn start_http(exe: &str) -> Result<HttpChild, String> {
 /// Runs the soak with the server program `exe` (this binary, which serves with `--serve-http` and
 /// `--serve-stdio`).
 pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
+    if let Some(bad) = o.lanes.iter().find(|l| !LANES.contains(&l.as_str())) {
+        return Err(format!("no lane {bad:?}; the lanes are {LANES:?}"));
+    }
     let mut http = start_http(exe).await?;
     let http_fds_before = proc::usage(http.pid).ok_or("the HTTP server is gone")?.fds;
     let modern = pref_client(exe, VersionPreference::Auto).await?;
@@ -140,22 +156,32 @@ pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
         ProtocolVersion::V2025_03_26,
     ];
     let mut lanes = tokio::task::JoinSet::new();
+    let wanted = |name: &str| o.lanes.is_empty() || o.lanes.iter().any(|l| l == name);
     for _ in 0..o.clients.max(1) {
-        let p = plan.clone();
-        let versions = legacy_versions.clone();
-        lanes.spawn(load::legacy_churn(p, "http legacy churn", versions, false));
-        let sse = vec![ProtocolVersion::V2024_11_05];
-        lanes.spawn(load::legacy_churn(
-            plan.clone(),
-            "http+sse churn",
-            sse,
-            true,
-        ));
-        lanes.spawn(load::modern(plan.clone(), "http modern"));
-        lanes.spawn(load::cancels(plan.clone(), "http cancel"));
-        lanes.spawn(load::listens(plan.clone(), "http listen"));
-        lanes.spawn(load::stdio(plan.clone(), "stdio modern", modern.clone()));
-        lanes.spawn(load::stdio(plan.clone(), "stdio legacy", legacy.clone()));
+        let p = &plan;
+        if wanted(LANES[0]) {
+            let versions = legacy_versions.clone();
+            lanes.spawn(load::legacy_churn(p.clone(), LANES[0], versions, false));
+        }
+        if wanted(LANES[1]) {
+            let sse = vec![ProtocolVersion::V2024_11_05];
+            lanes.spawn(load::legacy_churn(p.clone(), LANES[1], sse, true));
+        }
+        if wanted(LANES[2]) {
+            lanes.spawn(load::modern(p.clone(), LANES[2]));
+        }
+        if wanted(LANES[3]) {
+            lanes.spawn(load::cancels(p.clone(), LANES[3]));
+        }
+        if wanted(LANES[4]) {
+            lanes.spawn(load::listens(p.clone(), LANES[4]));
+        }
+        if wanted(LANES[5]) {
+            lanes.spawn(load::stdio(p.clone(), LANES[5], modern.clone()));
+        }
+        if wanted(LANES[6]) {
+            lanes.spawn(load::stdio(p.clone(), LANES[6], legacy.clone()));
+        }
     }
 
     let mut samples = Vec::new();

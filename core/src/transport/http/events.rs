@@ -115,6 +115,9 @@ struct StreamState {
     last_seq: u64,
     closed_by_server: bool,
     answered: bool,
+    /// The engine dropped its last [`PostWriter`]: nothing more will be sent (a cancelled legacy
+    /// request ends without a response).
+    finished: bool,
 }
 
 impl EventStream {
@@ -165,6 +168,7 @@ impl EventStream {
                 last_seq: 0,
                 closed_by_server: false,
                 answered: false,
+                finished: false,
             }),
         })
     }
@@ -174,9 +178,17 @@ impl EventStream {
         EventId::format(&self.tag, self.number, seq)
     }
 
-    /// Whether the stream's response has been sent (recorded).
-    pub(crate) fn answered(&self) -> bool {
-        self.state.lock().answered
+    /// Whether nothing more can be sent on the stream: answered, or its request ended unanswered.
+    pub(crate) fn done(&self) -> bool {
+        let st = self.state.lock();
+        st.answered || st.finished
+    }
+
+    /// The request ended: ends the attached body (after what it was sent) and attaches no more.
+    fn finish(&self) {
+        let mut st = self.state.lock();
+        st.finished = true;
+        st.live = None;
     }
 
     /// Numbers and records one message (the lock is held by the caller).
@@ -256,7 +268,7 @@ impl EventStream {
         let (tx, rx) = mpsc::unbounded_channel();
         st.generation += 1;
         // After the response nothing more will come: the body ends after the replay.
-        st.live = (!st.answered).then(|| (st.generation, tx));
+        st.live = (!st.answered && !st.finished).then(|| (st.generation, tx));
         Ok(Attached {
             replay,
             rx,
@@ -271,6 +283,28 @@ impl EventStream {
         if st.live.as_ref().is_some_and(|(g, _)| *g == generation) {
             st.live = None;
         }
+    }
+}
+
+/// The engine's handle on a POST stream. Once the engine drops its last copy (the request ended,
+/// answered or not) the stream is [done](EventStream::done): the session stops keeping it for
+/// resumption (what it sent stays replayable from the event store) and its body ends, instead of
+/// both living as long as the session when a cancelled request never answers.
+pub(crate) struct PostWriter(pub(crate) Arc<EventStream>);
+
+impl Outbound for PostWriter {
+    fn send(&self, msg: Outgoing) -> bool {
+        self.0.send(msg)
+    }
+
+    fn close_stream(&self) -> bool {
+        self.0.close_stream()
+    }
+}
+
+impl Drop for PostWriter {
+    fn drop(&mut self) {
+        self.0.finish();
     }
 }
 

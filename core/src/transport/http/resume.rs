@@ -10,7 +10,7 @@ use tokio::sync::mpsc::{self, UnboundedReceiver};
 
 use super::body::{OnClose, SseBody, priming};
 use super::dispatch::{Resp, State, json, plain, rpc_error, sse};
-use super::events::{Attached, Decision, EventStream, SseItem};
+use super::events::{Attached, Decision, EventStream, PostWriter, SseItem};
 use super::input::Input;
 use super::sessions::HttpSession;
 use super::streams::{ResumeError, Resumed};
@@ -48,7 +48,11 @@ impl State {
         }
         let primes = primes(&s);
         let (stream, mut rx) = streams.open_post(primes);
-        input.feed(&s.session, Sink::new(stream.clone()), auth);
+        input.feed(
+            &s.session,
+            Sink::new(Arc::new(PostWriter(stream.clone()))),
+            auth,
+        );
         let first = rx.recv().await;
         let items = match stream.decide(first.as_ref(), &mut rx) {
             Decision::Failed => {

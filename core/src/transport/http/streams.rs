@@ -140,7 +140,7 @@ impl SessionStreams {
             closable,
         );
         let mut open = self.open.lock();
-        open.retain(|_, s| !s.answered());
+        open.retain(|_, s| !s.done());
         open.insert(n, s.clone());
         (s, rx)
     }
