@@ -4,6 +4,7 @@
 
 use std::process::Command;
 
+use libmcp_bench::soak::LANES;
 use serde_json::Value;
 
 #[test]
@@ -26,15 +27,7 @@ fn a_short_soak_fails_nothing_and_leaves_no_descriptor() {
     assert_eq!(report["errors"], 0, "{:#}", report["error_messages"]);
     assert!(out.status.success(), "mcp-soak failed: {stderr}");
     let lanes = report["per_lane"].as_object().expect("per_lane");
-    for lane in [
-        "http legacy churn",
-        "http+sse churn",
-        "http modern",
-        "http cancel",
-        "http listen",
-        "stdio modern",
-        "stdio legacy",
-    ] {
+    for lane in LANES {
         let n = lanes.get(lane).and_then(Value::as_u64).unwrap_or(0);
         assert!(n > 0, "lane {lane} did nothing: {lanes:?}");
     }
