@@ -70,9 +70,10 @@ export declare class NativeServer {
    * text) with `taskStore`, the JS task store (see `task_store.rs`), optional skills (JSON text,
    * see `skills.rs`) and an optional Redis URL whose stores keep tasks, the `requestState` keys
    * and list changes shared with other instances (see `redis.rs`): this waits for Redis to
-   * answer once, and fails with a transport error when it does not.
+   * answer once, and fails with a transport error when it does not. Last, optional limits
+   * (JSON text, see `limits.rs`).
    */
-  constructor(info: string, instructions?: string | undefined | null, tasks?: string | undefined | null, taskStore?: ((arg: string) => Promise<string>) | undefined | null, skills?: string | undefined | null, redis?: string | undefined | null)
+  constructor(info: string, instructions?: string | undefined | null, tasks?: string | undefined | null, taskStore?: ((arg: string) => Promise<string>) | undefined | null, skills?: string | undefined | null, redis?: string | undefined | null, limits?: string | undefined | null)
   /**
    * Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
    * `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose

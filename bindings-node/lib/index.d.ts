@@ -250,6 +250,20 @@ export interface ServerOptions {
    * answer a TransportError (from the constructor, or from `serveHttp`). Not with
    * `tasks.store` or `tasks.maxTasks`. */
   redis?: string
+  /** Items per page of `tools/list` and the other lists (default 100). */
+  pageSize?: number
+  /** Largest accepted message in bytes (default 8 MiB); a larger one gets -32600 and the
+   * connection goes on. Over HTTP the body limit is `maxBodyBytes` of `serveHttp`. */
+  maxMessageBytes?: number
+  /** Most requests one session may have in flight (default 1024); one more gets -32603 with
+   * `data.maxInFlight`. */
+  maxInFlight?: number
+  /** Most input rounds one legacy request may take (default 10). */
+  maxInputRounds?: number
+  /** How long a sealed `requestState` stays valid, in ms (default 10 minutes). */
+  stateTtlMs?: number
+  /** How long a legacy server-to-client request waits for the client, in ms (default 5 minutes). */
+  clientRequestTimeoutMs?: number
 }
 
 /** An MCP server serving both protocol eras. */

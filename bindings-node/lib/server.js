@@ -137,6 +137,19 @@ function tokenVerifier (verifyToken) {
  * JS store (`{create(record), put(record), get(id), list()}`, each sync or async; `get` gives the
  * record or null, `list` every record) wrapped as the one function `bindings-node/src/task_store.rs`
  * calls, which resolves to `{ok}` or `{error}` as JSON text and never rejects. */
+/** The server limits among `options` (see the Server constructor), as JSON text for the addon. */
+const LIMITS = ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'stateTtlMs', 'clientRequestTimeoutMs']
+function limitsJson (options) {
+  const limits = {}
+  for (const k of LIMITS) {
+    const v = options[k]
+    if (v === undefined) continue
+    if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`${k} must be a non-negative integer, got ${typeof v === 'number' ? v : describe(v)}`)
+    limits[k] = v
+  }
+  return Object.keys(limits).length ? JSON.stringify(limits) : undefined
+}
+
 function taskOptions (options) {
   if (options === undefined) return {}
   optionalObject(options, 'tasks options')
@@ -269,7 +282,15 @@ class Server {
    * every instance on it: tasks, the `requestState` keys and list changes, and with `serveHttp`
    * the legacy sessions, their SSE events and answers to server-to-client requests. The
    * constructor waits for Redis to answer once: a URL that is not a Redis URL throws an
-   * InvalidArgumentError, a Redis that does not answer a TransportError. */
+   * InvalidArgumentError, a Redis that does not answer a TransportError.
+   * The limits, each a non-negative integer (a wrong type throws a TypeError, a zero an
+   * InvalidArgumentError naming it): `pageSize` (items per list page, default 100),
+   * `maxMessageBytes` (largest accepted message, default 8 MiB; a larger one gets -32600 and the
+   * connection goes on), `maxInFlight` (requests in flight per session, default 1024; one more
+   * gets -32603 with `data.maxInFlight`), `maxInputRounds` (input rounds of one legacy request,
+   * default 10), `stateTtlMs` (how long a sealed `requestState` stays valid, default 10 minutes),
+   * `clientRequestTimeoutMs` (how long a legacy server-to-client request waits, default 5
+   * minutes). */
   constructor (info, options = {}) {
     optionalObject(info, 'server info')
     if (info === undefined) throw new TypeError('new Server({name, version}) needs the server info')
@@ -282,7 +303,8 @@ class Server {
     const { tasks, store } = taskOptions(options.tasks)
     const skills = skillsJson(options.skills)
     if (options.redis !== undefined && typeof options.redis !== 'string') throw new TypeError(`redis must be a URL string, got ${describe(options.redis)}`)
-    this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions, tasks, store, skills, options.redis))
+    const limits = limitsJson(options)
+    this.#native = translatedSync(() => new native.NativeServer(JSON.stringify(rest), instructions, tasks, store, skills, options.redis, limits))
   }
 
   /** Registers `key` of `kind`: `make(config, handler)` checks them and gives `{def, invoke}`. */

@@ -13,6 +13,7 @@ mod client_auth;
 mod client_options;
 mod error;
 mod http;
+mod limits;
 mod redis;
 mod request;
 mod server;

@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::error::{engine, invalid, parse};
-use crate::{redis, request, skills, task_store};
+use crate::{limits, redis, request, skills, task_store};
 
 /// What a JS handler is called with: the request's number (see `request.rs`) and its params as
 /// JSON text.
@@ -67,7 +67,8 @@ impl NativeServer {
     /// text) with `taskStore`, the JS task store (see `task_store.rs`), optional skills (JSON text,
     /// see `skills.rs`) and an optional Redis URL whose stores keep tasks, the `requestState` keys
     /// and list changes shared with other instances (see `redis.rs`): this waits for Redis to
-    /// answer once, and fails with a transport error when it does not.
+    /// answer once, and fails with a transport error when it does not. Last, optional limits
+    /// (JSON text, see `limits.rs`).
     #[napi(constructor)]
     pub fn new(
         info: String,
@@ -76,6 +77,7 @@ impl NativeServer {
         task_store: Option<Function<String, Promise<String>>>,
         skills: Option<String>,
         redis: Option<String>,
+        limits: Option<String>,
     ) -> napi::Result<Self> {
         let Value::Object(info) = parse("server info", &info)? else {
             return Err(invalid("server info must be an object"));
@@ -97,6 +99,9 @@ impl NativeServer {
             ));
         }
         let mut config = ServerConfig::default();
+        if let Some(text) = limits {
+            limits::apply(&mut config, &parse("server limits", &text)?)?;
+        }
         if let Some(store) = task_store::apply(tasks.as_ref(), task_store, &mut config)? {
             builder = builder.task_store(store);
         }

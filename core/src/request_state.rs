@@ -193,6 +193,13 @@ impl StateSealer {
         ring.previous = previous;
     }
 
+    /// The length of the token [`seal`](Self::seal) makes of a `plaintext_len`-byte payload: a
+    /// longer token cannot hold a payload of at most that size.
+    pub fn sealed_len(plaintext_len: usize) -> usize {
+        // Unpadded base64url: 4 characters per 3 bytes, 2 or 3 for a last partial group.
+        (4 * (HEADER_LEN + plaintext_len + TAG_LEN)).div_ceil(3)
+    }
+
     /// Seals `plaintext` for `binding`, valid for `ttl` from now.
     pub fn seal(&self, binding: &StateBinding<'_>, plaintext: &[u8], ttl: Duration) -> String {
         self.seal_at(binding, plaintext, ttl, SystemTime::now())
@@ -323,6 +330,15 @@ mod tests {
         assert_eq!(s.open_at(&b, &old, later), Err(StateError::Tampered));
         assert_eq!(s.open_at(&b, &new, later), Ok(b"y".to_vec()));
         assert_eq!(sealer().open_at(&b, &new, now()), Err(StateError::Tampered));
+    }
+
+    #[test]
+    fn sealed_len_is_the_length_of_a_sealed_payload() {
+        let b = binding(None);
+        for n in 0..40 {
+            let token = sealer().seal_at(&b, &vec![b'x'; n], TTL, now());
+            assert_eq!(token.len(), StateSealer::sealed_len(n), "{n} bytes");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use hyper::Method;
+use libmcp::request_state::StateSealer;
 use libmcp::server::{Server, ServerConfig};
 use libmcp::transport::http::{HttpServerConfig, HttpServerHandle, serve_http};
 use serde_json::{Value, json};
@@ -21,6 +22,8 @@ const V26: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
 /// The stdio message limit and the HTTP body limit of the servers under test.
 const LIMIT: usize = 64 * 1024;
+/// `max_request_state_bytes` of the servers in the requestState tests.
+const STATE_LIMIT: usize = 64;
 
 /// One of the four ways in.
 enum Peer {
@@ -833,6 +836,7 @@ async fn tampered_replayed_and_expired_request_state() {
     let short = || {
         fixture::server_with(ServerConfig {
             state_ttl: TTL,
+            max_request_state_bytes: STATE_LIMIT,
             ..ServerConfig::default()
         })
     };
@@ -876,6 +880,8 @@ async fn tampered_replayed_and_expired_request_state() {
         let last = tampered.len() - 10;
         tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
         let tampered = String::from_utf8(tampered).unwrap();
+        // One character more than the sealing of a STATE_LIMIT-byte payload (refused unread).
+        let oversized = "A".repeat(StateSealer::sealed_len(STATE_LIMIT) + 1);
         let replayed = {
             let mut m = ask(3, json!({"inputResponses": answer, "requestState": state}));
             m["params"]["arguments"] = json!({"other": true});
@@ -899,6 +905,14 @@ async fn tampered_replayed_and_expired_request_state() {
                 "not base64",
                 ask(4, json!({"inputResponses": answer, "requestState": "%%%"})),
                 "requestState is malformed",
+            ),
+            (
+                "longer than the state limit allows",
+                ask(
+                    7,
+                    json!({"inputResponses": answer, "requestState": oversized}),
+                ),
+                "longer than a sealed state of 64 bytes (the server's max_request_state_bytes)",
             ),
         ];
         for (case, msg, reason) in &cases {
@@ -927,5 +941,35 @@ async fn tampered_replayed_and_expired_request_state() {
         );
         check(name, "expired", &peer, &a, &e);
         peer.still_alive(name, "expired requestState").await;
+    }
+}
+
+/// A handler whose `requestState` is larger than `max_request_state_bytes` fails its request with
+/// -32603 naming both sizes (nothing is sealed or sent), and the next request is served.
+#[tokio::test]
+async fn a_handler_state_beyond_the_limit_fails_its_request() {
+    let tiny = || {
+        fixture::server_with(ServerConfig {
+            max_request_state_bytes: 4,
+            ..ServerConfig::default()
+        })
+    };
+    for (name, mut peer) in peers(tiny).await {
+        if !peer.modern() {
+            continue;
+        }
+        let mut msg = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "ask", "arguments": {}}});
+        msg["params"]["_meta"] = modern_meta(json!({"elicitation": {}}));
+        let a = peer.send(&msg).await;
+        // The fixture's "ask" keeps the 5-byte state "asked".
+        let e = expect(
+            -32603,
+            "Internal error: the handler's requestState is 5 bytes, more than max_request_state_bytes (4)",
+            json!(1),
+            (200, 200),
+        );
+        check(name, "state beyond the limit", &peer, &a, &e);
+        peer.still_alive(name, "state beyond the limit").await;
     }
 }

@@ -64,6 +64,10 @@ pub struct ServerConfig {
     pub max_message_bytes: usize,
     /// How long a sealed `requestState` stays valid.
     pub state_ttl: Duration,
+    /// Largest `requestState` payload (the handler's state, before sealing) in bytes. A handler
+    /// returning a larger state fails its request with -32603; a client sending back a token
+    /// longer than the sealing of such a payload gets -32602 before any decoding.
+    pub max_request_state_bytes: usize,
     /// Most input rounds one legacy request may take before it fails.
     pub max_input_rounds: u32,
     /// Most requests one session (a stdio connection, a legacy HTTP session, one modern POST) may
@@ -91,6 +95,7 @@ impl Default for ServerConfig {
             page_size: 100,
             max_message_bytes: 8 * 1024 * 1024,
             state_ttl: Duration::from_secs(600),
+            max_request_state_bytes: 256 * 1024,
             max_input_rounds: 10,
             max_in_flight: 1024,
             cache_ttl_ms: 0,

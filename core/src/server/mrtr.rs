@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::complete::{Completion, add_server_info};
 use super::context::{CtxInner, InputRequired, RequestContext, Responder, client_has_capability};
 use crate::error::RpcError;
-use crate::request_state::{StateBinding, params_digest};
+use crate::request_state::{StateBinding, StateSealer, params_digest};
 use crate::version::Era;
 
 /// Methods that may answer `input_required`.
@@ -45,6 +45,12 @@ pub(crate) fn read_retry(
     let state = match params.get("requestState") {
         None | Some(Value::Null) => None,
         Some(Value::String(token)) => {
+            let limit = server.config.max_request_state_bytes;
+            if token.len() > StateSealer::sealed_len(limit) {
+                return Err(RpcError::invalid_params(format!(
+                    "requestState rejected: longer than a sealed state of {limit} bytes (the server's max_request_state_bytes)"
+                )));
+            }
             let binding = StateBinding {
                 method,
                 params_digest: params_digest(params),
@@ -204,6 +210,13 @@ fn modern(c: Completion, ir: InputRequired) {
         obj.insert("inputRequests".into(), Value::Object(ir.requests));
     }
     if let Some(state) = ir.state {
+        let limit = server.config.max_request_state_bytes;
+        if state.len() > limit {
+            return c.send_error(&RpcError::internal(format!(
+                "the handler's requestState is {} bytes, more than max_request_state_bytes ({limit})",
+                state.len()
+            )));
+        }
         let binding = StateBinding {
             method: c.ctx.method(),
             params_digest: params_digest(c.ctx.params()),

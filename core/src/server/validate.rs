@@ -7,12 +7,13 @@ use crate::error::ConfigError;
 use crate::error::ConfigError as E;
 
 impl ServerConfig {
-    /// Checks the settings: page size, message size, request-state lifetime, input rounds, requests
+    /// Checks the settings: page size, message size, request-state lifetime and size, input rounds, requests
     /// in flight and the client-request timeout above zero. (A zero shutdown grace and zero cache hints are valid.)
     pub fn validate(&self) -> Result<(), ConfigError> {
         E::positive("page_size", self.page_size == 0)?;
         E::positive("max_message_bytes", self.max_message_bytes == 0)?;
         E::positive("state_ttl", self.state_ttl == Duration::ZERO)?;
+        E::positive("max_request_state_bytes", self.max_request_state_bytes == 0)?;
         E::positive("max_input_rounds", self.max_input_rounds == 0)?;
         E::positive("max_in_flight", self.max_in_flight == 0)?;
         E::positive(

@@ -1,0 +1,53 @@
+//! The server's limits given from JS (`new Server(info, {maxMessageBytes, ...})`), applied to the
+//! core's [`ServerConfig`] and checked by [`ServerConfig::validate`]; a refusal names the JS option.
+//! The JS layer has checked that each value is a non-negative integer (`lib/server.js`).
+
+use std::time::Duration;
+
+use libmcp::server::ServerConfig;
+use serde_json::Value;
+
+use crate::error::invalid;
+
+/// The JS option of each limit and the core field it sets, as [`ServerConfig::validate`] names it.
+const NAMES: [(&str, &str); 6] = [
+    ("pageSize", "page_size"),
+    ("maxMessageBytes", "max_message_bytes"),
+    ("maxInFlight", "max_in_flight"),
+    ("maxInputRounds", "max_input_rounds"),
+    ("stateTtlMs", "state_ttl"),
+    ("clientRequestTimeoutMs", "client_request_timeout"),
+];
+
+/// Sets each limit of `limits` (a JSON object: option name to count, durations in milliseconds) on
+/// `config`, then checks the whole config.
+pub(crate) fn apply(config: &mut ServerConfig, limits: &Value) -> napi::Result<()> {
+    let Value::Object(map) = limits else {
+        return Err(invalid("server limits must be an object"));
+    };
+    for (key, value) in map {
+        let n = value
+            .as_u64()
+            .ok_or_else(|| invalid(format!("{key} must be a non-negative integer")))?;
+        let count = || usize::try_from(n).map_err(|_| invalid(format!("{key} is too large")));
+        match key.as_str() {
+            "pageSize" => config.page_size = count()?,
+            "maxMessageBytes" => config.max_message_bytes = count()?,
+            "maxInFlight" => config.max_in_flight = count()?,
+            "maxInputRounds" => {
+                config.max_input_rounds =
+                    u32::try_from(n).map_err(|_| invalid(format!("{key} is too large")))?
+            }
+            "stateTtlMs" => config.state_ttl = Duration::from_millis(n),
+            "clientRequestTimeoutMs" => config.client_request_timeout = Duration::from_millis(n),
+            _ => return Err(invalid(format!("unknown server limit {key:?}"))),
+        }
+    }
+    config.validate().map_err(|e| {
+        let option = NAMES
+            .iter()
+            .find(|(_, field)| *field == e.field)
+            .map_or(e.field, |(js, _)| js);
+        invalid(format!("{option}: {}", e.reason))
+    })
+}
