@@ -43,4 +43,23 @@ function runNode (script, args = [], { timeout = 20000, input, ...opts } = {}) {
   })
 }
 
-module.exports = { FIXTURES, SERVER, BIN_DIR, LEGACY, MODERN, run, mcp, runNode }
+/** A child process spawned with `args` (Node's own executable) as a line-oriented JSON-RPC peer:
+ * `send(msg)` writes one line (a string as is, anything else as JSON), `recv()` resolves to the
+ * next message, `close()` ends its stdin and resolves to its exit code. */
+function linePeer (args) {
+  const child = require('node:child_process').spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+  const queue = []
+  const waiting = []
+  require('node:readline').createInterface({ input: child.stdout }).on('line', (l) => {
+    const msg = JSON.parse(l)
+    if (waiting.length) waiting.shift()(msg)
+    else queue.push(msg)
+  })
+  return {
+    send: (msg) => child.stdin.write((typeof msg === 'string' ? msg : JSON.stringify(msg)) + '\n'),
+    recv: () => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve) => waiting.push(resolve)),
+    close: () => new Promise((resolve) => { child.on('exit', (code) => resolve(code)); child.stdin.end() }),
+  }
+}
+
+module.exports = { FIXTURES, SERVER, BIN_DIR, LEGACY, MODERN, run, mcp, runNode, linePeer }

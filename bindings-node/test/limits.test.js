@@ -5,10 +5,8 @@
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
-const readline = require('node:readline')
 const { Server, InvalidArgumentError } = require('..')
-const { MODERN } = require('./helpers')
+const { MODERN, linePeer } = require('./helpers')
 
 const INFO = { name: 'limits', version: '1' }
 
@@ -34,19 +32,7 @@ function peer () {
     server.tool('sleep', {}, () => new Promise((resolve) => setTimeout(() => resolve('slept'), 300)))
     server.serveStdio()
   `
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] })
-  const queue = []
-  const waiting = []
-  readline.createInterface({ input: child.stdout }).on('line', (l) => {
-    const msg = JSON.parse(l)
-    if (waiting.length) waiting.shift()(msg)
-    else queue.push(msg)
-  })
-  return {
-    send: (msg) => child.stdin.write((typeof msg === 'string' ? msg : JSON.stringify(msg)) + '\n'),
-    recv: () => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve) => waiting.push(resolve)),
-    close: () => new Promise((resolve) => { child.on('exit', (code) => resolve(code)); child.stdin.end() }),
-  }
+  return linePeer(['-e', script])
 }
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} }

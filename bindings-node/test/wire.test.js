@@ -5,29 +5,12 @@
 // (legacy), and that bad input leaves the connection usable.
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { spawn } = require('node:child_process')
-const readline = require('node:readline')
-const { SERVER, LEGACY, MODERN } = require('./helpers')
+const { SERVER, LEGACY, MODERN, linePeer } = require('./helpers')
 
 const SERVER_INFO = { name: 'node-fixture', version: '1.2.3' }
 
 /** The fixture server as a line-oriented peer. */
-function peer () {
-  const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'inherit'] })
-  const lines = readline.createInterface({ input: child.stdout })
-  const queue = []
-  const waiting = []
-  lines.on('line', (l) => {
-    const msg = JSON.parse(l)
-    if (waiting.length) waiting.shift()(msg)
-    else queue.push(msg)
-  })
-  return {
-    send: (msg) => child.stdin.write((typeof msg === 'string' ? msg : JSON.stringify(msg)) + '\n'),
-    recv: () => queue.length ? Promise.resolve(queue.shift()) : new Promise((resolve) => waiting.push(resolve)),
-    close: () => new Promise((resolve) => { child.on('exit', (code) => resolve(code)); child.stdin.end() }),
-  }
-}
+const peer = () => linePeer([SERVER])
 
 const meta = (caps = {}) => ({
   'io.modelcontextprotocol/protocolVersion': MODERN,
