@@ -57,8 +57,8 @@ export declare class NativeHttpServer {
 export declare class NativeServer {
   /**
    * Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
-   * httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
-   * sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
+   * httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxHeaderBytes,
+   * maxHeaders, maxSessions, sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
    * `auth.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
    * server-to-client requests there (failing with a transport error when Redis does not answer
    * now). Resolves once the port is bound.

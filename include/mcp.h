@@ -943,6 +943,16 @@ enum mcp_status mcp_http_server_config_add_allowed_origin(struct mcp_http_server
 enum mcp_status mcp_http_server_config_set_max_body_bytes(struct mcp_http_server_config *config,
                                                           size_t bytes);
 
+// Sets the largest request head (request line and headers) in bytes, 64 KiB by default; a larger
+// one gets HTTP 431 and its connection is closed. Below 8192 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_max_header_bytes(struct mcp_http_server_config *config,
+                                                            size_t bytes);
+
+// Sets how many header fields one request may carry, 100 by default; more get HTTP 431 and the
+// connection is closed. 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_http_server_config_set_max_headers(struct mcp_http_server_config *config,
+                                                       size_t headers);
+
 // Sets how many legacy sessions may live at once (`initialize` beyond that gets 503). 0 is
 // `MCP_STATUS_INVALID_ARGUMENT`.
 enum mcp_status mcp_http_server_config_set_max_sessions(struct mcp_http_server_config *config,
@@ -1729,6 +1739,13 @@ enum mcp_status mcp_server_config_set_state_ttl_ms(struct mcp_server_config *con
 // 0 is `MCP_STATUS_INVALID_ARGUMENT`.
 enum mcp_status mcp_server_config_set_max_in_flight(struct mcp_server_config *config,
                                                     size_t requests);
+
+// Sets the largest `requestState` a handler may return, in bytes before sealing (default 256 KiB):
+// a larger one fails its request with -32603 naming both sizes, and a client's token longer than
+// the sealing of that many bytes gets -32602 before any decoding. 0 is
+// `MCP_STATUS_INVALID_ARGUMENT`.
+enum mcp_status mcp_server_config_set_max_request_state_bytes(struct mcp_server_config *config,
+                                                              size_t bytes);
 
 // Sets how many input rounds one legacy request may take before it fails. 0 is
 // `MCP_STATUS_INVALID_ARGUMENT`.

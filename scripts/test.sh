@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test of the project. Installs what it needs itself (a Python venv for interop tests).
+# Runs every test of the project. Installs what it needs itself (a Python venv, npm packages, Node 22,
+# cbindgen, cargo-fuzz, a nightly toolchain, redis-server).
 # Usage: scripts/test.sh
+#
+# Two lanes run at once, because many steps use one core of two (valgrind, the conformance suite,
+# the fuzzers): the side lane runs the fuzz step (scripts/test.d/50-fuzz.sh, a nightly workspace with
+# its own target directory in fuzz/) and then the C ABI step (10-c-abi.sh: valgrind and sanitizers;
+# its cargo builds wait for the main lane's at cargo's lock, and it installs nothing the main lane
+# does); the main lane runs the lints, `cargo test` and every other step, in order. The Debian
+# packages of all steps are installed first, once. The side lane's output is kept in
+# target/test-logs/side.log and printed once it ends, each line prefixed "[side]"; the run fails if
+# either lane failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +19,30 @@ step() { printf '\n==> %s   [%dm%02ds]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+
+step "Debian packages of the steps (apt-get, when missing)"
+source scripts/lib/common.sh
+ensure_debian_packages pkg-config cmake valgrind redis-server
+
+logs=target/test-logs
+mkdir -p "$logs"
+side_log="$logs/side.log"
+side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/10-c-abi.sh)
+side_lane() {
+  local extra
+  for extra in "${side_steps[@]}"; do
+    step "$extra (side lane)"
+    bash "$extra" || { echo "error: $extra failed"; return 1; }
+  done
+  step "side lane done"
+}
+# Job control gives the side lane a process group of its own, so that one kill stops all of it.
+set -m
+side_lane > "$side_log" 2>&1 &
+side_pid=$!
+set +m
+# A failure or an interrupt of the main lane stops the side lane too (its fuzzers included).
+trap 'kill -- -$side_pid 2> /dev/null || true' EXIT
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -30,8 +64,19 @@ cargo test --workspace --locked
 
 for extra in scripts/test.d/*.sh; do
   [ -e "$extra" ] || continue
+  [[ " ${side_steps[*]} " == *" $extra "* ]] && continue
   step "$extra"
   bash "$extra"
 done
+
+step "waiting for the side lane"
+side_status=0
+wait "$side_pid" || side_status=$?
+trap - EXIT
+sed 's/^/[side] /' "$side_log"
+if [ "$side_status" != 0 ]; then
+  echo "error: the side lane failed (exit $side_status); its output is above and in $side_log" >&2
+  exit 1
+fi
 echo
 echo "all test steps passed in $((SECONDS / 60)) min $((SECONDS % 60)) s"

@@ -151,6 +151,10 @@ export interface HttpOptions {
   allowedHosts?: string[]
   allowedOrigins?: string[]
   maxBodyBytes?: number
+  /** Largest request head in bytes (default 64 KiB, at least 8192); a larger one gets HTTP 431. */
+  maxHeaderBytes?: number
+  /** Most header fields per request (default 100); more get HTTP 431. */
+  maxHeaders?: number
   maxSessions?: number
   sessionIdleTimeoutMs?: number
   /** OAuth 2.1 resource-server mode: every request needs a bearer token `verifyToken` accepts. */
@@ -260,6 +264,9 @@ export interface ServerOptions {
   maxInFlight?: number
   /** Most input rounds one legacy request may take (default 10). */
   maxInputRounds?: number
+  /** Largest `requestState` a handler may return, in bytes before sealing (default 256 KiB): a
+   * larger one fails the request with -32603, a longer token from a client gets -32602. */
+  maxRequestStateBytes?: number
   /** How long a sealed `requestState` stays valid, in ms (default 10 minutes). */
   stateTtlMs?: number
   /** How long a legacy server-to-client request waits for the client, in ms (default 5 minutes). */

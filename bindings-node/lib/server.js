@@ -138,7 +138,7 @@ function tokenVerifier (verifyToken) {
  * record or null, `list` every record) wrapped as the one function `bindings-node/src/task_store.rs`
  * calls, which resolves to `{ok}` or `{error}` as JSON text and never rejects. */
 /** The server limits among `options` (see the Server constructor), as JSON text for the addon. */
-const LIMITS = ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'stateTtlMs', 'clientRequestTimeoutMs']
+const LIMITS = ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'maxRequestStateBytes', 'stateTtlMs', 'clientRequestTimeoutMs']
 function limitsJson (options) {
   const limits = {}
   for (const k of LIMITS) {
@@ -288,7 +288,8 @@ class Server {
    * `maxMessageBytes` (largest accepted message, default 8 MiB; a larger one gets -32600 and the
    * connection goes on), `maxInFlight` (requests in flight per session, default 1024; one more
    * gets -32603 with `data.maxInFlight`), `maxInputRounds` (input rounds of one legacy request,
-   * default 10), `stateTtlMs` (how long a sealed `requestState` stays valid, default 10 minutes),
+   * default 10), `maxRequestStateBytes` (largest `requestState` a handler may return, before
+   * sealing, default 256 KiB; a larger one fails the request with -32603), `stateTtlMs` (how long a sealed `requestState` stays valid, default 10 minutes),
    * `clientRequestTimeoutMs` (how long a legacy server-to-client request waits, default 5
    * minutes). */
   constructor (info, options = {}) {
@@ -409,7 +410,10 @@ class Server {
   /** Serves Streamable HTTP (both eras on one endpoint). `options`: `host` (an IP address,
    * default 127.0.0.1), `port` (default 0: any free port), `path` (default `/mcp`),
    * `legacySessions`, `httpSse`, `dnsRebindingProtection`, `allowedHosts`, `allowedOrigins`,
-   * `maxBodyBytes`, `maxSessions`, `sessionIdleTimeoutMs`, and `auth` for OAuth 2.1
+   * `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one
+   * gets HTTP 431), `maxHeaders` (header fields per request, default 100), `maxSessions`,
+   * `sessionIdleTimeoutMs` (a value the engine refuses rejects with an InvalidArgumentError
+   * naming it), and `auth` for OAuth 2.1
    * resource-server mode: `{resource, verifyToken, authorizationServers?, scopesSupported?,
    * requiredScopes?, toolScopes?, resourceName?, resourceDocumentation?, checkAudience?,
    * verifyTimeoutMs?}` (every request then needs a bearer token `verifyToken` accepts; the engine

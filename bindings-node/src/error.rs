@@ -40,6 +40,17 @@ pub(crate) fn invalid(message: impl Into<String>) -> napi::Error {
     engine(Error::InvalidArgument(message.into()))
 }
 
+/// A config the engine refuses, as an invalid argument naming the JS option: `names` pairs each
+/// JS option with the config field [`ConfigError`](libmcp::error::ConfigError) names (a field without a
+/// pair keeps its Rust name).
+pub(crate) fn invalid_config(e: libmcp::error::ConfigError, names: &[(&str, &str)]) -> napi::Error {
+    let option = names
+        .iter()
+        .find(|(_, field)| *field == e.field)
+        .map_or(e.field, |(js, _)| js);
+    invalid(format!("{option}: {}", e.reason))
+}
+
 /// Parses JSON text handed over by the JS layer.
 pub(crate) fn parse(what: &str, text: &str) -> napi::Result<Value> {
     serde_json::from_str(text).map_err(|e| invalid(format!("{what} is not valid JSON: {e}")))

@@ -15,7 +15,7 @@ use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
 use crate::auth;
-use crate::error::{engine, invalid, parse};
+use crate::error::{engine, invalid, invalid_config, parse};
 use crate::server::NativeServer;
 
 /// A running HTTP server.
@@ -77,6 +77,12 @@ fn config(
     if let Some(n) = number("maxBodyBytes") {
         c.max_body_bytes = n as usize;
     }
+    if let Some(n) = number("maxHeaderBytes") {
+        c.max_header_bytes = n as usize;
+    }
+    if let Some(n) = number("maxHeaders") {
+        c.max_headers = n as usize;
+    }
     if let Some(n) = number("maxSessions") {
         c.max_sessions = n as usize;
     }
@@ -91,14 +97,27 @@ fn config(
             return Err(invalid("a token verifier was given without auth options"));
         }
     }
+    c.validate().map_err(|e| invalid_config(e, &NAMES))?;
     Ok(c)
 }
+
+/// The JS option of each field [`HttpServerConfig::validate`] may name.
+const NAMES: [(&str, &str); 8] = [
+    ("path", "path"),
+    ("allowedHosts", "allowed_hosts"),
+    ("allowedOrigins", "allowed_origins"),
+    ("maxBodyBytes", "max_body_bytes"),
+    ("maxHeaderBytes", "max_header_bytes"),
+    ("maxHeaders", "max_headers"),
+    ("maxSessions", "max_sessions"),
+    ("sessionIdleTimeoutMs", "session_idle_timeout"),
+];
 
 #[napi]
 impl NativeServer {
     /// Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
-    /// httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
-    /// sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
+    /// httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxHeaderBytes,
+    /// maxHeaders, maxSessions, sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
     /// `auth.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
     /// server-to-client requests there (failing with a transport error when Redis does not answer
     /// now). Resolves once the port is bound.

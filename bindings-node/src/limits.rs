@@ -7,14 +7,15 @@ use std::time::Duration;
 use libmcp::server::ServerConfig;
 use serde_json::Value;
 
-use crate::error::invalid;
+use crate::error::{invalid, invalid_config};
 
 /// The JS option of each limit and the core field it sets, as [`ServerConfig::validate`] names it.
-const NAMES: [(&str, &str); 6] = [
+const NAMES: [(&str, &str); 7] = [
     ("pageSize", "page_size"),
     ("maxMessageBytes", "max_message_bytes"),
     ("maxInFlight", "max_in_flight"),
     ("maxInputRounds", "max_input_rounds"),
+    ("maxRequestStateBytes", "max_request_state_bytes"),
     ("stateTtlMs", "state_ttl"),
     ("clientRequestTimeoutMs", "client_request_timeout"),
 ];
@@ -34,6 +35,7 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Value) -> napi::Result<(
             "pageSize" => config.page_size = count()?,
             "maxMessageBytes" => config.max_message_bytes = count()?,
             "maxInFlight" => config.max_in_flight = count()?,
+            "maxRequestStateBytes" => config.max_request_state_bytes = count()?,
             "maxInputRounds" => {
                 config.max_input_rounds =
                     u32::try_from(n).map_err(|_| invalid(format!("{key} is too large")))?
@@ -43,11 +45,5 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Value) -> napi::Result<(
             _ => return Err(invalid(format!("unknown server limit {key:?}"))),
         }
     }
-    config.validate().map_err(|e| {
-        let option = NAMES
-            .iter()
-            .find(|(_, field)| *field == e.field)
-            .map_or(e.field, |(js, _)| js);
-        invalid(format!("{option}: {}", e.reason))
-    })
+    config.validate().map_err(|e| invalid_config(e, &NAMES))
 }

@@ -15,6 +15,7 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Bound<'_, PyDict>) -> Py
         match key.as_str() {
             "max_message_bytes" => config.max_message_bytes = count(&value, &key)?,
             "max_in_flight" => config.max_in_flight = count(&value, &key)?,
+            "max_request_state_bytes" => config.max_request_state_bytes = count(&value, &key)?,
             "max_input_rounds" => {
                 config.max_input_rounds = u32::try_from(count(&value, &key)?)
                     .map_err(|_| PyValueError::new_err(format!("{key} is too large")))?

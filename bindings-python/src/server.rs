@@ -282,8 +282,8 @@ impl Server {
     /// Starts the Streamable HTTP server; `done(ok, HttpServer)` once it listens.
     #[pyo3(signature = (done, host, port, path=None, legacy_sessions=None, assume_2025_03_26=None,
         http_sse=None, dns_rebinding_protection=None, allowed_hosts=None, allowed_origins=None,
-        max_body_bytes=None, max_sessions=None, session_idle_timeout=None, sse_keepalive=None,
-        auth=None))]
+        max_body_bytes=None, max_header_bytes=None, max_headers=None, max_sessions=None,
+        session_idle_timeout=None, sse_keepalive=None, auth=None))]
     #[allow(clippy::too_many_arguments)]
     fn serve_http(
         &self,
@@ -298,6 +298,8 @@ impl Server {
         allowed_hosts: Option<Vec<String>>,
         allowed_origins: Option<Vec<String>>,
         max_body_bytes: Option<usize>,
+        max_header_bytes: Option<usize>,
+        max_headers: Option<usize>,
         max_sessions: Option<usize>,
         session_idle_timeout: Option<f64>,
         sse_keepalive: Option<f64>,
@@ -321,6 +323,8 @@ impl Server {
             allowed_hosts,
             allowed_origins,
             max_body_bytes,
+            max_header_bytes,
+            max_headers,
             max_sessions
         );
         if let Some(s) = session_idle_timeout {
@@ -332,6 +336,9 @@ impl Server {
         if let Some(o) = auth {
             config.auth = Some(Python::attach(|py| crate::resource::config(py, o))?);
         }
+        config
+            .validate()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let server = self.inner.clone();
         let redis = self.redis.clone();
         let serve = async move {

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from support import run, serving
 
-from libmcp import Client, ProtocolError, Server
+from libmcp import Client, Context, InputRequired, ProtocolError, Server
 
 LEGACY = "2025-11-25"
+MODERN = "2026-07-28"
 
 
 @pytest.mark.parametrize(
@@ -21,6 +22,7 @@ LEGACY = "2025-11-25"
         ({"max_in_flight": 0}, "max_in_flight: must not be zero"),
         ({"max_message_bytes": 0}, "max_message_bytes: must not be zero"),
         ({"max_input_rounds": 0}, "max_input_rounds: must not be zero"),
+        ({"max_request_state_bytes": 0}, "max_request_state_bytes: must not be zero"),
         ({"max_in_flight": -1}, "max_in_flight must not be negative"),
         ({"max_in_flight": "many"}, "max_in_flight must be an int"),
         ({"state_ttl": -1.0}, "state_ttl must be a non-negative number of seconds"),
@@ -63,3 +65,82 @@ def test_requests_beyond_max_in_flight_are_refused_and_the_session_serves_on() -
     held, after = run(main())
     assert held == ["released", "released"]
     assert after == "after"
+
+
+def test_a_request_state_beyond_max_request_state_bytes_fails_its_request_only() -> None:
+    server = Server("limits", max_request_state_bytes=64)
+
+    @server.tool()
+    def ask(size: int, ctx: Context) -> str:
+        answer = ctx.input_response("name")
+        if answer is None:
+            schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+            return InputRequired(state="x" * size).elicit("name", "Name?", schema)
+        return f"{answer.content['name']} with {len(ctx.request_state or '')} bytes of state"
+
+    def elicit(params: Any) -> dict[str, Any]:
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    async def main() -> tuple[str, ProtocolError, str]:
+        async with serving(server) as url, Client.http(url, protocol_version=MODERN, elicitation=elicit) as c:
+            at_limit = await c.call_tool("ask", {"size": 64})
+            with pytest.raises(ProtocolError) as refused:
+                await c.call_tool("ask", {"size": 65})
+            after = await c.call_tool("ask", {"size": 1})
+            return at_limit.content[0].text, refused.value, after.content[0].text
+
+    at_limit, e, after = run(main())
+    assert at_limit == "Ada with 64 bytes of state"
+    assert e.code == -32603
+    assert "requestState is 65 bytes, more than max_request_state_bytes (64)" in e.message
+    assert after == "Ada with 1 bytes of state"
+
+
+def _post_initialize(url: str, extra: dict[str, str]) -> int:
+    """POSTs a legacy ``initialize`` with ``extra`` headers on a fresh connection; its status."""
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream", **extra}
+    try:
+        conn.request("POST", parts.path, body, headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_http_head_limits_are_checked_and_a_breach_gets_431() -> None:
+    server = Server("limits")
+
+    @server.tool()
+    def echo(text: str) -> str:
+        return text
+
+    async def refused(**options: Any) -> str:
+        with pytest.raises(ValueError) as e:
+            await server.serve_async("http", port=0, **options)
+        return str(e.value)
+
+    assert run(refused(max_header_bytes=100)) == (
+        "max_header_bytes: 100 is below the least request head accepted (8192 bytes)")
+    assert run(refused(max_headers=0)) == "max_headers: must not be zero"
+
+    async def main() -> tuple[list[int], str]:
+        async with serving(server, max_header_bytes=8192, max_headers=20) as url:
+            statuses = [await asyncio.to_thread(_post_initialize, url, extra) for extra in (
+                {"x-padding": "a" * 9000},
+                {f"x-pad-{i}": "1" for i in range(30)},
+                {"x-padding": "a" * 4000},
+            )]
+            async with Client.http(url) as c:
+                echoed = await c.call_tool("echo", {"text": "after"})
+            return statuses, echoed.content[0].text
+
+    statuses, echoed = run(main())
+    assert statuses == [431, 431, 200]
+    assert echoed == "after"

@@ -72,6 +72,8 @@ async fn stdio(server: Server, modern: bool) -> Peer {
 async fn http(server: Server, modern: bool) -> Peer {
     let config = HttpServerConfig {
         max_body_bytes: LIMIT,
+        max_header_bytes: HEAD_LIMIT,
+        max_headers: HEADER_LIMIT,
         ..HttpServerConfig::with_bind("127.0.0.1:0".parse().unwrap())
     };
     let h = serve_http(server, config).await.unwrap();
@@ -804,7 +806,13 @@ async fn http_header_classes_in_both_eras() {
     }
 }
 
-/// Headers beyond hyper's buffer get 431 (the connection is closed); a new connection is served.
+/// `max_header_bytes` of the HTTP peers (the default is 64 KiB).
+const HEAD_LIMIT: usize = 16 * 1024;
+/// `max_headers` of the HTTP peers (the default is 100).
+const HEADER_LIMIT: usize = 20;
+
+/// A request head beyond `max_header_bytes`, or with more than `max_headers` fields, gets 431 (the
+/// connection is closed); one just under both is served, and so is a new connection after either.
 #[tokio::test]
 async fn oversized_headers_get_431_in_both_eras() {
     for (name, mut peer) in peers(fixture::server).await {
@@ -813,16 +821,62 @@ async fn oversized_headers_get_431_in_both_eras() {
         };
         let addr = *addr;
         let list = peer.request(json!(5), "tools/list", json!({}));
-        let big = "a".repeat(512 * 1024);
-        let mut headers = peer.headers(Some(&list), &[]);
-        headers.push(("x-padding".into(), big));
-        let h: Vec<(&str, &str)> = headers
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        let (status, body) = post(addr, &h, list.to_string().into_bytes()).await;
-        assert_eq!((status, body.as_str()), (431, ""), "{name}");
-        peer.still_alive(name, "oversized headers").await;
+        let base = peer.headers(Some(&list), &[]);
+        // Host and content-length come on top of `base` (see `post`).
+        let sent = base.len() + 2;
+        let padded = |extra: Vec<(String, String)>| {
+            let mut h = base.clone();
+            h.extend(extra);
+            h
+        };
+        let cases = [
+            (
+                "a head beyond max_header_bytes",
+                padded(vec![("x-padding".into(), "a".repeat(HEAD_LIMIT))]),
+                431,
+            ),
+            (
+                "a head under max_header_bytes",
+                padded(vec![("x-padding".into(), "a".repeat(HEAD_LIMIT / 2))]),
+                200,
+            ),
+            (
+                "one field more than max_headers",
+                padded(
+                    (sent..=HEADER_LIMIT)
+                        .map(|i| (format!("x-pad-{i}"), "1".into()))
+                        .collect(),
+                ),
+                431,
+            ),
+            (
+                "exactly max_headers fields",
+                padded(
+                    (sent..HEADER_LIMIT)
+                        .map(|i| (format!("x-pad-{i}"), "1".into()))
+                        .collect(),
+                ),
+                200,
+            ),
+        ];
+        for (case, headers, want) in cases {
+            let h: Vec<(&str, &str)> = headers
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            let (status, body) = post(addr, &h, list.to_string().into_bytes()).await;
+            if want == 431 {
+                assert_eq!((status, body.as_str()), (431, ""), "{name}: {case}");
+            } else {
+                assert_eq!(status, 200, "{name}: {case}: {body}");
+                let answer: Value = serde_json::from_str(&body).unwrap();
+                assert!(
+                    answer["result"]["tools"].is_array(),
+                    "{name}: {case}: {body}"
+                );
+            }
+            peer.still_alive(name, case).await;
+        }
     }
 }
 

@@ -189,6 +189,26 @@ pub extern "C" fn mcp_http_server_config_set_max_body_bytes(
     ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_body_bytes = bytes) })
 }
 
+/// Sets the largest request head (request line and headers) in bytes, 64 KiB by default; a larger
+/// one gets HTTP 431 and its connection is closed. Below 8192 is `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_max_header_bytes(
+    config: *mut mcp_http_server_config,
+    bytes: usize,
+) -> mcp_status {
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_header_bytes = bytes) })
+}
+
+/// Sets how many header fields one request may carry, 100 by default; more get HTTP 431 and the
+/// connection is closed. 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_set_max_headers(
+    config: *mut mcp_http_server_config,
+    headers: usize,
+) -> mcp_status {
+    ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_headers = headers) })
+}
+
 /// Sets how many legacy sessions may live at once (`initialize` beyond that gets 503). 0 is
 /// `MCP_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]

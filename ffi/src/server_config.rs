@@ -96,6 +96,22 @@ pub extern "C" fn mcp_server_config_set_max_in_flight(
     ffi_boundary!({ change(&mut try_mut!(config).config, |c| c.max_in_flight = requests) })
 }
 
+/// Sets the largest `requestState` a handler may return, in bytes before sealing (default 256 KiB):
+/// a larger one fails its request with -32603 naming both sizes, and a client's token longer than
+/// the sealing of that many bytes gets -32602 before any decoding. 0 is
+/// `MCP_STATUS_INVALID_ARGUMENT`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_config_set_max_request_state_bytes(
+    config: *mut mcp_server_config,
+    bytes: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        change(&mut try_mut!(config).config, |c| {
+            c.max_request_state_bytes = bytes
+        })
+    })
+}
+
 /// Sets how many input rounds one legacy request may take before it fails. 0 is
 /// `MCP_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]

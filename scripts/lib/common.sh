@@ -7,6 +7,14 @@
 #   stop_server PID                    SIGTERM, then waits for it (silent if it is gone already)
 #   ensure_venv VENV REQUIREMENTS      creates the venv VENV if missing and installs REQUIREMENTS into
 #                                      it, again only when that file changed since its last install
+#   build_debug_bins                   builds the workspace's binaries (debug) the way
+#                                      `cargo test --workspace` builds them, with the same feature set,
+#                                      so that right after that command it builds nothing (a
+#                                      `cargo build -p X` would rebuild much of the dependency tree
+#                                      with X's own features)
+#   ensure_debian_packages PKG...      installs (apt-get) each package whose command of the same name
+#                                      is missing; fails when that needs root and apt-get and there
+#                                      are none
 
 target_dir() {
   cargo metadata --format-version 1 --no-deps | python3 -c \
@@ -57,4 +65,33 @@ ensure_venv() {
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
     echo "$want" > "$stamp"
   fi
+}
+
+build_debug_bins() {
+  cargo build --workspace --tests --locked --quiet
+}
+
+ensure_debian_packages() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    command -v "$pkg" > /dev/null || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo > /dev/null || {
+      echo "error: ${missing[*]} missing and cannot be installed (need root or sudo, and apt-get)" >&2
+      return 1
+    }
+    sudo=sudo
+  fi
+  command -v apt-get > /dev/null || {
+    echo "error: ${missing[*]} missing and cannot be installed (no apt-get)" >&2
+    return 1
+  }
+  echo "--- installing ${missing[*]} (apt-get)"
+  # The lock timeout lets two installs (two test lanes) wait for each other instead of failing.
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq > /dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+    --no-install-recommends "${missing[@]}" > /dev/null
 }

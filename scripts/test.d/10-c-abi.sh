@@ -22,8 +22,8 @@
 # (the Redis selection: bad URL; Redis down in the plain run only, see the file; its two-instance part
 # runs in step 60). Then the
 # release library: the C tests under valgrind with its default flags (no suppressions; "possibly
-# lost" counts). Installs cbindgen into .tools/cargo and cmake (apt)
-# only when missing.
+# lost" counts). Installs cbindgen into .tools/cargo, and pkg-config, cmake and valgrind (apt), only
+# when missing.
 # Usage: scripts/test.d/10-c-abi.sh [--regen]   (--regen rewrites include/mcp.h instead of diffing)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,20 +32,7 @@ source scripts/lib/common.sh
 
 # pkg-config, cmake and valgrind come from Debian; a fresh machine may lack them (and its package
 # lists), so install what is missing once.
-missing=()
-for tool in pkg-config cmake valgrind; do
-  command -v "$tool" > /dev/null || missing+=("$tool")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-    step "installing ${missing[*]} (apt)"
-    apt-get update -qq > /dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
-  else
-    echo "error: ${missing[*]} missing and cannot be installed (need root and apt-get)" >&2
-    exit 1
-  fi
-fi
+ensure_debian_packages pkg-config cmake valgrind
 
 cbindgen_version=0.29.4
 cbindgen=""

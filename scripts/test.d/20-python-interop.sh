@@ -18,7 +18,7 @@ ensure_venv "$venv" tests/interop/requirements.txt
 # runs its server on this one.
 ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
 
-cargo build -p libmcp-examples --locked --quiet
+build_debug_bins
 bin_dir="$(target_dir)/debug"
 
 # pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.

@@ -12,7 +12,7 @@ source scripts/lib/common.sh
 source scripts/lib/conformance-env.sh
 conformance_install
 
-cargo build -p libmcp-examples --bin everything-server --locked --quiet
+build_debug_bins
 bin="$(target_dir)/debug/everything-server"
 
 work="$(mktemp -d)"

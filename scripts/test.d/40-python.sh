@@ -19,7 +19,7 @@ ensure_venv "$venv" bindings-python/tests/requirements.txt
 VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
   "$venv/bin/maturin" develop --quiet --locked -m bindings-python/Cargo.toml
 # The Rust everything-server, a peer of the Python client in test_client_peers.py.
-cargo build -p libmcp-examples --locked --quiet
+build_debug_bins
 bin_dir="$(target_dir)/debug"
 
 # pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.

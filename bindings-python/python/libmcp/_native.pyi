@@ -228,6 +228,8 @@ class Server:
         allowed_hosts: list[str] | None = None,
         allowed_origins: list[str] | None = None,
         max_body_bytes: int | None = None,
+        max_header_bytes: int | None = None,
+        max_headers: int | None = None,
         max_sessions: int | None = None,
         session_idle_timeout: float | None = None,
         sse_keepalive: float | None = None,

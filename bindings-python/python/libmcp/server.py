@@ -194,6 +194,7 @@ class Server:
         max_message_bytes: int | None = None,
         max_in_flight: int | None = None,
         max_input_rounds: int | None = None,
+        max_request_state_bytes: int | None = None,
         state_ttl: float | None = None,
         client_request_timeout: float | None = None,
     ) -> None:
@@ -213,7 +214,9 @@ class Server:
         ``max_message_bytes`` the largest message accepted over stdio (8 MiB; larger ones get
         -32600), ``max_in_flight`` the requests one session may have running (1024; more get -32603
         with ``data.maxInFlight``), ``max_input_rounds`` the input rounds one legacy request may take
-        (10), ``state_ttl`` how long a sealed ``requestState`` stays valid (seconds, 600),
+        (10), ``max_request_state_bytes`` the largest ``requestState`` a handler may return (bytes
+        before sealing, 256 KiB; a larger one fails the request with -32603, a longer token from a
+        client gets -32602), ``state_ttl`` how long a sealed ``requestState`` stays valid (seconds, 600),
         ``client_request_timeout`` how long a legacy server-to-client request waits (seconds, 300)."""
         info: dict[str, Any] = {}
         if title is not None:
@@ -224,7 +227,8 @@ class Server:
             info["websiteUrl"] = website_url
         limits = {k: v for k, v in {
             "max_message_bytes": max_message_bytes, "max_in_flight": max_in_flight,
-            "max_input_rounds": max_input_rounds, "state_ttl": state_ttl,
+            "max_input_rounds": max_input_rounds, "max_request_state_bytes": max_request_state_bytes,
+            "state_ttl": state_ttl,
             "client_request_timeout": client_request_timeout}.items() if v is not None}
         self.name = name
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
@@ -504,8 +508,11 @@ class Server:
         is called with the endpoint URL once the server listens; the keyword options are those of
         the engine's HTTP server (``path``, ``legacy_sessions``, ``http_sse``,
         ``dns_rebinding_protection``, ``allowed_hosts``, ``allowed_origins``, ``max_body_bytes``,
-        ``max_sessions``, ``session_idle_timeout``, ``sse_keepalive``). ``auth`` makes it an OAuth
-        2.1 resource server (:class:`libmcp.auth.ResourceServer`)."""
+        ``max_header_bytes`` (the request head, 64 KiB, at least 8192; a larger one gets HTTP 431),
+        ``max_headers`` (header fields per request, 100; more get 431), ``max_sessions``,
+        ``session_idle_timeout``, ``sse_keepalive``); a value the engine refuses is a
+        ``ValueError`` naming it. ``auth`` makes it an OAuth 2.1 resource server
+        (:class:`libmcp.auth.ResourceServer`)."""
         loop = asyncio.get_running_loop()
         self._loop = loop
         if transport == "stdio":

@@ -10,6 +10,9 @@ use super::store::{EventStore, MemoryEventStore};
 use crate::auth::ResourceServerConfig;
 use crate::error::ConfigError;
 
+/// The least [`HttpServerConfig::max_header_bytes`]: hyper's read buffer cannot be smaller.
+pub const MIN_HEADER_BYTES: usize = 8192;
+
 /// How the HTTP server binds, routes and protects itself.
 #[derive(Clone, Debug)]
 pub struct HttpServerConfig {
@@ -40,6 +43,11 @@ pub struct HttpServerConfig {
     pub allowed_origins: Vec<String>,
     /// Largest accepted request body; larger ones get 413.
     pub max_body_bytes: usize,
+    /// Largest request head (request line and headers) in bytes; a larger one gets HTTP 431 and
+    /// the connection is closed (the listener serves the next one). At least 8192.
+    pub max_header_bytes: usize,
+    /// Most header fields one request may carry; more get HTTP 431 and the connection is closed.
+    pub max_headers: usize,
     /// Most legacy sessions alive at once; `initialize` beyond that gets 503.
     pub max_sessions: usize,
     /// A legacy session with no request and no open stream for this long is ended.
@@ -86,6 +94,8 @@ impl Default for HttpServerConfig {
                 .to_vec(),
             allowed_origins: Vec::new(),
             max_body_bytes: 4 * 1024 * 1024,
+            max_header_bytes: 64 * 1024,
+            max_headers: 100,
             max_sessions: 1024,
             session_idle_timeout: Duration::from_secs(30 * 60),
             sse_keepalive: Duration::from_secs(15),
@@ -112,7 +122,8 @@ impl HttpServerConfig {
 
 impl HttpServerConfig {
     /// Checks the settings: the endpoint and HTTP+SSE paths start with `/` and hold no `?`, `#` or
-    /// space; the body, session, idle and keep-alive limits are above zero; an allowed host is a
+    /// space; the body, header-count, session, idle and keep-alive limits are above zero and the
+    /// header-size limit at least [`MIN_HEADER_BYTES`]; an allowed host is a
     /// bare name (not empty, no `/` or space) and an allowed origin has a scheme (`://`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         for (field, path) in [
@@ -128,6 +139,16 @@ impl HttpServerConfig {
             }
         }
         ConfigError::positive("max_body_bytes", self.max_body_bytes == 0)?;
+        if self.max_header_bytes < MIN_HEADER_BYTES {
+            return Err(ConfigError::new(
+                "max_header_bytes",
+                format!(
+                    "{} is below the least request head accepted ({MIN_HEADER_BYTES} bytes)",
+                    self.max_header_bytes
+                ),
+            ));
+        }
+        ConfigError::positive("max_headers", self.max_headers == 0)?;
         ConfigError::positive("max_sessions", self.max_sessions == 0)?;
         ConfigError::positive(
             "session_idle_timeout",
@@ -175,6 +196,19 @@ mod tests {
             ..HttpServerConfig::default()
         };
         assert_eq!(bad(zero), "max_sessions: must not be zero");
+        let head = HttpServerConfig {
+            max_header_bytes: 8191,
+            ..HttpServerConfig::default()
+        };
+        assert_eq!(
+            bad(head),
+            "max_header_bytes: 8191 is below the least request head accepted (8192 bytes)"
+        );
+        let fields = HttpServerConfig {
+            max_headers: 0,
+            ..HttpServerConfig::default()
+        };
+        assert_eq!(bad(fields), "max_headers: must not be zero");
         let host = HttpServerConfig {
             allowed_hosts: vec!["http://x".into()],
             ..HttpServerConfig::default()

@@ -37,12 +37,15 @@ impl HttpDispatcher {
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
         let state = self.0.clone();
+        let (head_bytes, headers) = (state.config.max_header_bytes, state.config.max_headers);
         let service = service_fn(move |req| {
             let state = state.clone();
             async move { Ok::<_, Infallible>(state.handle(req).await) }
         });
         let _ = http1::Builder::new()
             .keep_alive(true)
+            .max_buf_size(head_bytes)
+            .max_headers(headers)
             .serve_connection(TokioIo::new(io), service)
             .await;
     }

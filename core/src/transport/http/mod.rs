@@ -46,7 +46,7 @@ mod shared;
 mod store;
 mod streams;
 
-pub use config::HttpServerConfig;
+pub use config::{HttpServerConfig, MIN_HEADER_BYTES};
 pub use relay::{Deliver, MessageRelay};
 pub use server::{HttpServerHandle, serve_http};
 pub use session_store::{

@@ -47,11 +47,14 @@ impl HttpServerHandle {
 }
 
 /// Binds `config.bind` and serves `server` on the Streamable HTTP transport (both eras on one
-/// endpoint) in a background task on the current tokio runtime.
+/// endpoint) in a background task on the current tokio runtime. A config that
+/// [`HttpServerConfig::validate`] refuses is [`Error::InvalidConfig`](crate::Error::InvalidConfig),
+/// before anything is bound.
 pub async fn serve_http(
     server: Server,
     config: HttpServerConfig,
 ) -> crate::Result<HttpServerHandle> {
+    config.validate()?;
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
     let state = Arc::new(State {
@@ -106,16 +109,21 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
                 };
                 let _ = stream.set_nodelay(true);
                 let state = state.clone();
+                let (head_bytes, headers) =
+                    (state.config.max_header_bytes, state.config.max_headers);
                 conns.spawn(async move {
                     let service = service_fn(move |req| {
                         let state = state.clone();
                         async move { Ok::<_, Infallible>(state.handle(req).await) }
                     });
                     // The timer enables hyper's request-head timeout (30 s), so a peer that
-                    // trickles its headers cannot hold a connection forever.
+                    // trickles its headers cannot hold a connection forever. A head beyond the
+                    // buffer or the header count gets 431 from hyper, and the connection ends.
                     let _ = http1::Builder::new()
                         .timer(TokioTimer::new())
                         .keep_alive(true)
+                        .max_buf_size(head_bytes)
+                        .max_headers(headers)
                         .serve_connection(TokioIo::new(stream), service)
                         .await;
                 });
