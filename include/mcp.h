@@ -1759,6 +1759,14 @@ enum mcp_status mcp_server_config_set_cache(struct mcp_server_config *config,
                                             uint64_t ttl_ms,
                                             bool public_scope);
 
+// Sets the longest a handler may take to answer its request, in milliseconds (legacy input rounds
+// included); 0, the default, sets no limit. When it passes first, the engine answers -32603 with
+// `data.handlerTimeoutMs`, cancels the request (callbacks of `mcp_responder_on_cancel` run) and
+// drops the handler's later answer. A request run as a task is answered at once, so the task is
+// not limited. Cannot fail except on NULL.
+enum mcp_status mcp_server_config_set_handler_timeout_ms(struct mcp_server_config *config,
+                                                         uint64_t timeout_ms);
+
 // Sets how long a legacy server-to-client request (sampling, elicitation, roots) may wait for the
 // client, in milliseconds. 0 is `MCP_STATUS_INVALID_ARGUMENT`.
 enum mcp_status mcp_server_config_set_client_request_timeout_ms(struct mcp_server_config *config,

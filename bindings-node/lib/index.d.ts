@@ -271,6 +271,10 @@ export interface ServerOptions {
   stateTtlMs?: number
   /** How long a legacy server-to-client request waits for the client, in ms (default 5 minutes). */
   clientRequestTimeoutMs?: number
+  /** The longest a handler may take to answer, in ms (no limit by default): when it passes first
+   * the request gets -32603 with `data.handlerTimeoutMs`, `ctx.signal` aborts and the handler's
+   * later answer is dropped. */
+  handlerTimeoutMs?: number
 }
 
 /** An MCP server serving both protocol eras. */

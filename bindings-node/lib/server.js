@@ -138,7 +138,7 @@ function tokenVerifier (verifyToken) {
  * record or null, `list` every record) wrapped as the one function `bindings-node/src/task_store.rs`
  * calls, which resolves to `{ok}` or `{error}` as JSON text and never rejects. */
 /** The server limits among `options` (see the Server constructor), as JSON text for the addon. */
-const LIMITS = ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'maxRequestStateBytes', 'stateTtlMs', 'clientRequestTimeoutMs']
+const LIMITS = ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'maxRequestStateBytes', 'stateTtlMs', 'clientRequestTimeoutMs', 'handlerTimeoutMs']
 function limitsJson (options) {
   const limits = {}
   for (const k of LIMITS) {
@@ -291,7 +291,9 @@ class Server {
    * default 10), `maxRequestStateBytes` (largest `requestState` a handler may return, before
    * sealing, default 256 KiB; a larger one fails the request with -32603), `stateTtlMs` (how long a sealed `requestState` stays valid, default 10 minutes),
    * `clientRequestTimeoutMs` (how long a legacy server-to-client request waits, default 5
-   * minutes). */
+   * minutes), `handlerTimeoutMs` (the longest a handler may take to answer, no limit by default;
+   * when it passes first the request gets -32603 with `data.handlerTimeoutMs`, `ctx.signal`
+   * aborts and the handler's later answer is dropped). */
   constructor (info, options = {}) {
     optionalObject(info, 'server info')
     if (info === undefined) throw new TypeError('new Server({name, version}) needs the server info')

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::error::{invalid, invalid_config};
 
 /// The JS option of each limit and the core field it sets, as [`ServerConfig::validate`] names it.
-const NAMES: [(&str, &str); 7] = [
+const NAMES: [(&str, &str); 8] = [
     ("pageSize", "page_size"),
     ("maxMessageBytes", "max_message_bytes"),
     ("maxInFlight", "max_in_flight"),
@@ -18,6 +18,7 @@ const NAMES: [(&str, &str); 7] = [
     ("maxRequestStateBytes", "max_request_state_bytes"),
     ("stateTtlMs", "state_ttl"),
     ("clientRequestTimeoutMs", "client_request_timeout"),
+    ("handlerTimeoutMs", "handler_timeout"),
 ];
 
 /// Sets each limit of `limits` (a JSON object: option name to count, durations in milliseconds) on
@@ -42,6 +43,7 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Value) -> napi::Result<(
             }
             "stateTtlMs" => config.state_ttl = Duration::from_millis(n),
             "clientRequestTimeoutMs" => config.client_request_timeout = Duration::from_millis(n),
+            "handlerTimeoutMs" => config.handler_timeout = Some(Duration::from_millis(n)),
             _ => return Err(invalid(format!("unknown server limit {key:?}"))),
         }
     }

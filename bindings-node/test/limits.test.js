@@ -14,7 +14,7 @@ test('wrongly typed limits are TypeErrors, zero ones InvalidArgumentErrors namin
   for (const [k, v] of [['pageSize', '5'], ['maxMessageBytes', -1], ['maxInFlight', 1.5], ['stateTtlMs', null], ['maxInputRounds', 2 ** 60]]) {
     assert.throws(() => new Server(INFO, { [k]: v }), (e) => e instanceof TypeError && e.message.startsWith(`${k} must be a non-negative integer`), k)
   }
-  for (const k of ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'maxRequestStateBytes', 'stateTtlMs', 'clientRequestTimeoutMs']) {
+  for (const k of ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'maxRequestStateBytes', 'stateTtlMs', 'clientRequestTimeoutMs', 'handlerTimeoutMs']) {
     assert.throws(() => new Server(INFO, { [k]: 0 }), (e) => e instanceof InvalidArgumentError && e.message === `${k}: must not be zero`, k)
   }
   assert.throws(() => new Server(INFO, { maxInputRounds: 2 ** 40 }), (e) => e instanceof InvalidArgumentError && e.message === 'maxInputRounds is too large')
@@ -122,4 +122,33 @@ test('serveHttp head limits: refused values reject naming the option; a breach g
   } finally {
     await http.close()
   }
+})
+
+test('handlerTimeoutMs: a late handler is answered with -32603 and aborted, its late answer dropped', async () => {
+  const pkg = path.join(__dirname, '..')
+  const p = linePeer(['-e', `
+    const { Server } = require(${JSON.stringify(pkg)})
+    const server = new Server({ name: 'limits', version: '1' }, { handlerTimeoutMs: 300 })
+    let aborted = 0
+    server.tool('slow', {}, (_a, ctx) => new Promise((resolve) => {
+      ctx.signal.addEventListener('abort', () => { aborted += 1 })
+      setTimeout(() => resolve('too late'), 600)
+    }))
+    server.tool('aborted', {}, () => String(aborted))
+    server.serveStdio()
+  `])
+  p.send(call(1, 'slow'))
+  const timedOut = await p.recv()
+  assert.deepEqual(timedOut, {
+    jsonrpc: '2.0',
+    id: 1,
+    error: { code: -32603, message: "Internal error: the handler did not answer within 300 ms (the server's handler_timeout)", data: { handlerTimeoutMs: 300 } },
+  })
+  // Past the handler's own answer (at 600 ms): the next message on the wire is the next answer.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  p.send(call(2, 'aborted'))
+  const after = await p.recv()
+  assert.equal(after.id, 2)
+  assert.equal(after.result.content[0].text, '1')
+  assert.equal(await p.close(), 0)
 })

@@ -22,6 +22,7 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Bound<'_, PyDict>) -> Py
             }
             "state_ttl" => config.state_ttl = seconds(&value, &key)?,
             "client_request_timeout" => config.client_request_timeout = seconds(&value, &key)?,
+            "handler_timeout" => config.handler_timeout = Some(seconds(&value, &key)?),
             _ => {
                 return Err(PyValueError::new_err(format!(
                     "unknown server limit {key:?}"

@@ -27,6 +27,8 @@ MODERN = "2026-07-28"
         ({"max_in_flight": "many"}, "max_in_flight must be an int"),
         ({"state_ttl": -1.0}, "state_ttl must be a non-negative number of seconds"),
         ({"client_request_timeout": 0}, "client_request_timeout: must not be zero"),
+        ({"handler_timeout": 0}, "handler_timeout: must not be zero"),
+        ({"handler_timeout": "soon"}, "handler_timeout must be a number of seconds"),
     ],
 )
 def test_bad_limits_are_value_errors(options: dict[str, Any], message: str) -> None:
@@ -144,3 +146,38 @@ def test_http_head_limits_are_checked_and_a_breach_gets_431() -> None:
     statuses, echoed = run(main())
     assert statuses == [431, 431, 200]
     assert echoed == "after"
+
+
+def test_a_handler_past_handler_timeout_is_answered_by_the_engine_and_cancelled(version: str) -> None:
+    server = Server("limits", handler_timeout=0.3)
+    cancelled: list[str] = []
+
+    @server.tool()
+    async def slow() -> str:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            cancelled.append("slow")
+            raise
+        return "too late"
+
+    @server.tool()
+    def echo(text: str) -> str:
+        return text
+
+    async def main() -> tuple[ProtocolError, str]:
+        async with serving(server) as url, Client.http(url, protocol_version=version) as c:
+            with pytest.raises(ProtocolError) as timed_out:
+                await c.call_tool("slow")
+            after = await c.call_tool("echo", {"text": "after"})
+            for _ in range(100):
+                if cancelled:
+                    break
+                await asyncio.sleep(0.02)
+            return timed_out.value, after.content[0].text
+
+    e, after = run(main())
+    assert (e.code, e.data) == (-32603, {"handlerTimeoutMs": 300})
+    assert "the handler did not answer within 300 ms (the server's handler_timeout)" in e.message
+    assert after == "after"
+    assert cancelled == ["slow"]

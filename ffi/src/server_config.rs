@@ -147,6 +147,23 @@ pub extern "C" fn mcp_server_config_set_cache(
     })
 }
 
+/// Sets the longest a handler may take to answer its request, in milliseconds (legacy input rounds
+/// included); 0, the default, sets no limit. When it passes first, the engine answers -32603 with
+/// `data.handlerTimeoutMs`, cancels the request (callbacks of `mcp_responder_on_cancel` run) and
+/// drops the handler's later answer. A request run as a task is answered at once, so the task is
+/// not limited. Cannot fail except on NULL.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_config_set_handler_timeout_ms(
+    config: *mut mcp_server_config,
+    timeout_ms: u64,
+) -> mcp_status {
+    ffi_boundary!({
+        change(&mut try_mut!(config).config, |c| {
+            c.handler_timeout = (timeout_ms > 0).then(|| ms(timeout_ms))
+        })
+    })
+}
+
 /// Sets how long a legacy server-to-client request (sampling, elicitation, roots) may wait for the
 /// client, in milliseconds. 0 is `MCP_STATUS_INVALID_ARGUMENT`.
 #[unsafe(no_mangle)]

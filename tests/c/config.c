@@ -95,6 +95,8 @@ static void server_config(void) {
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_max_in_flight(c, 0));
   OK(mcp_server_config_set_cache(c, 5000, true));
   OK(mcp_server_config_set_client_request_timeout_ms(c, 2000));
+  OK(mcp_server_config_set_handler_timeout_ms(c, 5000));
+  OK(mcp_server_config_set_handler_timeout_ms(c, 0)); /* no limit again */
   EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_server_config_set_client_request_timeout_ms(c, 0));
   OK(mcp_server_config_set_shutdown_grace_ms(c, 0));
   OK(mcp_server_config_add_version(c, S("2026-07-28")));

@@ -197,6 +197,7 @@ class Server:
         max_request_state_bytes: int | None = None,
         state_ttl: float | None = None,
         client_request_timeout: float | None = None,
+        handler_timeout: float | None = None,
     ) -> None:
         """``task_ttl`` is how long a task is kept after its creation (seconds; the engine's default is
         an hour), ``task_poll_interval`` how often clients are asked to poll one (seconds, default
@@ -217,7 +218,11 @@ class Server:
         (10), ``max_request_state_bytes`` the largest ``requestState`` a handler may return (bytes
         before sealing, 256 KiB; a larger one fails the request with -32603, a longer token from a
         client gets -32602), ``state_ttl`` how long a sealed ``requestState`` stays valid (seconds, 600),
-        ``client_request_timeout`` how long a legacy server-to-client request waits (seconds, 300)."""
+        ``client_request_timeout`` how long a legacy server-to-client request waits (seconds, 300),
+        ``handler_timeout`` the longest a handler may take to answer (seconds; no limit by default):
+        when it passes first, the request is answered with -32603 and ``data.handlerTimeoutMs``, the
+        handler's context reports it cancelled (an ``async def`` handler is cancelled as a task) and
+        its later answer is dropped."""
         info: dict[str, Any] = {}
         if title is not None:
             info["title"] = title
@@ -229,7 +234,8 @@ class Server:
             "max_message_bytes": max_message_bytes, "max_in_flight": max_in_flight,
             "max_input_rounds": max_input_rounds, "max_request_state_bytes": max_request_state_bytes,
             "state_ttl": state_ttl,
-            "client_request_timeout": client_request_timeout}.items() if v is not None}
+            "client_request_timeout": client_request_timeout,
+            "handler_timeout": handler_timeout}.items() if v is not None}
         self.name = name
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
                                       task_ttl, task_poll_interval, task_store,

@@ -99,6 +99,9 @@ impl Completion {
     }
 
     pub(crate) fn send_result(&self, result: &Value) {
+        if !self.claim() {
+            return;
+        }
         let bytes = jsonrpc::encode_result(&self.ctx.0.id, result);
         self.ctx.0.sink.send(Outgoing {
             kind: OutKind::Result,
@@ -108,12 +111,22 @@ impl Completion {
     }
 
     pub(crate) fn send_error(&self, error: &RpcError) {
+        if !self.claim() {
+            return;
+        }
         let bytes = jsonrpc::encode_error(Some(&self.ctx.0.id), error);
         self.ctx.0.sink.send(Outgoing {
             kind: OutKind::Error(error.code),
             bytes,
         });
         self.done();
+    }
+
+    /// Whether this answer may go out: false once the engine has answered the request itself
+    /// (`handler_timeout`, see `deadline`). A task's request was answered when the task started,
+    /// so its completions are not held to that.
+    fn claim(&self) -> bool {
+        self.task.is_some() || self.ctx.0.cancel.claim_answer()
     }
 
     fn done(&self) {

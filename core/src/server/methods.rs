@@ -231,6 +231,9 @@ pub(crate) fn invoke(handler: &Handler, ctx: RequestContext, responder: Responde
 }
 
 fn run(handler: Handler, ctx: RequestContext, kind: Kind) {
+    if let Some(limit) = ctx.0.session.server.config.handler_timeout {
+        super::deadline::arm(&ctx, limit);
+    }
     let completion = Completion {
         ctx: ctx.clone(),
         kind,

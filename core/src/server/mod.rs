@@ -19,6 +19,7 @@
 mod builder;
 mod complete;
 pub mod context;
+mod deadline;
 mod listen;
 mod methods;
 mod mrtr;
@@ -80,6 +81,13 @@ pub struct ServerConfig {
     pub cache_scope: CacheScope,
     /// How long a legacy server-to-client request may wait for the client.
     pub client_request_timeout: Duration,
+    /// Longest a handler (tool, prompt, resource, completion) may take to answer its request,
+    /// legacy input rounds included; `None` (the default) lets handlers run as long as they
+    /// like. When it passes first, the engine answers -32603 with `data.handlerTimeoutMs`,
+    /// cancels the request (the handler sees it through its context) and drops the handler's
+    /// later answer. A request the handler runs as a task is answered at once with the task, so
+    /// the task's work is not limited.
+    pub handler_timeout: Option<Duration>,
     /// How long the stdio server waits for in-flight requests after stdin closes.
     pub shutdown_grace: Duration,
     /// How long a task is kept after its creation (`ttlMs`); `None` keeps tasks until the store
@@ -101,6 +109,7 @@ impl Default for ServerConfig {
             cache_ttl_ms: 0,
             cache_scope: CacheScope::Private,
             client_request_timeout: Duration::from_secs(300),
+            handler_timeout: None,
             shutdown_grace: Duration::from_secs(10),
             task_ttl_ms: Some(3_600_000),
             task_poll_interval_ms: 500,

@@ -8,7 +8,8 @@ use crate::error::ConfigError as E;
 
 impl ServerConfig {
     /// Checks the settings: page size, message size, request-state lifetime and size, input rounds, requests
-    /// in flight and the client-request timeout above zero. (A zero shutdown grace and zero cache hints are valid.)
+    /// in flight, the client-request timeout and a handler timeout, when set, above zero. (A zero shutdown grace and
+    /// zero cache hints are valid.)
     pub fn validate(&self) -> Result<(), ConfigError> {
         E::positive("page_size", self.page_size == 0)?;
         E::positive("max_message_bytes", self.max_message_bytes == 0)?;
@@ -19,6 +20,10 @@ impl ServerConfig {
         E::positive(
             "client_request_timeout",
             self.client_request_timeout == Duration::ZERO,
+        )?;
+        E::positive(
+            "handler_timeout",
+            self.handler_timeout == Some(Duration::ZERO),
         )
     }
 }
@@ -42,6 +47,14 @@ mod tests {
         assert_eq!(
             zero.validate().unwrap_err().to_string(),
             "page_size: must not be zero"
+        );
+        let no_time = ServerConfig {
+            handler_timeout: Some(Duration::ZERO),
+            ..ServerConfig::default()
+        };
+        assert_eq!(
+            no_time.validate().unwrap_err().to_string(),
+            "handler_timeout: must not be zero"
         );
     }
 }

@@ -164,6 +164,15 @@ pub(crate) fn start(c: Completion) -> Completion {
     let ctx = c.ctx.clone();
     let task_live = live.clone();
     rt.spawn(async move {
+        if !ctx.0.cancel.claim_answer() {
+            // handler_timeout answered the request before the task was started: the client
+            // knows nothing of it, so it is neither stored nor run on.
+            tracing::warn!("a task was started after its request timed out; dropped it");
+            server.tasks.live.lock().remove(&task_live.id);
+            task_live.cancel.cancel();
+            drop(guard);
+            return;
+        }
         let created = server.tasks.store.create(record.clone()).await;
         // The request ends here: its in-flight entry goes first, so closing the connection after
         // this answer cannot cancel the task through the request's flag.
