@@ -99,21 +99,35 @@ def test_a_request_state_beyond_max_request_state_bytes_fails_its_request_only()
 
 
 def _post_initialize(url: str, extra: dict[str, str]) -> int:
-    """POSTs a legacy ``initialize`` with ``extra`` headers on a fresh connection; its status."""
-    import http.client
+    """POSTs a legacy ``initialize`` with ``extra`` headers on a fresh connection; its status.
+
+    The request goes out in one write: a server refusing the head (431) closes the connection
+    without reading on, so a body sent after the head could meet a closed socket."""
     import json
+    import socket
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream", **extra}
-    try:
-        conn.request("POST", parts.path, body, headers)
-        return conn.getresponse().status
-    finally:
-        conn.close()
+        "protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).encode()
+    headers = {"Host": f"{parts.hostname}:{parts.port}", "Content-Type": "application/json",
+               "Accept": "application/json, text/event-stream", "Content-Length": str(len(body)),
+               "Connection": "close", **extra}
+    head = f"POST {parts.path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+        try:
+            sock.sendall(head.encode() + body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before all of it was read; the answer is already on its way
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    status_line = answer.split(b"\r\n", 1)[0].decode()
+    assert status_line.startswith("HTTP/1.1 "), f"no HTTP answer: {answer!r}"
+    return int(status_line.split()[1])
 
 
 def test_http_head_limits_are_checked_and_a_breach_gets_431() -> None:

@@ -5,8 +5,9 @@
 #                                      and SERVER_PORT (returns non-zero, with the log on stderr, if the
 #                                      server exits first or says nothing within 30 s)
 #   stop_server PID                    SIGTERM, then waits for it (silent if it is gone already)
-#   ensure_venv VENV REQUIREMENTS      creates the venv VENV if missing and installs REQUIREMENTS into
-#                                      it, again only when that file changed since its last install
+#   ensure_venv VENV REQUIREMENTS      creates the venv VENV if missing (with $PYTHON, python3 by
+#                                      default) and installs REQUIREMENTS into it, again only when that
+#                                      file changed since its last install
 #   build_debug_bins                   builds the workspace's binaries (debug) the way
 #                                      `cargo test --workspace` builds them, with the same feature set,
 #                                      so that right after that command it builds nothing (a
@@ -54,7 +55,7 @@ ensure_venv() {
   local venv="$1" requirements="$2"
   local stamp="$venv/.$(echo "$requirements" | tr '/' '_').sha256"
   if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" || {
+    "${PYTHON:-python3}" -m venv "$venv" || {
       echo "error: could not create $venv (on Debian/Ubuntu: apt-get install python3-venv)" >&2
       return 1
     }

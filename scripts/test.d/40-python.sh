@@ -5,7 +5,8 @@
 # cancellation, concurrency, exit and fork, OAuth client and resource server against the test
 # authorization server, the official SDK as a client and as a server, the Rust
 # everything-server as a server), `mypy.stubtest` on the
-# native module's stubs and `mypy --strict` on the package and examples/python.
+# native module's stubs and `mypy --strict` on the package and examples/python; then the pytest suite
+# again on CPython 3.10 when the machine has it (in .venv-py310).
 # Creates or reuses .venv and installs bindings-python/tests/requirements.txt into it. Needs python3
 # (with venv) and access to PyPI on the first run.
 set -euo pipefail
@@ -26,3 +27,24 @@ bin_dir="$(target_dir)/debug"
 LIBMCP_BIN_DIR="$bin_dir" "$venv/bin/python" -m pytest -q -p no:cacheprovider bindings-python/tests
 "$venv/bin/python" -m mypy.stubtest libmcp._native
 "$venv/bin/python" -m mypy --strict --no-incremental bindings-python/python/libmcp examples/python
+
+# CPython 3.10, the oldest the abi3 extension supports, when the machine has it (on PATH or under
+# pyenv): the same suite in a venv of its own, on the extension built above (maturin finds it
+# fresh and only installs it).
+py310=""
+for candidate in "$(command -v python3.10 || true)" "$HOME"/.pyenv/versions/3.10.*/bin/python3.10; do
+  if [ -n "$candidate" ] && [ -x "$candidate" ] \
+    && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 10))' 2> /dev/null; then
+    py310=$candidate
+    break
+  fi
+done
+if [ -n "$py310" ]; then
+  echo "--- the pytest suite on $("$py310" --version)"
+  PYTHON="$py310" ensure_venv .venv-py310 bindings-python/tests/requirements.txt
+  VIRTUAL_ENV="$PWD/.venv-py310" PATH="$PWD/.venv-py310/bin:$PATH" \
+    .venv-py310/bin/maturin develop --quiet --locked -m bindings-python/Cargo.toml
+  LIBMCP_BIN_DIR="$bin_dir" .venv-py310/bin/python -m pytest -q -p no:cacheprovider bindings-python/tests
+else
+  echo "--- no CPython 3.10 on this machine: the suite ran on $("$venv/bin/python" --version) only"
+fi
