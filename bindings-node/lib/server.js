@@ -139,14 +139,24 @@ function tokenVerifier (verifyToken) {
  * calls, which resolves to `{ok}` or `{error}` as JSON text and never rejects. */
 /** The server limits among `options` (see the Server constructor), as JSON text for the addon. */
 const LIMITS = ['pageSize', 'maxMessageBytes', 'maxInFlight', 'maxInputRounds', 'maxRequestStateBytes', 'stateTtlMs', 'clientRequestTimeoutMs', 'handlerTimeoutMs']
-function limitsJson (options) {
-  const limits = {}
-  for (const k of LIMITS) {
+/** The HTTP options that are counts (bytes, fields, sessions, milliseconds). */
+const HTTP_COUNTS = ['maxBodyBytes', 'maxHeaderBytes', 'maxHeaders', 'maxSessions', 'sessionIdleTimeoutMs']
+
+/** Checks that each of `keys` given in `options` is a non-negative integer (TypeError otherwise);
+ * returns the ones given. */
+function counts (options, keys) {
+  const given = {}
+  for (const k of keys) {
     const v = options[k]
     if (v === undefined) continue
     if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`${k} must be a non-negative integer, got ${typeof v === 'number' ? v : describe(v)}`)
-    limits[k] = v
+    given[k] = v
   }
+  return given
+}
+
+function limitsJson (options) {
+  const limits = counts(options, LIMITS)
   return Object.keys(limits).length ? JSON.stringify(limits) : undefined
 }
 
@@ -414,8 +424,8 @@ class Server {
    * `legacySessions`, `httpSse`, `dnsRebindingProtection`, `allowedHosts`, `allowedOrigins`,
    * `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one
    * gets HTTP 431), `maxHeaders` (header fields per request, default 100), `maxSessions`,
-   * `sessionIdleTimeoutMs` (a value the engine refuses rejects with an InvalidArgumentError
-   * naming it), and `auth` for OAuth 2.1
+   * `sessionIdleTimeoutMs` (each a non-negative integer, else a TypeError; a value the engine
+   * refuses rejects with an InvalidArgumentError naming it), and `auth` for OAuth 2.1
    * resource-server mode: `{resource, verifyToken, authorizationServers?, scopesSupported?,
    * requiredScopes?, toolScopes?, resourceName?, resourceDocumentation?, checkAudience?,
    * verifyTimeoutMs?}` (every request then needs a bearer token `verifyToken` accepts; the engine
@@ -425,6 +435,7 @@ class Server {
    * not answer now. */
   async serveHttp (options = {}) {
     optionalObject(options, 'HTTP options')
+    counts(options, HTTP_COUNTS)
     const { auth, ...rest } = options
     let verifier
     if (auth !== undefined) {

@@ -105,6 +105,9 @@ test('serveHttp head limits: refused values reject naming the option; a breach g
   await assert.rejects(server.serveHttp({ maxHeaderBytes: 100 }), (e) => e instanceof InvalidArgumentError &&
     e.message === 'maxHeaderBytes: 100 is below the least request head accepted (8192 bytes)')
   await assert.rejects(server.serveHttp({ maxHeaders: 0 }), (e) => e instanceof InvalidArgumentError && e.message === 'maxHeaders: must not be zero')
+  for (const [k, v] of [['maxHeaderBytes', '8192'], ['maxHeaders', 1.5], ['maxBodyBytes', -1], ['maxSessions', null], ['sessionIdleTimeoutMs', {}]]) {
+    await assert.rejects(server.serveHttp({ [k]: v }), (e) => e instanceof TypeError && e.message.startsWith(`${k} must be a non-negative integer`), k)
+  }
   const http = await server.serveHttp({ maxHeaderBytes: 8192, maxHeaders: 20 })
   try {
     const initialize = (extra) => fetch(http.url, {
