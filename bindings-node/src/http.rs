@@ -101,9 +101,8 @@ fn config(
     Ok(c)
 }
 
-/// The JS option of each field [`HttpServerConfig::validate`] may name.
-const NAMES: [(&str, &str); 8] = [
-    ("path", "path"),
+/// The JS option of each field [`HttpServerConfig::validate`] may name (`path` is the same in both).
+const NAMES: [(&str, &str); 7] = [
     ("allowedHosts", "allowed_hosts"),
     ("allowedOrigins", "allowed_origins"),
     ("maxBodyBytes", "max_body_bytes"),
