@@ -47,7 +47,7 @@ pub fn markdown(runs: &[RunResult], rounds: usize) -> String {
     let rm = find(runs, "rmcp", Mode::Legacy);
     if let (Some(lib), Some(rm)) = (lib, rm) {
         side_by_side(&mut s, lib, rm, rounds);
-        targets(&mut s, lib, rm);
+        targets(&mut s, lib, rm, find(runs, "minimal", Mode::Legacy));
     }
     let _ = writeln!(s, "\n### All runs\n");
     let _ = writeln!(
@@ -119,10 +119,24 @@ fn side_by_side(s: &mut String, lib: &RunResult, rm: &RunResult, rounds: usize) 
     );
 }
 
-fn targets(s: &mut String, lib: &RunResult, rm: &RunResult) {
+fn targets(s: &mut String, lib: &RunResult, rm: &RunResult, floor: Option<&RunResult>) {
     let _ = writeln!(s, "\n### Targets (reported, not asserted)\n");
     let _ = writeln!(s, "| target | measured | met |");
     let _ = writeln!(s, "|---|--:|:-:|");
+    if let Some(floor) = floor {
+        for (a, b) in lib.phases.iter().zip(&floor.phases) {
+            if a.in_flight == 32 && a.payload < 1024 {
+                let r = a.throughput / b.throughput;
+                let _ = writeln!(
+                    s,
+                    "| throughput ≥ 0.75x the minimal loop, 32 in flight, {} | {:.2}x | {} |",
+                    size(a.payload),
+                    r,
+                    if r >= 0.75 { "yes" } else { "no" }
+                );
+            }
+        }
+    }
     for (in_flight, want) in [(32, 2.0), (1, 1.0)] {
         for (a, b) in lib.phases.iter().zip(&rm.phases) {
             if a.in_flight != in_flight {

@@ -1,4 +1,4 @@
-//! Runs the driver in `--quick` mode against both servers and checks the output is sane: every
+//! Runs the driver in `--quick` mode against the servers (libmcp, rmcp, the minimal loop) and checks the output is sane: every
 //! request answered, no errors, every echoed text checked and equal. No timing is asserted.
 
 use std::process::Command;
@@ -11,6 +11,7 @@ fn quick_run_answers_everything_correctly() {
         .args(["--quick", "--json", "--extras"])
         .args(["--libmcp", env!("CARGO_BIN_EXE_echo-libmcp")])
         .args(["--rmcp", env!("CARGO_BIN_EXE_echo-rmcp")])
+        .args(["--minimal", env!("CARGO_BIN_EXE_echo-minimal")])
         .output()
         .expect("mcp-bench runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -18,7 +19,13 @@ fn quick_run_answers_everything_correctly() {
     let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     let runs = report["runs"].as_array().expect("runs");
     let labels: Vec<&str> = runs.iter().filter_map(|r| r["label"].as_str()).collect();
-    for want in ["libmcp", "rmcp", "libmcp modern", "rmcp modern"] {
+    for want in [
+        "libmcp",
+        "rmcp",
+        "libmcp modern",
+        "rmcp modern",
+        "minimal loop",
+    ] {
         assert!(
             labels.contains(&want),
             "no {want} run in {labels:?}; {stderr}"
@@ -67,6 +74,7 @@ fn markdown_report_has_both_servers_side_by_side() {
         .args(["--quick", "--requests", "40", "--requests-large", "4"])
         .args(["--libmcp", env!("CARGO_BIN_EXE_echo-libmcp")])
         .args(["--rmcp", env!("CARGO_BIN_EXE_echo-rmcp")])
+        .args(["--minimal", env!("CARGO_BIN_EXE_echo-minimal")])
         .output()
         .expect("mcp-bench runs");
     assert!(
@@ -78,5 +86,10 @@ fn markdown_report_has_both_servers_side_by_side() {
     assert!(md.contains("| libmcp req/s | rmcp req/s | ratio |"), "{md}");
     assert!(md.contains("Peak RSS (VmHWM)"), "{md}");
     assert!(md.contains("| libmcp modern | Modern |"), "{md}");
+    assert!(md.contains("| minimal loop | Legacy |"), "{md}");
+    assert!(
+        md.contains("| throughput ≥ 0.75x the minimal loop, 32 in flight, 64 B |"),
+        "{md}"
+    );
     assert!(!md.contains("FAILED"), "{md}");
 }

@@ -2,9 +2,10 @@
 //!
 //! ```text
 //! mcp-bench [--quick] [--json] [--requests N] [--requests-large N] [--rounds R] [--extras]
-//!           [--libmcp PATH] [--rmcp PATH] [--phase-time SECS]
+//!           [--libmcp PATH] [--rmcp PATH] [--minimal PATH] [--phase-time SECS]
 //! ```
-//! By default the server binaries are looked up next to this executable. `mcp-bench --http ...`
+//! By default the server binaries are looked up next to this executable; `echo-minimal` (a bare
+//! serde_json read-dispatch-write loop) runs beside them as the floor. `mcp-bench --http ...`
 //! runs the Streamable HTTP benchmark instead (see `libmcp_bench::http::cli`), `mcp-bench --node ...`
 //! the Node package beside the official TypeScript SDK (see `libmcp_bench::node`).
 
@@ -19,12 +20,13 @@ struct Options {
     extras: bool,
     libmcp: Option<PathBuf>,
     rmcp: Option<PathBuf>,
+    minimal: Option<PathBuf>,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: mcp-bench [--quick] [--json] [--requests N] [--requests-large N] [--rounds R] [--extras]\n\
-         \x20                [--libmcp PATH] [--rmcp PATH] [--phase-time SECS]"
+         \x20                [--libmcp PATH] [--rmcp PATH] [--minimal PATH] [--phase-time SECS]"
     );
     std::process::exit(2)
 }
@@ -35,6 +37,7 @@ fn parse_args() -> Options {
         extras: false,
         libmcp: None,
         rmcp: None,
+        minimal: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -46,6 +49,7 @@ fn parse_args() -> Options {
             "--extras" => o.extras = true,
             "--libmcp" => o.libmcp = Some(value().into()),
             "--rmcp" => o.rmcp = Some(value().into()),
+            "--minimal" => o.minimal = Some(value().into()),
             _ => usage(),
         }
     }
@@ -74,6 +78,7 @@ fn main() {
     );
     let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
     let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
+    let minimal = o.minimal.clone().unwrap_or_else(|| sibling("echo-minimal"));
     let target =
         |label: &str, implementation: &str, mode, program: &PathBuf, args: &[&str]| Target {
             label: label.into(),
@@ -86,6 +91,7 @@ fn main() {
         target("libmcp", "libmcp", Mode::Legacy, &libmcp, &[]),
         target("rmcp", "rmcp", Mode::Legacy, &rmcp, &[]),
         target("libmcp modern", "libmcp", Mode::Modern, &libmcp, &[]),
+        target("minimal loop", "minimal", Mode::Legacy, &minimal, &[]),
     ];
     if o.extras {
         targets.push(target("rmcp modern", "rmcp", Mode::Modern, &rmcp, &[]));

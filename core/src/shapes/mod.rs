@@ -33,6 +33,7 @@
 mod spec;
 #[cfg(test)]
 mod tests;
+mod union;
 mod walk;
 
 use serde_json::Value;
@@ -78,7 +79,7 @@ impl From<Unexpressible> for RpcError {
 
 /// What a shaping step works with: the revision's walker, or nothing to do (modern era, or a
 /// revision without an embedded schema).
-fn walker(version: &ProtocolVersion) -> Option<Walker<'static>> {
+fn walker(version: &ProtocolVersion) -> Option<Walker> {
     if version.era() == Era::Modern {
         return None;
     }
@@ -159,7 +160,7 @@ pub(crate) fn notification(
 }
 
 /// Whether the (object or union of objects) `schema` defines property `key`.
-fn defines(w: &Walker<'_>, schema: &Value, key: &str) -> bool {
+fn defines(w: &Walker, schema: &Value, key: &str) -> bool {
     let node = w.spec.resolve(schema);
     if node
         .pointer("/properties")

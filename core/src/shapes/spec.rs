@@ -6,6 +6,11 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
+use super::union::Leaf;
+
+/// The members of one union node (`anyOf`/`oneOf`), flattened through nested unions and `$ref`s.
+pub(crate) type Leaves = Vec<Leaf>;
+
 /// One revision's schema: its definitions and what each method's messages are. The tables are
 /// `BTreeMap`s: this lives in a process-wide static, and a hash table there is reachable only through
 /// a pointer into its allocation, which valgrind reports as "possibly lost" in every C host.
@@ -19,6 +24,9 @@ pub(crate) struct Spec {
     requests: BTreeMap<String, String>,
     /// Server notification method → its notification definition.
     notifications: BTreeMap<String, String>,
+    /// The [`Leaves`] of every union node in `defs`, keyed by the node's address, computed once on
+    /// first use (the walk of a legacy message flattens the same few unions for every value).
+    unions: OnceLock<BTreeMap<usize, Leaves>>,
 }
 
 /// The legacy revisions whose schema is embedded, oldest first, with the schema text.
@@ -65,6 +73,7 @@ impl Spec {
             results: BTreeMap::new(),
             requests: BTreeMap::new(),
             notifications: BTreeMap::new(),
+            unions: OnceLock::new(),
         };
         spec.results = spec
             .methods("ClientRequest")
@@ -97,6 +106,74 @@ impl Spec {
                 .as_str()?;
             Some((method.to_owned(), name.to_owned()))
         })
+    }
+
+    /// The flattened members of the union `node` of this schema (`None` if `node` is not a union
+    /// node of it).
+    pub(crate) fn union_leaves(&'static self, node: &'static Value) -> Option<&'static Leaves> {
+        let table = self.unions.get_or_init(|| {
+            let mut table = BTreeMap::new();
+            for def in self.defs.values() {
+                self.collect_unions(def, &mut table, 0);
+            }
+            table
+        });
+        table.get(&address(node))
+    }
+
+    fn collect_unions(
+        &'static self,
+        node: &'static Value,
+        table: &mut BTreeMap<usize, Leaves>,
+        depth: usize,
+    ) {
+        if depth > crate::schema::MAX_SCHEMA_DEPTH {
+            return;
+        }
+        let children: Box<dyn Iterator<Item = &'static Value>> = match node {
+            Value::Object(map) => {
+                if node.get("anyOf").is_some() || node.get("oneOf").is_some() {
+                    let mut leaves = Vec::new();
+                    self.flatten(node, None, &mut leaves, 0);
+                    table.insert(address(node), leaves);
+                }
+                Box::new(map.values())
+            }
+            Value::Array(items) => Box::new(items.iter()),
+            _ => return,
+        };
+        for child in children {
+            self.collect_unions(child, table, depth + 1);
+        }
+    }
+
+    /// The non-union members of a union, flattened, with the definition name each came from.
+    pub(crate) fn flatten(
+        &'static self,
+        node: &'static Value,
+        name: Option<&'static str>,
+        out: &mut Leaves,
+        depth: usize,
+    ) {
+        if depth > 8 {
+            return;
+        }
+        if let Some(r) = node.get("$ref").and_then(Value::as_str) {
+            let target = self.def(def_name(r)).unwrap_or(&Value::Null);
+            return self.flatten(target, Some(def_name(r)), out, depth + 1);
+        }
+        match node
+            .get("anyOf")
+            .or_else(|| node.get("oneOf"))
+            .and_then(Value::as_array)
+        {
+            Some(members) => {
+                for m in members {
+                    self.flatten(m, None, out, depth + 1);
+                }
+            }
+            None => out.push(Leaf::new(name, node)),
+        }
     }
 
     /// The named definition.
@@ -135,6 +212,12 @@ impl Spec {
         let def = self.def(self.notifications.get(method)?)?;
         Some(def.pointer("/properties/params").unwrap_or(&Value::Null))
     }
+}
+
+/// A schema node's identity: its address, stable because a [`Spec`] lives in a static and is never
+/// changed after parsing.
+fn address(node: &Value) -> usize {
+    std::ptr::from_ref(node) as usize
 }
 
 /// The definition name a `$ref` points at (`#/definitions/Tool` → `Tool`).

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::spec::{Spec, def_name};
+use super::spec::{Leaves, Spec};
 
 /// Properties whose value is a JSON Schema document, not an MCP object: JSON Schema defines their
 /// keywords (the 2026-07-28 schema says so with `additionalProperties: {}` on `Tool.inputSchema`), so
@@ -44,13 +44,18 @@ impl Refusal {
 }
 
 /// Fits values to the schema of one revision.
-pub(crate) struct Walker<'a> {
-    pub(crate) spec: &'a Spec,
+pub(crate) struct Walker {
+    pub(crate) spec: &'static Spec,
 }
 
-impl<'a> Walker<'a> {
+impl Walker {
     /// Fits `value` to `node` in place.
-    pub(crate) fn fit(&self, node: &'a Value, value: &mut Value) -> Result<(), Refusal> {
+    pub(crate) fn fit(&self, node: &'static Value, value: &mut Value) -> Result<(), Refusal> {
+        // A scalar is never changed (a union of scalars has nothing to pick), so most of a message's
+        // values need no schema lookup at all.
+        if !matches!(value, Value::Object(_) | Value::Array(_)) {
+            return Ok(());
+        }
         let node = self.spec.resolve(node);
         if node.get("anyOf").is_some() || node.get("oneOf").is_some() {
             return self.fit_union(node, value);
@@ -67,7 +72,11 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn fit_object(&self, node: &'a Value, map: &mut Map<String, Value>) -> Result<(), Refusal> {
+    fn fit_object(
+        &self,
+        node: &'static Value,
+        map: &mut Map<String, Value>,
+    ) -> Result<(), Refusal> {
         let extra = node.get("additionalProperties");
         // `additionalProperties` holding a schema: every property is an instance of it.
         let each = extra.filter(|e| e.as_object().is_some_and(|o| !o.is_empty()));
@@ -116,20 +125,28 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn fit_union(&self, node: &'a Value, value: &mut Value) -> Result<(), Refusal> {
-        let mut leaves = Vec::new();
-        self.leaves(node, None, &mut leaves, 0);
-        let candidates: Vec<&'a Value> = match value {
+    fn fit_union(&self, node: &'static Value, value: &mut Value) -> Result<(), Refusal> {
+        let computed: Leaves;
+        let leaves = match self.spec.union_leaves(node) {
+            Some(l) => l,
+            None => {
+                let mut l = Vec::new();
+                self.spec.flatten(node, None, &mut l, 0);
+                computed = l;
+                &computed
+            }
+        };
+        let candidates: Vec<&'static Value> = match value {
             Value::Array(_) => leaves
                 .iter()
-                .filter(|(_, l)| l.get("type").and_then(Value::as_str) == Some("array"))
-                .map(|(_, l)| *l)
+                .filter(|l| l.is_array())
+                .map(|l| l.schema)
                 .take(1)
                 .collect(),
             Value::Object(map) => {
-                let mut scored: Vec<(usize, &'a Value)> = leaves
+                let mut scored: Vec<(usize, &'static Value)> = leaves
                     .iter()
-                    .filter_map(|(_, l)| fits(l, map).map(|score| (score, *l)))
+                    .filter_map(|l| l.fits(map).map(|score| (score, l.schema)))
                     .collect();
                 // The most specific member first: most required properties, schema order on a tie.
                 scored.sort_by_key(|s| std::cmp::Reverse(s.0));
@@ -166,86 +183,24 @@ impl<'a> Walker<'a> {
         let Value::Object(map) = value else {
             return Ok(());
         };
-        let text = leaves.iter().find(|(name, _)| *name == Some("TextContent"));
+        let text = leaves.iter().find(|l| l.name == Some("TextContent"));
         match (text, map.get("type").and_then(Value::as_str)) {
-            (Some((_, text)), Some(kind)) => {
+            (Some(text), Some(kind)) => {
                 let note = content_note(self.spec.revision, kind, map);
                 *value = note;
-                self.fit(text, value)
+                self.fit(text.schema, value)
             }
             (_, kind) => Err(Refusal::new(format!(
                 "{} matches none of the forms this revision defines here ({})",
                 kind.map_or_else(|| "the value".to_owned(), |k| format!("type {k:?}")),
                 leaves
                     .iter()
-                    .map(|(n, _)| n.unwrap_or("inline schema"))
+                    .map(|l| l.name.unwrap_or("inline schema"))
                     .collect::<Vec<_>>()
                     .join(", ")
             ))),
         }
     }
-
-    /// The non-union members of a union, flattened, with the definition name each came from.
-    fn leaves(
-        &self,
-        node: &'a Value,
-        name: Option<&'a str>,
-        out: &mut Vec<(Option<&'a str>, &'a Value)>,
-        depth: usize,
-    ) {
-        if depth > 8 {
-            return;
-        }
-        if let Some(r) = node.get("$ref").and_then(Value::as_str) {
-            let target = self.spec.def(def_name(r)).unwrap_or(&Value::Null);
-            return self.leaves(target, Some(def_name(r)), out, depth + 1);
-        }
-        match node
-            .get("anyOf")
-            .or_else(|| node.get("oneOf"))
-            .and_then(Value::as_array)
-        {
-            Some(members) => {
-                for m in members {
-                    self.leaves(m, None, out, depth + 1);
-                }
-            }
-            None => out.push((name, node)),
-        }
-    }
-}
-
-/// How well an object fits a union member: `None` if its `type` tag or a required property says it is
-/// not that member, else the number of required properties it has (more is more specific).
-fn fits(leaf: &Value, obj: &Map<String, Value>) -> Option<usize> {
-    if leaf
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(|t| t != "object")
-    {
-        return None;
-    }
-    if let Some(tag) = leaf.pointer("/properties/type") {
-        let actual = obj.get("type");
-        if let Some(c) = tag.get("const") {
-            if actual != Some(c) {
-                return None;
-            }
-        } else if let Some(allowed) = tag.get("enum").and_then(Value::as_array)
-            && !actual.is_some_and(|a| allowed.contains(a))
-        {
-            return None;
-        }
-    }
-    let required = leaf.get("required").and_then(Value::as_array);
-    let mut n = 0;
-    for r in required.into_iter().flatten() {
-        if !r.as_str().is_some_and(|r| obj.contains_key(r)) {
-            return None;
-        }
-        n += 1;
-    }
-    Some(n)
 }
 
 /// The text block that stands in for a content block of a kind `revision` does not have where it
