@@ -65,6 +65,14 @@ impl Sink {
         (Sink(Arc::new(ChannelOutbound(tx))), rx)
     }
 
+    /// A sink that accepts every message and drops it: the connection of a stateless exchange,
+    /// which has nobody to deliver connection-level messages to. One shared instance, so taking it
+    /// costs no allocation.
+    pub fn discard() -> Sink {
+        static DISCARD: std::sync::OnceLock<Sink> = std::sync::OnceLock::new();
+        DISCARD.get_or_init(|| Sink(Arc::new(Discard))).clone()
+    }
+
     /// Queues one message; `false` when the destination is gone.
     pub fn send(&self, msg: Outgoing) -> bool {
         self.0.send(msg)
@@ -79,6 +87,14 @@ impl Sink {
 impl std::fmt::Debug for Sink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Sink")
+    }
+}
+
+struct Discard;
+
+impl Outbound for Discard {
+    fn send(&self, _msg: Outgoing) -> bool {
+        true
     }
 }
 

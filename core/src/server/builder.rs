@@ -485,6 +485,11 @@ pub(crate) fn tool_entry(
             }))
         }
     };
+    let header_params = obj
+        .get("inputSchema")
+        .and_then(|s| crate::names::x_mcp_header_params(s).ok())
+        .unwrap_or_default()
+        .into();
     Ok((
         name,
         ToolEntry {
@@ -492,6 +497,7 @@ pub(crate) fn tool_entry(
             input: Some(input),
             output,
             task_support,
+            header_params,
             handler,
         },
     ))

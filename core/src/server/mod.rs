@@ -309,6 +309,16 @@ impl Server {
         registry.tools.get(name).map(|t| t.definition.clone())
     }
 
+    /// The `Mcp-Param-*` header arguments of a registered tool (see [`ToolEntry::header_params`]).
+    #[cfg(feature = "http")]
+    pub(crate) fn tool_header_params(
+        &self,
+        name: &str,
+    ) -> Option<Arc<[crate::names::HeaderParam]>> {
+        let registry = self.inner.registry.read();
+        registry.tools.get(name).map(|t| t.header_params.clone())
+    }
+
     /// The server's implementation object (`serverInfo`).
     pub fn info(&self) -> &Value {
         &self.inner.info

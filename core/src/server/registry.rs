@@ -31,6 +31,11 @@ pub struct ToolEntry {
     pub output: Option<Validator>,
     /// Whether calls may or must run as tasks (`execution.taskSupport`).
     pub task_support: super::tasks::TaskSupport,
+    /// The arguments a Streamable HTTP client mirrors into `Mcp-Param-*` headers (the
+    /// `x-mcp-header` annotations of `inputSchema`), read once at registration so that each call
+    /// checks them without walking the schema. Empty when the annotations break the rules: clients
+    /// drop such a tool, and the server then checks no `Mcp-Param-*` header for it.
+    pub header_params: Arc<[crate::names::HeaderParam]>,
     /// The handler.
     pub handler: Handler,
 }

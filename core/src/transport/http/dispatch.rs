@@ -208,10 +208,9 @@ impl State {
             return self.initialize(message, auth).await;
         }
         if self.config.assume_2025_03_26 && header_version.is_none() {
-            let (conn, _rx) = Sink::channel();
             let session = self
                 .server
-                .session_assuming(conn, ProtocolVersion::V2025_03_26);
+                .session_assuming(Sink::discard(), ProtocolVersion::V2025_03_26);
             return self
                 .exchange(&session, Input::One(message), Era::Legacy, auth)
                 .await;
@@ -255,8 +254,7 @@ impl State {
             let e = RpcError::invalid_request("only requests and notifications may be POSTed");
             return rpc_error(StatusCode::BAD_REQUEST, None, &e);
         }
-        let (conn, _rx) = Sink::channel();
-        let session = self.server.stateless_session(conn);
+        let session = self.server.stateless_session(Sink::discard());
         self.exchange(&session, Input::One(message), Era::Modern, auth)
             .await
     }

@@ -82,23 +82,20 @@ fn check_params(
     headers: &HeaderMap,
     params: Option<&Value>,
 ) -> Result<(), RpcError> {
-    let Some(tool) = params
+    let Some(declared) = params
         .and_then(|p| p.get("name"))
         .and_then(Value::as_str)
-        .and_then(|n| server.tool_definition(n))
+        .and_then(|n| server.tool_header_params(n))
     else {
         // An unknown tool is the engine's to report.
         return Ok(());
     };
-    let Ok(declared) = tool
-        .get("inputSchema")
-        .map_or(Ok(Vec::new()), names::x_mcp_header_params)
-    else {
+    if declared.is_empty() {
         return Ok(());
-    };
+    }
     let empty = Value::Object(Default::default());
     let arguments = params.and_then(|p| p.get("arguments")).unwrap_or(&empty);
-    for p in declared {
+    for p in declared.iter() {
         let header_name = p.header_name();
         let header = decoded(headers, &header_name.to_ascii_lowercase())?;
         let body = p
