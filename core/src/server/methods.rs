@@ -195,7 +195,7 @@ fn set_level(shared: &SessionShared, ctx: &RequestContext) -> Result<(Kind, Valu
         .cloned()
         .and_then(|l| serde_json::from_value(l).ok())
         .ok_or_else(|| RpcError::invalid_params("level must be one of debug, info, notice, warning, error, critical, alert, emergency"))?;
-    if let Some(l) = shared.legacy.write().as_mut() {
+    if let Some(l) = shared.legacy_write().as_mut() {
         l.log_level = Some(level);
     }
     Ok((Kind::Plain, json!({})))
@@ -206,7 +206,7 @@ fn subscribe(shared: &SessionShared, ctx: &RequestContext) -> Result<(Kind, Valu
         .uri()
         .ok_or_else(|| RpcError::invalid_params("uri must be a string"))?
         .to_string();
-    let mut legacy = shared.legacy.write();
+    let mut legacy = shared.legacy_write();
     let Some(l) = legacy.as_mut() else {
         return Err(RpcError::invalid_request(
             "resources/subscribe needs an initialized session",

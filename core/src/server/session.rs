@@ -7,9 +7,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 
-use parking_lot::{Mutex, RwLock};
+use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
@@ -46,7 +46,10 @@ pub(crate) struct SessionShared {
     pub(crate) server: Arc<ServerInner>,
     /// Where messages that belong to no request go (legacy notifications, server-to-client requests).
     pub(crate) sink: Sink,
+    /// Read it directly; change it through [`SessionShared::legacy_write`], which counts changes.
     pub(crate) legacy: RwLock<Option<LegacyState>>,
+    /// How many times `legacy` was changed (see [`Session::legacy_changes`]).
+    legacy_changes: AtomicU64,
     pub(crate) inflight: Mutex<HashMap<RequestId, CancelFlag>>,
     pub(crate) outgoing: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
     next_out_id: AtomicI64,
@@ -65,6 +68,15 @@ pub(crate) struct SessionShared {
 }
 
 impl SessionShared {
+    /// Write access to the legacy handshake state; the change is counted once the guard is
+    /// dropped, so whoever reads the count and then the state sees at least that change.
+    pub(crate) fn legacy_write(&self) -> LegacyWrite<'_> {
+        LegacyWrite {
+            guard: Some(self.legacy.write()),
+            changes: &self.legacy_changes,
+        }
+    }
+
     pub(crate) fn legacy_log_level(&self) -> Option<LoggingLevel> {
         self.legacy.read().as_ref().and_then(|l| l.log_level)
     }
@@ -139,6 +151,7 @@ impl Session {
                 server,
                 sink,
                 legacy: RwLock::new(None),
+                legacy_changes: AtomicU64::new(0),
                 inflight: Mutex::new(HashMap::new()),
                 outgoing: Mutex::new(HashMap::new()),
                 answers_closed: std::sync::atomic::AtomicBool::new(false),
@@ -159,6 +172,14 @@ impl Session {
             shared.stateless = true;
         }
         s
+    }
+
+    /// A count of the changes to the legacy handshake state (negotiated version, `initialized`,
+    /// log level, subscriptions): equal counts mean an unchanged state, so the HTTP server can
+    /// skip writing a session record that cannot differ from the one it wrote. Read it before the
+    /// state it guards.
+    pub(crate) fn legacy_changes(&self) -> u64 {
+        self.shared.legacy_changes.load(Ordering::Acquire)
     }
 
     /// The legacy protocol version negotiated on this connection, if any.
@@ -185,7 +206,7 @@ impl Session {
         log_level: Option<LoggingLevel>,
         subscriptions: std::collections::HashSet<String>,
     ) {
-        *self.shared.legacy.write() = Some(LegacyState {
+        *self.shared.legacy_write() = Some(LegacyState {
             version,
             client_capabilities,
             client_info,
@@ -323,7 +344,7 @@ impl Session {
     fn handle_notification(&self, n: Notification) {
         match n.method.as_str() {
             "notifications/initialized" => {
-                if let Some(l) = self.shared.legacy.write().as_mut() {
+                if let Some(l) = self.shared.legacy_write().as_mut() {
                     l.initialized = true;
                 }
             }
@@ -523,7 +544,7 @@ impl Session {
                 "the session is already initialized",
             ));
         }
-        *self.shared.legacy.write() = Some(LegacyState {
+        *self.shared.legacy_write() = Some(LegacyState {
             version: version.clone(),
             client_capabilities: caps,
             client_info: params.get("clientInfo").cloned(),
@@ -544,5 +565,32 @@ impl Session {
         // 2024-11-05 (crate::shapes).
         crate::shapes::result(&version, "initialize", &mut result)?;
         Ok(result)
+    }
+}
+
+/// The write guard of [`SessionShared::legacy_write`].
+pub(crate) struct LegacyWrite<'a> {
+    guard: Option<RwLockWriteGuard<'a, Option<LegacyState>>>,
+    changes: &'a AtomicU64,
+}
+
+impl std::ops::Deref for LegacyWrite<'_> {
+    type Target = Option<LegacyState>;
+    fn deref(&self) -> &Self::Target {
+        self.guard.as_ref().expect("held until drop")
+    }
+}
+
+impl std::ops::DerefMut for LegacyWrite<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.guard.as_mut().expect("held until drop")
+    }
+}
+
+impl Drop for LegacyWrite<'_> {
+    fn drop(&mut self) {
+        // The change is visible before it is counted.
+        drop(self.guard.take());
+        self.changes.fetch_add(1, Ordering::Release);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -66,6 +66,9 @@ pub(crate) struct HttpSession {
     open_streams: AtomicUsize,
     /// The record as this instance last wrote or read it in the session store (Streamable HTTP).
     pub(crate) stored: Mutex<Option<SessionRecord>>,
+    /// `Session::legacy_changes` + 1 when `stored` was last found to hold the session's state
+    /// (0: not known), so that a request which changed nothing skips rebuilding the record.
+    pub(crate) persisted: AtomicU64,
 }
 
 impl HttpSession {
@@ -76,6 +79,7 @@ impl HttpSession {
             last_used: Mutex::new(Instant::now()),
             open_streams: AtomicUsize::new(0),
             stored: Mutex::new(None),
+            persisted: AtomicU64::new(0),
         }
     }
 

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use hyper::StatusCode;
@@ -119,13 +120,21 @@ impl State {
     pub(crate) async fn persist(&self, s: &HttpSession) {
         let now = now_ms();
         let refresh = refresh_every(self.config.session_idle_timeout).as_millis() as u64;
+        // Read before the state it counts (see `Session::legacy_changes`).
+        let changes = s.session.legacy_changes() + 1;
         let (base, record) = {
             let mut stored = s.stored.lock();
-            let Some(base) = stored.clone() else { return };
+            let Some(st) = stored.as_ref() else { return };
+            let due = now.saturating_sub(st.last_seen_ms) >= refresh;
+            if !due && s.persisted.load(Ordering::Acquire) == changes {
+                return;
+            }
+            let base = st.clone();
             let Some(mut current) = record_of(&s.session, &base) else {
                 return;
             };
-            if current.same_state(&base) && now.saturating_sub(base.last_seen_ms) < refresh {
+            if current.same_state(&base) && !due {
+                s.persisted.store(changes, Ordering::Release);
                 return;
             }
             current.last_seen_ms = now;
@@ -134,7 +143,9 @@ impl State {
         };
         match self.config.session_store.update(&base, &record).await {
             Ok(merged) => {
-                if !merged.same_state(&record) {
+                if merged.same_state(&record) {
+                    s.persisted.store(changes, Ordering::Release);
+                } else {
                     // Another instance changed the session meanwhile: take its changes in too.
                     if let Ok(r) = self.check(&merged) {
                         restore(&s.session, r, &merged);
@@ -143,6 +154,7 @@ impl State {
                 *s.stored.lock() = Some(merged);
             }
             Err(_) => {
+                s.persisted.store(0, Ordering::Release);
                 let mut stored = s.stored.lock();
                 if let Some(st) = stored.as_mut() {
                     // Forces the next persist to write again (from the same base).
