@@ -634,6 +634,45 @@ async fn legacy_task_input_is_asked_with_requests_naming_the_task() {
 }
 
 #[tokio::test]
+async fn a_legacy_task_whose_input_request_fails_is_failed_not_answered_twice() {
+    let mut w = legacy_session(&Gate::default()).await;
+    let r = w
+        .request(
+            json!(1),
+            "tools/call",
+            json!({"name": "ask_twice", "arguments": {}, "task": {}}),
+        )
+        .await;
+    let id = r["result"]["task"]["taskId"].clone();
+    let status = w.recv().await;
+    assert_eq!(status["params"]["status"], "input_required");
+    let ask = w.recv().await;
+    assert_eq!(ask["method"], "elicitation/create");
+    w.send(json!({"jsonrpc": "2.0", "id": ask["id"],
+        "error": {"code": -32603, "message": "no user here"}}))
+        .await;
+    // The request was answered with its CreateTaskResult: the failure goes to the task, and
+    // nothing else is sent for id 1.
+    let status = w.recv().await;
+    assert_eq!(status["method"], "notifications/tasks/status");
+    assert_eq!(status["params"]["status"], "failed");
+    assert_eq!(
+        status["params"]["statusMessage"],
+        "Internal error: the client failed elicitation/create: no user here"
+    );
+    let r = w
+        .request(json!(2), "tasks/result", json!({"taskId": id}))
+        .await;
+    assert_eq!(r["error"]["code"], -32603, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "Internal error: the client failed elicitation/create: no user here"
+    );
+    w.expect_silence(100).await;
+    w.finish().await;
+}
+
+#[tokio::test]
 async fn tasks_belong_to_the_principal_that_created_them() {
     use libmcp::auth::AuthInfo;
     use libmcp::jsonrpc::parse_message;

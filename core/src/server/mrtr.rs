@@ -9,7 +9,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::complete::{Completion, add_server_info};
-use super::context::{CtxInner, InputRequired, RequestContext, Responder, client_has_capability};
+use super::context::{
+    CtxInner, InputRequired, Reply, RequestContext, Responder, client_has_capability,
+};
 use crate::error::RpcError;
 use crate::request_state::{StateBinding, StateSealer, params_digest};
 use crate::version::Era;
@@ -231,24 +233,41 @@ fn modern(c: Completion, ir: InputRequired) {
     c.send_result(&Value::Object(obj));
 }
 
+/// Ends a request whose legacy input round cannot go on: with an error answer, or, for a request
+/// run as a task (answered with its CreateTaskResult when it started), by failing the task.
+fn fail(mut c: Completion, e: RpcError) {
+    match c.task.take() {
+        Some(live) => {
+            // A task's error goes into its record; the result of `finish` only echoes it.
+            let _ = super::tasks::finish(c, live, Reply::Error(e));
+        }
+        None => c.send_error(&e),
+    }
+}
+
 pub(crate) fn legacy(c: Completion, ir: InputRequired) {
     let server = c.ctx.0.session.server.clone();
     let round = c.ctx.round() + 1;
     if round > server.config.max_input_rounds {
-        return c.send_error(&RpcError::internal(format!(
-            "the handler asked for input more than {} times",
-            server.config.max_input_rounds
-        )));
+        return fail(
+            c,
+            RpcError::internal(format!(
+                "the handler asked for input more than {} times",
+                server.config.max_input_rounds
+            )),
+        );
     }
     let Some(handler) = c.handler.clone() else {
-        return c.send_error(&RpcError::internal(
-            "input_required from a request without a handler",
-        ));
+        return fail(
+            c,
+            RpcError::internal("input_required from a request without a handler"),
+        );
     };
     let Ok(rt) = tokio::runtime::Handle::try_current() else {
-        return c.send_error(&RpcError::internal(
-            "legacy input rounds need a tokio runtime",
-        ));
+        return fail(
+            c,
+            RpcError::internal("legacy input rounds need a tokio runtime"),
+        );
     };
     // Each request in the shape of the session's revision, or none at all (crate::shapes).
     let mut requests = Vec::with_capacity(ir.requests.len());
@@ -272,7 +291,7 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired) {
         }
         let version = c.ctx.protocol_version();
         if let Err(e) = crate::shapes::request(version, &method, params.as_mut()) {
-            return c.send_error(&RpcError::internal(format!("input request {key:?}: {e}")));
+            return fail(c, RpcError::internal(format!("input request {key:?}: {e}")));
         }
         requests.push((key, method, params));
     }
@@ -309,13 +328,13 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired) {
                     responses.insert(key, v);
                 }
                 Ok((_, method, Err(e))) => {
-                    return c.send_error(&RpcError::internal(format!(
-                        "the client failed {method}: {}",
-                        e.message
-                    )));
+                    return fail(
+                        c,
+                        RpcError::internal(format!("the client failed {method}: {}", e.message)),
+                    );
                 }
                 Err(e) => {
-                    return c.send_error(&RpcError::internal(format!("input task failed: {e}")));
+                    return fail(c, RpcError::internal(format!("input task failed: {e}")));
                 }
             }
         }
