@@ -178,6 +178,7 @@ impl Session {
     /// log level, subscriptions): equal counts mean an unchanged state, so the HTTP server can
     /// skip writing a session record that cannot differ from the one it wrote. Read it before the
     /// state it guards.
+    #[cfg(feature = "http")]
     pub(crate) fn legacy_changes(&self) -> u64 {
         self.shared.legacy_changes.load(Ordering::Acquire)
     }
