@@ -89,6 +89,13 @@ export declare class NativeServer {
    * its name, URI or URI template. `false` if there was none.
    */
   remove(kind: string, key: string): boolean
+  /**
+   * Serves (or replaces) a skill given as JSON text `{skillMd, files}` (see `skills.rs`); a
+   * file URI another resource has is refused and nothing changes.
+   */
+  addSkill(skill: string): void
+  /** Stops serving the skill `name`; `false` if there was none. */
+  removeSkill(name: string): boolean
   /** Tells subscribers that the resource at `uri` changed. */
   notifyResourceUpdated(uri: string): void
   /**

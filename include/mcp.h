@@ -1899,6 +1899,24 @@ void mcp_skill_free(struct mcp_skill *skill);
 enum mcp_status mcp_server_builder_add_skill(struct mcp_server_builder *builder,
                                              struct mcp_skill *skill);
 
+// Serves `skill` from a built server, even while it serves, replacing a skill of the same name, and
+// tells listening clients the resource list changed. On success the skill's contents are consumed
+// as by `mcp_server_builder_add_skill` (free the handle afterwards; adding it again is
+// `MCP_STATUS_ALREADY_USED`). A skill file whose URI another resource already has is
+// `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be NULL; written only on
+// failure); the server is then unchanged and the skill keeps its contents. Any thread, also from a
+// handler.
+enum mcp_status mcp_server_add_skill(const struct mcp_server *server,
+                                     struct mcp_skill *skill,
+                                     struct mcp_error **error_out);
+
+// Stops serving the skill `name` (its files' resources go with it) and tells listening clients the
+// resource list changed; writes whether there was one to `*removed_out` (may be NULL). Any thread.
+enum mcp_status mcp_server_remove_skill(const struct mcp_server *server,
+                                        const char *name,
+                                        size_t name_len,
+                                        bool *removed_out);
+
 // Lists every skill (`skills/list`, following pagination; reads no skill file) and writes the JSON
 // array of skill entries (`{"uri", "frontmatter", "resources"}`, as the server sent them) to
 // `*json_out`. A server without the skills extension answers with an error (usually
@@ -1962,8 +1980,11 @@ enum mcp_status mcp_string_new(const char *data, size_t len, struct mcp_string *
 void mcp_string_free(struct mcp_string *s);
 
 // Subscribes to the notifications named by `filter_json`, a JSON object with any of
-// `"toolsListChanged": true`, `"promptsListChanged": true`, `"resourcesListChanged": true` and
-// `"resourceSubscriptions": ["uri", ...]` (copied). Blocks until the server has acknowledged
+// `"toolsListChanged": true`, `"promptsListChanged": true`, `"resourcesListChanged": true`,
+// `"resourceSubscriptions": ["uri", ...]` and `"taskIds": ["id", ...]` (copied; a task's status
+// changes arrive as `notifications/tasks` from a 2026-07-28 server, whose listen request then
+// declares the tasks extension, or as `notifications/tasks/status` from a 2025-11-25 session, the
+// task as params). Blocks until the server has acknowledged
 // (modern: the first frame of the `subscriptions/listen` stream; legacy: every `resources/subscribe`
 // answered), then writes the handle to `*subscription_out` and, when `acknowledged_out` is not NULL,
 // the subset the server agreed to deliver as JSON (free with `mcp_string_free`). Each notification

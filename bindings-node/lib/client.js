@@ -338,7 +338,10 @@ class Client {
 
   /** Subscribes to change notifications, in either era (a modern `subscriptions/listen` stream,
    * or a legacy session's notifications plus `resources/subscribe`). `filter`:
-   * `{toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions: [uri]}`. */
+   * `{toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions: [uri],
+   * taskIds: [id]}`. `taskIds` follows tasks' status: `notifications/tasks` from a 2026-07-28 server
+   * (the listen request declares the tasks extension), `notifications/tasks/status` from a
+   * 2025-11-25 session; both carry the task as `params`. */
   async subscribe (filter) {
     objectArg(filter, 'subscription filter')
     return new Subscription(await translated(() => this.#native.subscribe(JSON.stringify(filter))))

@@ -289,6 +289,11 @@ export declare class Server {
   prompt (name: string, config: PromptConfig, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   prompt (name: string, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   completion (handler: CompletionHandler): void
+  /** Serves a skill from now on (replacing one of the same name); clients are told the resource
+   * list changed. Throws InvalidArgumentError for a skill the engine refuses. */
+  addSkill (skill: SkillDefinition): void
+  /** Stops serving a skill; false if there was none. */
+  removeSkill (name: string): boolean
   notifyResourceUpdated (uri: string): void
   serveStdio (): Promise<void>
   serveHttp (options?: HttpOptions): Promise<HttpServing>
@@ -304,6 +309,65 @@ export interface CallOptions {
   onprogress?: (progress: { progress: number, total?: number | null, message?: string | null }) => void
 }
 
+/** The params of `elicitation/create`, as `onElicitation` receives them. */
+export interface ElicitRequestParams {
+  /** 'form': answer with `content` matching `requestedSchema`; 'url': send the user to `url`.
+   * Absent (a form) from servers before 2025-11-25. */
+  mode?: 'form' | 'url'
+  message: string
+  requestedSchema?: JsonObject
+  url?: string
+  elicitationId?: string
+  _meta?: JsonObject
+  [key: string]: any
+}
+/** What `onElicitation` answers. */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel'
+  content?: Record<string, string | number | boolean | string[]>
+  [key: string]: any
+}
+/** One message of a sampling request: one content block, or (2025-11-25) a list of blocks. */
+export interface SamplingMessage {
+  role: 'user' | 'assistant'
+  content: JsonObject | JsonObject[]
+  [key: string]: any
+}
+/** The params of `sampling/createMessage`, as `onSampling` receives them (`tools` and `toolChoice`
+ * when the server samples with tools). */
+export interface CreateMessageRequestParams {
+  messages: SamplingMessage[]
+  maxTokens: number
+  systemPrompt?: string
+  temperature?: number
+  stopSequences?: string[]
+  modelPreferences?: JsonObject
+  includeContext?: 'none' | 'thisServer' | 'allServers'
+  metadata?: JsonObject
+  tools?: JsonObject[]
+  toolChoice?: JsonObject
+  _meta?: JsonObject
+  [key: string]: any
+}
+/** What `onSampling` answers. */
+export interface CreateMessageResult {
+  role: 'assistant'
+  content: JsonObject | JsonObject[]
+  model: string
+  stopReason?: string
+  [key: string]: any
+}
+/** The params of `roots/list`, as `onRoots` receives them (only `_meta`, if any). */
+export interface ListRootsRequestParams {
+  _meta?: JsonObject
+  [key: string]: any
+}
+/** What `onRoots` answers. */
+export interface ListRootsResult {
+  roots: { uri: string, name?: string, [key: string]: any }[]
+  [key: string]: any
+}
+
 export interface ClientOptions {
   name?: string
   version?: string
@@ -313,9 +377,9 @@ export interface ClientOptions {
   probeTimeoutMs?: number
   logLevel?: LogLevel
   roots?: { uri: string, name?: string }[]
-  onElicitation?: (params: JsonObject) => Awaitable<JsonObject>
-  onSampling?: (params: JsonObject) => Awaitable<JsonObject>
-  onRoots?: (params: JsonObject) => Awaitable<JsonObject>
+  onElicitation?: (params: ElicitRequestParams) => Awaitable<ElicitResult | JsonObject>
+  onSampling?: (params: CreateMessageRequestParams) => Awaitable<CreateMessageResult | JsonObject>
+  onRoots?: (params: ListRootsRequestParams) => Awaitable<ListRootsResult | JsonObject>
   /** Sees every notification from the server (list changes, log messages, progress, ...). */
   onNotification?: (method: string, params: JsonObject | null) => void
   elicitationUrl?: boolean
@@ -453,6 +517,9 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean
   resourcesListChanged?: boolean
   resourceSubscriptions?: string[]
+  /** Tasks whose status changes to deliver (`notifications/tasks`, or `notifications/tasks/status`
+   * from a 2025-11-25 session), each carrying the task as `params`. */
+  taskIds?: string[]
 }
 
 /** Change notifications from the server, as an async iterator. */

@@ -185,27 +185,31 @@ function taskOptions (options) {
 function skillsJson (skills) {
   if (skills === undefined) return undefined
   if (!Array.isArray(skills)) throw new TypeError(`skills must be an array, got ${describe(skills)}`)
-  return JSON.stringify(skills.map((skill, i) => {
-    optionalObject(skill, `skills[${i}]`)
-    if (skill === undefined) throw new TypeError(`skills[${i}] must be an object, got undefined`)
-    if (typeof skill.skillMd !== 'string') throw new TypeError(`skills[${i}].skillMd must be a string, got ${describe(skill.skillMd)}`)
-    const files = skill.files ?? []
-    if (!Array.isArray(files)) throw new TypeError(`skills[${i}].files must be an array, got ${describe(files)}`)
-    return {
-      skillMd: skill.skillMd,
-      files: files.map((f, j) => {
-        const what = `skills[${i}].files[${j}]`
-        if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new TypeError(`${what} must be an object, got ${describe(f)}`)
-        requireString(f.path, `${what}.path`)
-        requireString(f.mimeType, `${what}.mimeType`)
-        const file = { path: f.path, mimeType: f.mimeType }
-        if (typeof f.content === 'string') file.text = f.content
-        else if (f.content instanceof Uint8Array) file.blob = Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength).toString('base64')
-        else throw new TypeError(`${what}.content must be a string or a Uint8Array, got ${describe(f.content)}`)
-        return file
-      }),
-    }
-  }))
+  return JSON.stringify(skills.map((skill, i) => skillSpec(skill, `skills[${i}]`)))
+}
+
+/** One skill for the addon (`what` names it in errors): `{skillMd, files: [{path, mimeType, text |
+ * blob}]}`. */
+function skillSpec (skill, what) {
+  optionalObject(skill, what)
+  if (skill === undefined) throw new TypeError(`${what} must be an object, got undefined`)
+  if (typeof skill.skillMd !== 'string') throw new TypeError(`${what}.skillMd must be a string, got ${describe(skill.skillMd)}`)
+  const files = skill.files ?? []
+  if (!Array.isArray(files)) throw new TypeError(`${what}.files must be an array, got ${describe(files)}`)
+  return {
+    skillMd: skill.skillMd,
+    files: files.map((f, j) => {
+      const where = `${what}.files[${j}]`
+      if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new TypeError(`${where} must be an object, got ${describe(f)}`)
+      requireString(f.path, `${where}.path`)
+      requireString(f.mimeType, `${where}.mimeType`)
+      const file = { path: f.path, mimeType: f.mimeType }
+      if (typeof f.content === 'string') file.text = f.content
+      else if (f.content instanceof Uint8Array) file.blob = Buffer.from(f.content.buffer, f.content.byteOffset, f.content.byteLength).toString('base64')
+      else throw new TypeError(`${where}.content must be a string or a Uint8Array, got ${describe(f.content)}`)
+      return file
+    }),
+  }
 }
 
 /** A registration, returned by `tool()`, `resource()` and the others (like the official SDK's
@@ -404,6 +408,21 @@ class Server {
     requireFunction(handler, 'completion handler')
     const invoke = dispatcher('completion', (ctx) => handler(ctx.params, ctx))
     translatedSync(() => this.#native.setCompletion(invoke))
+  }
+
+  /** Serves `skill` (`{skillMd, files?}`, as in the `skills` option) from now on, replacing a skill
+   * of the same name, and tells clients the resource list changed. A SKILL.md or file the engine
+   * refuses, or a file whose URI another resource has, throws an `InvalidArgumentError` and changes
+   * nothing. */
+  addSkill (skill) {
+    const spec = JSON.stringify(skillSpec(skill, 'skill'))
+    translatedSync(() => this.#native.addSkill(spec))
+  }
+
+  /** Stops serving the skill `name` (its files go with it); `false` if there was none. */
+  removeSkill (name) {
+    requireString(name, 'name')
+    return this.#native.removeSkill(name)
   }
 
   /** Tells subscribed clients that the resource at `uri` changed. */

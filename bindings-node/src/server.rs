@@ -176,6 +176,20 @@ impl NativeServer {
         })
     }
 
+    /// Serves (or replaces) a skill given as JSON text `{skillMd, files}` (see `skills.rs`); a
+    /// file URI another resource has is refused and nothing changes.
+    #[napi]
+    pub fn add_skill(&self, skill: String) -> napi::Result<()> {
+        let skill = skills::skill(&parse("skill", &skill)?)?;
+        self.server.add_skill(skill).map_err(engine)
+    }
+
+    /// Stops serving the skill `name`; `false` if there was none.
+    #[napi]
+    pub fn remove_skill(&self, name: String) -> bool {
+        self.server.remove_skill(&name)
+    }
+
     /// Tells subscribers that the resource at `uri` changed.
     #[napi]
     pub fn notify_resource_updated(&self, uri: String) {

@@ -1,4 +1,4 @@
-//! `new Server(info, {skills})`: the skills the server serves (the skills extension, SEP-2640;
+//! `new Server(info, {skills})` and `server.addSkill(skill)`: the skills the server serves (the skills extension, SEP-2640;
 //! `libmcp::skills::Skill`, served by `ServerBuilder::skill`), from the JSON the JS layer sends:
 //! `[{skillMd, files: [{path, mimeType, text | blob}]}]`, `blob` being base64 bytes.
 
@@ -19,7 +19,8 @@ pub(crate) fn parse(list: &Value) -> napi::Result<Vec<Skill>> {
     items.iter().map(skill).collect()
 }
 
-fn skill(spec: &Value) -> napi::Result<Skill> {
+/// One skill, `{skillMd, files}` (as in [`parse`]).
+pub(crate) fn skill(spec: &Value) -> napi::Result<Skill> {
     let md = spec["skillMd"]
         .as_str()
         .ok_or_else(|| invalid("a skill's skillMd must be a string"))?;

@@ -198,3 +198,47 @@ test('skills the engine refuses are InvalidArgumentErrors; wrong types are TypeE
   typeError([{ skillMd: NOTES_MD, files: [{ path: 'a', mimeType: 'text/plain', content: 1 }] }], 'skills[0].files[0].content must be a string or a Uint8Array, got number')
   typeError([{ skillMd: NOTES_MD, files: [{ path: 'a', content: 'x' }] }], 'skills[0].files[0].mimeType must be a non-empty string, got undefined')
 })
+
+for (const [era, version] of [['modern', MODERN], ['legacy', LEGACY]]) {
+  test(`skills added, replaced and removed at runtime, ${era} era`, async () => {
+    const server = new Server(SERVER_INFO)
+    server.resource('clash', 'skill://clash/SKILL.md', {}, () => ({ contents: [{ uri: 'skill://clash/SKILL.md', text: 'not a skill' }] }))
+    const http = await server.serveHttp()
+    const c = await Client.connectHttp(http.url, { protocolVersion: version })
+    const sub = await c.subscribe({ resourcesListChanged: true })
+    try {
+      await assert.rejects(c.listSkills(), (e) => e instanceof McpError && e.code === -32601)
+      server.addSkill({
+        skillMd: NOTES_MD,
+        files: [
+          { path: 'guide/TIPS.md', mimeType: 'text/markdown', content: TIPS },
+          { path: 'logo.png', mimeType: 'image/png', content: LOGO },
+        ],
+      })
+      assert.deepEqual(await c.listSkills(), { skills: [NOTES_ENTRY] })
+      assert.equal((await sub.next()).method, 'notifications/resources/list_changed')
+      // The same name replaces the skill and its files.
+      const v2 = NOTES_MD.replace('# Notes', '# Better notes')
+      server.addSkill({ skillMd: v2 })
+      const { skills: [entry] } = await c.listSkills()
+      assert.deepEqual(entry.resources, [{ uri: 'skill://notes/SKILL.md', digest: sha256(v2), size: size(v2) }])
+      assert.equal((await c.readSkillFile(entry)).toString(), v2)
+      await assert.rejects(c.readResource('skill://notes/guide/TIPS.md'), (e) => e instanceof McpError)
+      // A file URI another resource has: refused, nothing changes.
+      assert.throws(() => server.addSkill({ skillMd: '---\nname: clash\ndescription: Clashes\n---\n' }),
+        (e) => e instanceof InvalidArgumentError && /skill:\/\/clash\/SKILL\.md/.test(e.message))
+      assert.deepEqual((await c.listSkills()).skills.map((s) => s.frontmatter.name), ['notes'])
+      assert.throws(() => server.addSkill({ skillMd: 'no frontmatter' }),
+        (e) => e instanceof InvalidArgumentError && e.message === 'SKILL.md does not begin with a --- frontmatter line')
+      assert.throws(() => server.addSkill('x'), { name: 'TypeError', message: 'skill must be an object, got string' })
+      assert.throws(() => server.removeSkill(1), { name: 'TypeError' })
+      assert.equal(server.removeSkill('notes'), true)
+      assert.equal(server.removeSkill('notes'), false)
+      await assert.rejects(c.listSkills(), (e) => e instanceof McpError && e.code === -32601)
+    } finally {
+      await sub.close()
+      await c.close()
+      await server.close()
+    }
+  })
+}

@@ -40,6 +40,23 @@ async function taskBehaviours (c, era) {
   const done = await c.getTask(created.task.taskId)
   assert.equal(done.status, 'completed')
 
+  // Status changes pushed to a subscription by task id (a listen stream declaring the tasks
+  // extension, or the 2025-11-25 session's notifications), the task as params.
+  const watched = (await c.callToolAsTask('slow_compute', { seconds: 0.3, label: 'watched' })).task
+  const sub = await c.subscribe({ taskIds: [watched.taskId] })
+  try {
+    assert.deepEqual(sub.acknowledged.taskIds, [watched.taskId])
+    let timer
+    const note = await Promise.race([sub.next(), new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('no task notification within 10 s')), 10000)
+    })]).finally(() => clearTimeout(timer))
+    assert.equal(note.method, era === 'modern' ? 'notifications/tasks' : 'notifications/tasks/status')
+    assert.equal(note.params.taskId, watched.taskId)
+    assert.equal(note.params.status, 'completed')
+  } finally {
+    await sub.close()
+  }
+
   // Input inside the task is answered by the client's handler; input before it exists too.
   assert.equal(firstText(await c.callToolTask('confirm_delete', { filename: 'a.txt' })), 'Deleted a.txt')
   assert.equal(firstText(await c.callToolTask('multi_input')), 'name=Ada, confirm=true')

@@ -26,6 +26,15 @@ use crate::task::{Task, spawn_py};
 /// `(path, mime_type, content)`.
 type SkillParts = (String, Vec<(String, String, Vec<u8>)>);
 
+/// The engine's skill from its parts; a SKILL.md or a file path the engine refuses is a ValueError.
+fn skill_of((skill_md, files): SkillParts) -> PyResult<libmcp::skills::Skill> {
+    let mut skill = libmcp::skills::Skill::new(skill_md);
+    for (path, mime_type, content) in files {
+        skill = skill.and_then(|s| s.file(path, mime_type, content));
+    }
+    skill.map_err(PyValueError::new_err)
+}
+
 /// A server: register tools, resources, templates, prompts and completion, then serve.
 #[pyclass(module = "libmcp._native", frozen)]
 pub struct Server {
@@ -131,12 +140,8 @@ impl Server {
         if let Some(limits) = limits {
             crate::limits::apply(&mut config, limits)?;
         }
-        for (skill_md, files) in skills.unwrap_or_default() {
-            let mut skill = libmcp::skills::Skill::new(skill_md);
-            for (path, mime_type, content) in files {
-                skill = skill.and_then(|s| s.file(path, mime_type, content));
-            }
-            b = b.skill(skill.map_err(PyValueError::new_err)?);
+        for parts in skills.unwrap_or_default() {
+            b = b.skill(skill_of(parts)?);
         }
         b = b.config(config);
         let redis = match redis {
@@ -237,6 +242,22 @@ impl Server {
     /// Removes a prompt; False if there was none.
     fn remove_prompt(&self, name: &str) -> bool {
         self.inner.remove_prompt(name)
+    }
+
+    /// Serves (or replaces) a skill; a file URI another resource has is a DefinitionError.
+    fn add_skill(
+        &self,
+        py: Python<'_>,
+        skill_md: String,
+        files: Vec<(String, String, Vec<u8>)>,
+    ) -> PyResult<()> {
+        let skill = skill_of((skill_md, files))?;
+        self.inner.add_skill(skill).map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Stops serving a skill; False if there was none.
+    fn remove_skill(&self, name: &str) -> bool {
+        self.inner.remove_skill(name)
     }
 
     /// The Tool object of a registered tool, or None.

@@ -9,6 +9,8 @@ from typing import Any
 
 from support import LEGACY, MODERN, demo_client, run
 
+from libmcp.types import CreateMessageRequestParams, ElicitRequestParams, ListRootsRequestParams, TextContent
+
 
 def _wire() -> tuple[list[dict[str, Any]], Any]:
     log: list[dict[str, Any]] = []
@@ -24,6 +26,9 @@ def test_elicitation_from_a_sync_handler(version: str) -> None:
     log, tap = _wire()
 
     def elicit(params: Any) -> dict[str, Any]:
+        assert isinstance(params, ElicitRequestParams)
+        assert params.mode == "form" and params.url is None
+        assert params.requested_schema is not None and params.requested_schema["required"] == ["name"]
         asked.append(params.model_dump())
         return {"action": "accept", "content": {"name": "Ada"}}
 
@@ -67,7 +72,11 @@ def test_declined_elicitation_reaches_the_handler(version: str) -> None:
 def test_sampling_and_roots_from_an_async_handler(version: str) -> None:
     async def sample(params: Any) -> dict[str, Any]:
         await asyncio.sleep(0)
+        assert isinstance(params, CreateMessageRequestParams)
+        assert params.max_tokens == 10 and params.tools == [] and params.stop_sequences == []
+        assert params.messages[0].role == "user"
         assert params.messages[0].content.text == "2+2?"
+        assert [b.text for b in params.messages[0].blocks if isinstance(b, TextContent)] == ["2+2?"]
         return {"role": "assistant", "content": {"type": "text", "text": "4"}, "model": "m", "stopReason": "endTurn"}
 
     async def main() -> Any:
@@ -77,6 +86,24 @@ def test_sampling_and_roots_from_an_async_handler(version: str) -> None:
             return await c.call_tool("ask_async")
 
     assert run(main()).content[0].text == "4 / ['file:///work']"
+
+
+def test_a_roots_handler_gets_typed_params(version: str) -> None:
+    seen: list[Any] = []
+
+    def roots(params: ListRootsRequestParams) -> dict[str, Any]:
+        seen.append(params)
+        return {"roots": [{"uri": "file:///typed"}]}
+
+    async def sample(params: CreateMessageRequestParams) -> dict[str, Any]:
+        return {"role": "assistant", "content": {"type": "text", "text": "4"}, "model": "m"}
+
+    async def main() -> Any:
+        async with demo_client(protocol_version=version, sampling=sample, roots=roots) as c:
+            return await c.call_tool("ask_async")
+
+    assert run(main()).content[0].text == "4 / ['file:///typed']"
+    assert seen and all(isinstance(p, ListRootsRequestParams) for p in seen)
 
 
 def test_a_failing_client_handler_is_an_error_not_a_hang(version: str) -> None:

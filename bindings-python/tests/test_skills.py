@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from support import ROOT, run, serving
 
-from libmcp import Client, ProtocolError, ProtocolViolation, Server, Skill
+from libmcp import Client, DefinitionError, ProtocolError, ProtocolViolation, Server, Skill
 from libmcp import sync
 
 RUST = Path(os.environ.get("LIBMCP_BIN_DIR", ROOT / "target" / "debug")) / "everything-server"
@@ -85,5 +85,46 @@ def test_an_entry_that_does_not_match_is_refused() -> None:
 
                 with pytest.raises(ProtocolViolation, match="verification failed"):
                     await c.read_skill_file(SkillEntry(data))
+
+    run(main())
+
+
+def test_skills_added_and_removed_at_runtime(version: str) -> None:
+    """A server that starts without skills serves one added later (and its replacement), refuses a
+    clashing one, then stops serving it; clients see the resource list change each time."""
+    async def main() -> None:
+        server = Server("runtime-skills")
+
+        @server.resource("skill://clash/SKILL.md")
+        def clash() -> str:
+            return "not a skill"
+
+        async with serving(server) as url:
+            async with Client.http(url, protocol_version=version) as c:
+                sub = await c.subscribe(resources_list_changed=True)
+                with pytest.raises(ProtocolError) as e:
+                    await c.list_skills()
+                assert e.value.code == -32601
+                server.add_skill(Skill(SKILL_MD, {"scripts/run.sh": ("text/x-shellscript", RUN_SH)}))
+                await check(c, "unit-tests", "scripts/run.sh")
+                note = await sub.__anext__()
+                assert note.method == "notifications/resources/list_changed"
+                # The same name replaces it.
+                v2 = SKILL_MD.replace("Writes unit tests", "Writes better unit tests")
+                server.add_skill(Skill(v2, {"docs/HOWTO.md": ("text/markdown", "howto")}))
+                await check(c, "unit-tests", "docs/HOWTO.md")
+                # A file URI another resource has: refused, nothing changes.
+                with pytest.raises(DefinitionError, match="skill://clash/SKILL.md"):
+                    server.add_skill(Skill("---\nname: clash\ndescription: Clashes\n---\n"))
+                assert [e.name for e in await c.list_skills()] == ["unit-tests"]
+                with pytest.raises(ValueError, match="frontmatter"):
+                    server.add_skill(Skill("no frontmatter"))
+                with pytest.raises(TypeError, match="libmcp.Skill"):
+                    server.add_skill(SKILL_MD)  # type: ignore[arg-type]
+                assert server.remove_skill("unit-tests") is True
+                assert server.remove_skill("unit-tests") is False
+                with pytest.raises(ProtocolError):
+                    await c.list_skills()
+                await sub.close()
 
     run(main())

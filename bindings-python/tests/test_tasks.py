@@ -65,6 +65,16 @@ async def exercise(c: Client, version: str) -> None:
     assert done.status == "completed" and done.is_terminal
     if version == MODERN:
         assert done.result is not None and done.result.text() == "Computed pi after 0.2 s"
+    # Status changes pushed: a subscription by task id (a listen stream declaring the tasks
+    # extension, or the 2025-11-25 session's notifications), each read as a Task.
+    watched = await c.call_tool_as_task("slow_compute", {"seconds": 0.3, "label": "watched"})
+    assert isinstance(watched, Task)
+    async with await c.subscribe(task_ids=[watched.task_id]) as sub:
+        assert sub.acknowledged.model_dump()["taskIds"] == [watched.task_id]
+        note = await asyncio.wait_for(sub.__anext__(), 10)
+        assert note.method == ("notifications/tasks" if version == MODERN else "notifications/tasks/status")
+        assert note.task is not None
+        assert note.task.task_id == watched.task_id and note.task.status == "completed"
     # Input inside the task: answered by the elicitation handler (modern: tasks/update).
     deleted = await c.call_tool_task("confirm_delete", {"filename": "notes.txt"})
     assert deleted.text() == "Deleted notes.txt"

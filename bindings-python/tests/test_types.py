@@ -155,3 +155,42 @@ def test_untyped_rest_and_defaults() -> None:
     assert t.CompleteResult({}).completion.values == [] and t.Tool({"name": "x"}).input_schema == {}
     assert t.ServerInfo({"era": "modern"}).supported_versions == []
     assert isinstance(t.CallToolResult.content, t.Field)
+
+
+def test_input_request_params_and_notifications() -> None:
+    """What a client's handlers and subscriptions receive, typed: both elicitation modes, sampling
+    content as one block or a list (with tools), and task status notifications of either era."""
+    form = t.ElicitRequestParams({"message": "Name?", "requestedSchema": {"type": "object"}})
+    assert (form.mode, form.message, form.requested_schema, form.url) == ("form", "Name?", {"type": "object"}, None)
+    url = t.ElicitRequestParams({"mode": "url", "message": "Sign in", "url": "https://example.com/a",
+                                 "elicitationId": "e1"})
+    assert (url.mode, url.url, url.elicitation_id, url.requested_schema) == ("url", "https://example.com/a", "e1", None)
+
+    sampling = t.CreateMessageRequestParams({
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "hi"}},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "u1", "name": "add", "input": {}},
+                                              {"type": "text", "text": "and"}]},
+        ],
+        "maxTokens": 5, "systemPrompt": "Be brief.", "temperature": 0.5, "stopSequences": ["END"],
+        "tools": [{"name": "add", "inputSchema": {"type": "object"}}], "toolChoice": {"mode": "auto"},
+    })
+    one, many = sampling.messages
+    assert isinstance(one.content, t.TextContent) and one.content.text == "hi"
+    assert [type(b) for b in one.blocks] == [t.TextContent]
+    assert isinstance(many.content, list) and [type(b) for b in many.blocks] == [McpObject, t.TextContent]
+    assert many.blocks[0].name == "add"
+    assert (sampling.max_tokens, sampling.system_prompt, sampling.temperature) == (5, "Be brief.", 0.5)
+    assert sampling.stop_sequences == ["END"] and sampling.tool_choice == {"mode": "auto"}
+    assert [tool.name for tool in sampling.tools] == ["add"] and sampling.include_context is None
+    assert t.CreateMessageRequestParams({"messages": [], "maxTokens": 1}).tools == []
+    assert t.ListRootsRequestParams({}).meta is None
+
+    modern = t.Notification({"method": "notifications/tasks",
+                             "params": {"taskId": "t1", "status": "completed", "createdAt": "x"}})
+    legacy = t.Notification({"method": "notifications/tasks/status",
+                             "params": {"taskId": "t2", "status": "working", "createdAt": "x", "pollInterval": 5}})
+    assert modern.task is not None and (modern.task.task_id, modern.task.is_terminal) == ("t1", True)
+    assert legacy.task is not None and (legacy.task.status, legacy.task.poll_interval_ms) == ("working", 5)
+    changed = t.Notification({"method": "notifications/tools/list_changed"})
+    assert changed.task is None and changed.params is None and changed.method == "notifications/tools/list_changed"

@@ -1,7 +1,7 @@
 //! The client's task API against the in-process server, both eras: a call that becomes a task is
 //! polled at the server's interval (input requests answered inside the task through the registered
-//! handlers), one that needs input first runs its MRTR rounds before the task exists, and a task is
-//! cancelled.
+//! handlers), one that needs input first runs its MRTR rounds before the task exists, a task is
+//! cancelled, and a subscription by task id receives the task's status changes.
 
 mod support;
 
@@ -83,15 +83,20 @@ fn text(r: &libmcp::model::CallToolResult) -> String {
         .to_string()
 }
 
+/// Starts the `sleepy` tool as a task that sleeps `ms` milliseconds.
+async fn sleepy(client: &Client, ms: u64, pref: &VersionPreference) -> libmcp::model::Task {
+    match client
+        .call_tool_as_task("sleepy", json!({ "ms": ms }))
+        .await
+    {
+        Ok(TaskCall::Task(task)) => task,
+        other => panic!("{pref:?}: sleepy runs as a task, got {other:?}"),
+    }
+}
+
 /// Runs tasks through `client`: polled to the end, input inside the task, failed, cancelled.
 async fn exercise(client: &Client, pref: &VersionPreference) {
-    let TaskCall::Task(task) = client
-        .call_tool_as_task("sleepy", json!({"ms": 50}))
-        .await
-        .unwrap()
-    else {
-        panic!("{pref:?}: sleepy runs as a task");
-    };
+    let task = sleepy(client, 50, pref).await;
     assert_eq!(task.status, TaskStatus::Working);
     assert_eq!(task.poll_interval_ms, Some(20), "{pref:?}");
     let result = client.wait_task(&task).await.unwrap();
@@ -105,13 +110,7 @@ async fn exercise(client: &Client, pref: &VersionPreference) {
         other => panic!("{pref:?}: {other:?}"),
     }
     // Cancelled while working.
-    let TaskCall::Task(task) = client
-        .call_tool_as_task("sleepy", json!({"ms": 60_000}))
-        .await
-        .unwrap()
-    else {
-        panic!("a task");
-    };
+    let task = sleepy(client, 60_000, pref).await;
     client.cancel_task(&task.task_id).await.unwrap();
     assert_eq!(
         client.get_task(&task.task_id).await.unwrap().status,
@@ -130,6 +129,7 @@ async fn tasks_over_stdio_in_both_eras() {
     for pref in ERAS {
         let client = connect(pref.clone()).await;
         exercise(&client, &pref).await;
+        task_notifications(&client, &pref).await;
         client.close().await;
     }
 }
@@ -149,6 +149,7 @@ async fn tasks_over_http_in_both_eras() {
             .await
             .unwrap();
         exercise(&client, &pref).await;
+        task_notifications(&client, &pref).await;
         client.close().await;
     }
 }
@@ -167,4 +168,57 @@ async fn input_before_the_task_then_the_task() {
         "{unknown:?}"
     );
     client.close().await;
+}
+
+/// Subscribes to one running task and waits for its notification: `notifications/tasks` on a listen
+/// stream (modern) or the session's `notifications/tasks/status` (2025-11-25), read by `task_of`.
+async fn task_notifications(client: &Client, pref: &VersionPreference) {
+    let task = sleepy(client, 300, pref).await;
+    let mut sub = client
+        .subscribe(libmcp::client::SubscriptionFilter {
+            task_ids: Some(vec![task.task_id.clone()]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        sub.acknowledged()["taskIds"],
+        json!([task.task_id]),
+        "{pref:?}"
+    );
+    let note = tokio::time::timeout(Duration::from_secs(10), sub.next())
+        .await
+        .unwrap_or_else(|_| panic!("{pref:?}: no task notification"))
+        .expect("the subscription is open");
+    let method = match pref {
+        VersionPreference::Auto => "notifications/tasks",
+        _ => "notifications/tasks/status",
+    };
+    assert_eq!(note.method, method, "{pref:?}");
+    let seen = libmcp::client::task_of(&note).unwrap().unwrap();
+    assert_eq!(seen.task_id, task.task_id, "{pref:?}");
+    assert_eq!(seen.status, TaskStatus::Completed, "{pref:?}");
+    // Another task's status is not delivered to this subscription.
+    let other = sleepy(client, 10, pref).await;
+    client.wait_task(&other).await.unwrap();
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), sub.next())
+            .await
+            .is_err(),
+        "{pref:?}: a task the filter does not name"
+    );
+    // Not a task notification, and a task notification that does not carry a task.
+    let plain = libmcp::jsonrpc::Notification {
+        method: "notifications/tools/list_changed".into(),
+        params: None,
+    };
+    assert!(libmcp::client::task_of(&plain).is_none());
+    let broken = libmcp::jsonrpc::Notification {
+        method: "notifications/tasks".into(),
+        params: Some(json!({"taskId": 7})),
+    };
+    assert!(matches!(
+        libmcp::client::task_of(&broken),
+        Some(Err(Error::Protocol(_)))
+    ));
 }

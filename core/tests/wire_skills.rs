@@ -140,3 +140,126 @@ fn a_file_registered_twice_is_a_definition_error() {
     };
     assert!(err.to_string().contains("skill://notes/SKILL.md"), "{err}");
 }
+
+/// The methods `skills/list` answers -32601 to while no skill is served, else its skills' names.
+async fn listed(w: &mut Wire, id: u64) -> Result<Vec<String>, i64> {
+    let r = ext(w, id, "skills/list", modern(json!({}))).await;
+    match r.get("result") {
+        Some(result) => Ok(result["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["frontmatter"]["name"].as_str().unwrap().to_string())
+            .collect()),
+        None => Err(r["error"]["code"].as_i64().unwrap()),
+    }
+}
+
+/// How many `notifications/resources/list_changed` arrived since the last call.
+fn list_changes(w: &mut Wire) -> usize {
+    let n = w
+        .backlog
+        .iter()
+        .filter(|m| m["method"] == "notifications/resources/list_changed")
+        .count();
+    w.backlog.clear();
+    n
+}
+
+#[tokio::test]
+async fn skills_added_replaced_and_removed_at_runtime() {
+    let server = Server::builder("runtime", "1.0.0")
+        .enable_resources()
+        .build()
+        .unwrap();
+    let mut w = Wire::start(server.clone(), REV);
+    // A listen stream sees each change of the resource list.
+    let listen = json!({"notifications": {"resourcesListChanged": true}});
+    w.send(
+        json!({"jsonrpc": "2.0", "id": 100, "method": "subscriptions/listen",
+        "params": modern(listen)}),
+    )
+    .await;
+    let ack = w.recv().await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(listed(&mut w, 1).await, Err(-32601));
+
+    let notes = Skill::new(MD)
+        .and_then(|s| s.file("guide/TIPS.md", "text/markdown", TIPS))
+        .unwrap();
+    server.add_skill(notes).unwrap();
+    assert_eq!(listed(&mut w, 2).await, Ok(vec!["notes".to_string()]));
+    let r = w
+        .request(json!(3), "server/discover", modern(json!({})))
+        .await;
+    assert_eq!(
+        r["result"]["capabilities"]["extensions"],
+        json!({"io.modelcontextprotocol/skills": {"directoryRead": true}})
+    );
+    let read = |uri: &str| modern(json!({ "uri": uri }));
+    let r = w
+        .request(
+            json!(4),
+            "resources/read",
+            read("skill://notes/guide/TIPS.md"),
+        )
+        .await;
+    assert_eq!(r["result"]["contents"][0]["text"], TIPS);
+    assert_eq!(list_changes(&mut w), 1);
+
+    // The same name again replaces the skill: its old files go, the new ones are served.
+    let v2 = "---\nname: notes\ndescription: Take better notes\n---\nBody 2\n";
+    server.add_skill(Skill::new(v2).unwrap()).unwrap();
+    let r = ext(&mut w, 5, "skills/get", read("skill://notes/SKILL.md")).await;
+    assert_eq!(
+        r["result"]["skill"]["resources"],
+        json!([{"uri": "skill://notes/SKILL.md", "digest": digest(v2.as_bytes()), "size": v2.len()}])
+    );
+    let r = w
+        .request(
+            json!(6),
+            "resources/read",
+            read("skill://notes/guide/TIPS.md"),
+        )
+        .await;
+    assert!(r.get("error").is_some(), "{r}");
+    assert_eq!(list_changes(&mut w), 1);
+
+    // A file whose URI is another resource's is refused, and nothing changes.
+    server
+        .add_resource(
+            json!({"uri": "skill://other/SKILL.md", "name": "not a skill"}),
+            libmcp::server::sync_handler(|_: &libmcp::server::RequestContext| {
+                json!({"contents": [{"uri": "skill://other/SKILL.md", "text": "mine"}]})
+            }),
+        )
+        .unwrap();
+    let other = Skill::new("---\nname: other\ndescription: Clashes\n---\n").unwrap();
+    let err = server.add_skill(other).unwrap_err();
+    assert!(
+        matches!(&err, libmcp::Error::InvalidDefinitions(e) if e.len() == 1),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("skill://other/SKILL.md"), "{err}");
+    assert_eq!(listed(&mut w, 7).await, Ok(vec!["notes".to_string()]));
+    let r = w
+        .request(json!(8), "resources/read", read("skill://other/SKILL.md"))
+        .await;
+    assert_eq!(r["result"]["contents"][0]["text"], "mine");
+    assert_eq!(list_changes(&mut w), 1, "the add_resource only");
+
+    // Removed: its files go, the extension is no longer declared; a second removal is false.
+    assert!(server.remove_skill("notes"));
+    assert!(!server.remove_skill("notes"));
+    assert_eq!(listed(&mut w, 9).await, Err(-32601));
+    let r = w
+        .request(json!(10), "resources/read", read("skill://notes/SKILL.md"))
+        .await;
+    assert!(r.get("error").is_some(), "{r}");
+    let r = w
+        .request(json!(11), "server/discover", modern(json!({})))
+        .await;
+    assert!(r["result"]["capabilities"].get("extensions").is_none());
+    assert_eq!(list_changes(&mut w), 1);
+    w.finish().await;
+}

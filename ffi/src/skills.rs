@@ -1,6 +1,6 @@
 //! The skills extension (SEP-2640, `io.modelcontextprotocol/skills`) through the C ABI: an
 //! `mcp_skill` (a `SKILL.md` and its other files, checked by the core's `Skill`) added to a server
-//! builder, and on the client `skills/list`, `skills/get` and verified reads of a skill's files
+//! builder or to a built server (and removed from it), and on the client `skills/list`, `skills/get` and verified reads of a skill's files
 //! (`Client::list_all_skills`, `get_skill`, `read_skill_file`).
 
 use std::ffi::c_char;
@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::client::{mcp_client, run};
 use crate::error::mcp_error;
 use crate::runtime::block_on;
-use crate::server::mcp_server_builder;
+use crate::server::{mcp_server, mcp_server_builder};
 use crate::status::mcp_status;
 use crate::string::mcp_string;
 
@@ -129,6 +129,55 @@ pub extern "C" fn mcp_server_builder_add_skill(
             return mcp_status::MCP_STATUS_ALREADY_USED;
         };
         crate::builder_slot::update(&mut b.inner, |inner| inner.skill(skill))
+    })
+}
+
+/// Serves `skill` from a built server, even while it serves, replacing a skill of the same name, and
+/// tells listening clients the resource list changed. On success the skill's contents are consumed
+/// as by `mcp_server_builder_add_skill` (free the handle afterwards; adding it again is
+/// `MCP_STATUS_ALREADY_USED`). A skill file whose URI another resource already has is
+/// `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be NULL; written only on
+/// failure); the server is then unchanged and the skill keeps its contents. Any thread, also from a
+/// handler.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_add_skill(
+    server: *const mcp_server,
+    skill: *mut mcp_skill,
+    error_out: *mut *mut mcp_error,
+) -> mcp_status {
+    ffi_boundary!({
+        let srv = try_ref!(server);
+        let s = try_mut!(skill);
+        let Some(inner) = s.inner.as_ref() else {
+            return mcp_status::MCP_STATUS_ALREADY_USED;
+        };
+        match srv.server.add_skill(inner.clone()) {
+            Ok(()) => {
+                s.inner = None;
+                mcp_status::MCP_STATUS_OK
+            }
+            Err(e) => mcp_error::from_engine(&e).store(error_out),
+        }
+    })
+}
+
+/// Stops serving the skill `name` (its files' resources go with it) and tells listening clients the
+/// resource list changed; writes whether there was one to `*removed_out` (may be NULL). Any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_server_remove_skill(
+    server: *const mcp_server,
+    name: *const c_char,
+    name_len: usize,
+    removed_out: *mut bool,
+) -> mcp_status {
+    ffi_boundary!({
+        let srv = try_ref!(server);
+        let name = try_str!(name, name_len);
+        let removed = srv.server.remove_skill(name);
+        if !removed_out.is_null() {
+            unsafe { *removed_out = removed };
+        }
+        mcp_status::MCP_STATUS_OK
     })
 }
 

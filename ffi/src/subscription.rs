@@ -57,8 +57,11 @@ fn deliver(
 }
 
 /// Subscribes to the notifications named by `filter_json`, a JSON object with any of
-/// `"toolsListChanged": true`, `"promptsListChanged": true`, `"resourcesListChanged": true` and
-/// `"resourceSubscriptions": ["uri", ...]` (copied). Blocks until the server has acknowledged
+/// `"toolsListChanged": true`, `"promptsListChanged": true`, `"resourcesListChanged": true`,
+/// `"resourceSubscriptions": ["uri", ...]` and `"taskIds": ["id", ...]` (copied; a task's status
+/// changes arrive as `notifications/tasks` from a 2026-07-28 server, whose listen request then
+/// declares the tasks extension, or as `notifications/tasks/status` from a 2025-11-25 session, the
+/// task as params). Blocks until the server has acknowledged
 /// (modern: the first frame of the `subscriptions/listen` stream; legacy: every `resources/subscribe`
 /// answered), then writes the handle to `*subscription_out` and, when `acknowledged_out` is not NULL,
 /// the subset the server agreed to deliver as JSON (free with `mcp_string_free`). Each notification

@@ -4,8 +4,8 @@
  * verification (a file the entry does not list, an entry whose size or digest does not match the
  * served bytes: MCP_STATUS_PROTOCOL, no bytes), and misuse: SKILL.md texts the core refuses
  * (MCP_STATUS_INVALID_ARGUMENT with the reason), bad file paths and collisions, a skill added
- * twice, two skills of one name failing the build, NULLs and bad JSON, and a server without
- * skills. */
+ * twice, two skills of one name failing the build, NULLs and bad JSON, a server without
+ * skills, and skills added to, replaced on and removed from a server while it serves. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
@@ -283,6 +283,83 @@ static void no_skills(mcp_runtime *rt, const char *version) {
   stop(http, server);
 }
 
+static void clash_resource(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  (void)q;
+  OK(mcp_responder_result(r, S("{\"contents\":[{\"uri\":\"skill://clash/SKILL.md\",\"text\":\"mine\"}]}")));
+  mcp_responder_free(r);
+}
+
+/* The names `skills/list` gives, as JSON text (the caller frees it), or NULL with -32601. */
+static mcp_string *listed(mcp_client *c) {
+  mcp_string *list = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_client_list_skills(c, &list, &err);
+  if (st == MCP_STATUS_RPC_ERROR) {
+    CHECK(mcp_error_code(err) == -32601 && list == NULL);
+    mcp_error_free(err);
+    return NULL;
+  }
+  EXPECT(MCP_STATUS_OK, st);
+  return list;
+}
+
+/* Skills added to and removed from a built server while it serves: one added, replaced by a
+ * second version, a clashing one refused (and still usable), then removed. */
+static void runtime_skills(mcp_runtime *rt, const char *version) {
+  mcp_server *server = tool_server("runtime-skills", NULL, 0);
+  mcp_error *err = NULL;
+  OK(mcp_server_add_resource(server, S("{\"uri\":\"skill://clash/SKILL.md\",\"name\":\"mine\"}"), clash_resource,
+                             NULL, NULL, NULL));
+  char url[64];
+  mcp_http_server *http = serve(rt, server, url, sizeof url);
+  mcp_client *c = connect(rt, url, version);
+  CHECK(listed(c) == NULL);
+
+  mcp_skill *s = NULL;
+  OK(mcp_skill_new(S(SKILL_MD), &s, NULL));
+  OK(mcp_skill_add_file(s, S("references/FORMS.md"), S("text/markdown"), (const uint8_t *)FORMS_MD,
+                        sizeof FORMS_MD - 1, NULL));
+  OK(mcp_server_add_skill(server, s, &err));
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_server_add_skill(server, s, NULL));
+  mcp_skill_free(s);
+  mcp_string *list = listed(c);
+  CHECK(list != NULL && has(list, "skill://pdf-processing/references/FORMS.md"));
+  mcp_string_free(list);
+
+  /* The same name again replaces the skill: FORMS.md is gone. */
+  OK(mcp_skill_new(S(SKILL_MD), &s, NULL));
+  OK(mcp_server_add_skill(server, s, NULL));
+  mcp_skill_free(s);
+  list = listed(c);
+  CHECK(list != NULL && has(list, "skill://pdf-processing/SKILL.md") && !has(list, "FORMS.md"));
+  mcp_string_free(list);
+
+  /* A file URI another resource has: refused, the skill keeps its contents. */
+  OK(mcp_skill_new(S("---\nname: clash\ndescription: Clashes\n---\n"), &s, NULL));
+  EXPECT_ERROR(MCP_STATUS_INVALID_ARGUMENT, "skill://clash/SKILL.md", mcp_server_add_skill(server, s, &err));
+  OK(mcp_skill_add_file(s, S("still/usable.txt"), S("text/plain"), (const uint8_t *)"x", 1, NULL));
+  mcp_skill_free(s);
+  list = listed(c);
+  CHECK(list != NULL && !has(list, "clash"));
+  mcp_string_free(list);
+
+  bool removed = false;
+  OK(mcp_server_remove_skill(server, S("pdf-processing"), &removed));
+  CHECK(removed);
+  OK(mcp_server_remove_skill(server, S("pdf-processing"), &removed));
+  CHECK(!removed);
+  OK(mcp_server_remove_skill(server, S("pdf-processing"), NULL));
+  CHECK(listed(c) == NULL);
+
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_add_skill(NULL, NULL, NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_add_skill(server, NULL, NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_server_remove_skill(NULL, S("x"), NULL));
+  EXPECT(MCP_STATUS_INVALID_UTF8, mcp_server_remove_skill(server, BAD_UTF8, sizeof BAD_UTF8, NULL));
+  mcp_client_free(c);
+  stop(http, server);
+}
+
 int main(void) {
   bad_skills();
   mcp_runtime *rt = NULL;
@@ -295,6 +372,8 @@ int main(void) {
   stop(http, server);
   no_skills(rt, "2026-07-28");
   no_skills(rt, "2025-11-25");
+  runtime_skills(rt, "2026-07-28");
+  runtime_skills(rt, "2025-11-25");
   mcp_runtime_free(rt);
   printf("skills: ok\n");
   return 0;

@@ -1,8 +1,9 @@
 /* Tasks through the C ABI, HTTP in one process, both eras: tools opting in with
  * execution.taskSupport whose handlers start the task (mcp_responder_start_task) and answer later
  * from their own threads; a client calling them as tasks and following them (get, result blocking
- * and with a callback, cancel, list at 2025-11-25), input inside a task, a failed task, a sync-only
- * tool answered at once, and misuse (NULLs, unknown ids, a start after the answer, bad config).
+ * and with a callback, cancel, list at 2025-11-25, a subscription to its status changes), input
+ * inside a task, a failed task, a sync-only tool answered at once, and misuse (NULLs, unknown ids,
+ * a start after the answer, bad config).
  * Every userdata finalizer must run exactly once. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -127,6 +128,23 @@ static void on_note(void *ud, mcp_str method, mcp_str params) {
     atomic_fetch_add(&status_notes, 1);
 }
 
+/* A subscription naming one task: its completion arrives as notifications/tasks (modern) or
+ * notifications/tasks/status (2025-11-25); `ud` points to the era's legacy flag. */
+static atomic_int task_notes;
+static atomic_int task_subs_ended;
+
+static void on_task_note(void *ud, mcp_str method, mcp_str params) {
+  int legacy = *(const int *)ud;
+  if (method.len == 0) {
+    atomic_fetch_add(&task_subs_ended, 1);
+    return;
+  }
+  const char *want = legacy ? "notifications/tasks/status" : "notifications/tasks";
+  CHECK(method.len == strlen(want) && memcmp(method.data, want, method.len) == 0);
+  CHECK(view_has(params, "\"completed\""));
+  atomic_fetch_add(&task_notes, 1);
+}
+
 /* The taskId of a `{"task": ...}` answer (the caller frees it). */
 static mcp_string *task_id_of(const mcp_string *created) {
   mcp_string *id = NULL;
@@ -192,6 +210,24 @@ static void exercise(mcp_runtime *rt, const char *url, const char *version, int 
     mcp_string_free(out);
     CHECK(await_at_least(&status_notes, 1));
   }
+  mcp_string_free(id);
+
+  /* Its status changes pushed to a subscription naming it. */
+  static const int eras[2] = {0, 1};
+  id = create(c, "sleepy", "{\"ms\":300}");
+  char filter[160];
+  snprintf(filter, sizeof filter, "{\"taskIds\":[\"%s\"]}", mcp_string_data(id));
+  mcp_subscription *sub = NULL;
+  mcp_string *ack = NULL;
+  int notes_before = atomic_load(&task_notes);
+  int ended_before = atomic_load(&task_subs_ended);
+  atomic_fetch_add(&handed_out, 1);
+  OK(mcp_client_subscribe(c, filter, strlen(filter), on_task_note, (void *)&eras[legacy], count_free, &sub, &ack, &err));
+  CHECK(has(ack, "taskIds") && has(ack, mcp_string_data(id)));
+  mcp_string_free(ack);
+  CHECK(await_at_least(&task_notes, notes_before + 1));
+  mcp_subscription_free(sub);
+  CHECK(atomic_load(&task_subs_ended) == ended_before + 1);
   mcp_string_free(id);
 
   /* Input inside the task, answered by the elicitation handler. */

@@ -3,6 +3,7 @@
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
   inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry, SkillDefinition, ServerOptions,
+  ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult, ListRootsRequestParams, ListRootsResult,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -72,11 +73,18 @@ async function server (): Promise<void> {
 async function client (): Promise<void> {
   const c = await Client.connectStdio('node', ['server.js'], {
     protocolVersion: '2025-11-25',
-    onElicitation: async () => ({ action: 'decline' }),
+    onElicitation: async (params: ElicitRequestParams): Promise<ElicitResult> =>
+      params.mode === 'url' ? { action: 'cancel' } : { action: 'accept', content: { name: params.message } },
     roots: [{ uri: 'file:///tmp' }],
     stderr: 'ignore',
   })
-  const h = await Client.connectHttp(new URL('http://127.0.0.1:3000/mcp'), { headers: { authorization: 'Bearer x' } })
+  const h = await Client.connectHttp(new URL('http://127.0.0.1:3000/mcp'), {
+    headers: { authorization: 'Bearer x' },
+    onSampling: (params: CreateMessageRequestParams): CreateMessageResult => ({
+      role: 'assistant', model: 'm', content: { type: 'text', text: `${params.messages.length} / ${params.maxTokens}` },
+    }),
+    onRoots: (_params: ListRootsRequestParams): ListRootsResult => ({ roots: [{ uri: 'file:///tmp' }] }),
+  })
   const o = await Client.connectHttp('http://127.0.0.1:3000/mcp', {
     oauth: { redirectUri: 'http://127.0.0.1:8976/callback', clientName: 'typed', preRegistered: { clientId: 'id' } },
     onAuthorize: async (url) => new URL(url),
@@ -125,7 +133,7 @@ async function client (): Promise<void> {
 void server; void client
 
 async function subscriptions (c: Client): Promise<void> {
-  const sub: Subscription = await c.subscribe({ toolsListChanged: true, resourceSubscriptions: ['test://r'] })
+  const sub: Subscription = await c.subscribe({ toolsListChanged: true, resourceSubscriptions: ['test://r'], taskIds: ['t1'] })
   void sub.acknowledged.toolsListChanged
   for await (const n of sub) {
     if (n.method === 'notifications/tools/list_changed') break

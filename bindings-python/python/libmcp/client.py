@@ -23,12 +23,16 @@ from .model import McpObject, wrap
 from .types import (
     CallToolResult,
     CompleteResult,
+    CreateMessageRequestParams,
+    ElicitRequestParams,
     GetPromptResult,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
+    ListRootsRequestParams,
     ListTasksResult,
     ListToolsResult,
+    Notification,
     Prompt,
     ReadResourceResult,
     Resource,
@@ -39,23 +43,30 @@ from .types import (
     Tool,
 )
 
-__all__ = ["Client", "InputHandler", "Subscription"]
+__all__ = ["Client", "ElicitationHandler", "InputHandler", "RootsHandler", "SamplingHandler", "Subscription"]
 
 log = logging.getLogger("libmcp.client")
 
 #: Answers an input request: receives its params (an McpObject) and returns the result dict (or an
 #: awaitable of it). Raising :class:`ProtocolError` answers with that error.
 InputHandler = Callable[[McpObject], Union[dict[str, Any], Awaitable[dict[str, Any]]]]
+#: An :data:`InputHandler` for ``elicitation/create``: its params arrive typed.
+ElicitationHandler = Callable[[ElicitRequestParams], Union[dict[str, Any], Awaitable[dict[str, Any]]]]
+#: An :data:`InputHandler` for ``sampling/createMessage``: its params arrive typed.
+SamplingHandler = Callable[[CreateMessageRequestParams], Union[dict[str, Any], Awaitable[dict[str, Any]]]]
+#: An :data:`InputHandler` for ``roots/list``: its params arrive typed.
+RootsHandler = Callable[[ListRootsRequestParams], Union[dict[str, Any], Awaitable[dict[str, Any]]]]
 ProgressHandler = Callable[[float, Union[float, None], Union[str, None]], Any]
 NotificationHandler = Callable[[str, McpObject], Any]
 
 INTERNAL_ERROR = -32603
 
 
-def _input_invoker(loop: asyncio.AbstractEventLoop, handler: InputHandler) -> Callable[[Any, Any], None]:
+def _input_invoker(loop: asyncio.AbstractEventLoop, handler: Callable[[Any], Any],
+                   params_type: type[McpObject]) -> Callable[[Any, Any], None]:
     async def run(params: Any, reply: _native.InputReply) -> None:
         try:
-            result = handler(wrap(params))
+            result = handler(params_type(params if isinstance(params, dict) else {}))
             if inspect.isawaitable(result):
                 result = await result
             if isinstance(result, McpObject):
@@ -121,10 +132,10 @@ class Client:
         name: str,
         version: str,
         protocol_version: str | None,
-        elicitation: InputHandler | None,
+        elicitation: ElicitationHandler | None,
         elicitation_url: bool,
-        sampling: InputHandler | None,
-        roots: InputHandler | list[dict[str, Any]] | None,
+        sampling: SamplingHandler | None,
+        roots: RootsHandler | list[dict[str, Any]] | None,
         on_notification: NotificationHandler | None,
         on_wire: Callable[[str, bytes], None] | None,
         request_timeout: float | None,
@@ -149,10 +160,10 @@ class Client:
         name: str = "libmcp-python",
         version: str = "0.1.0",
         protocol_version: str | None = None,
-        elicitation: InputHandler | None = None,
+        elicitation: ElicitationHandler | None = None,
         elicitation_url: bool = False,
-        sampling: InputHandler | None = None,
-        roots: InputHandler | list[dict[str, Any]] | None = None,
+        sampling: SamplingHandler | None = None,
+        roots: RootsHandler | list[dict[str, Any]] | None = None,
         on_notification: NotificationHandler | None = None,
         on_wire: Callable[[str, bytes], None] | None = None,
         request_timeout: float | None = None,
@@ -184,10 +195,10 @@ class Client:
         name: str = "libmcp-python",
         version: str = "0.1.0",
         protocol_version: str | None = None,
-        elicitation: InputHandler | None = None,
+        elicitation: ElicitationHandler | None = None,
         elicitation_url: bool = False,
-        sampling: InputHandler | None = None,
-        roots: InputHandler | list[dict[str, Any]] | None = None,
+        sampling: SamplingHandler | None = None,
+        roots: RootsHandler | list[dict[str, Any]] | None = None,
         on_notification: NotificationHandler | None = None,
         on_wire: Callable[[str, bytes], None] | None = None,
         request_timeout: float | None = None,
@@ -219,15 +230,15 @@ class Client:
             return self
         loop = asyncio.get_running_loop()
         opts = dict(self._options)
-        for key in ("elicitation", "sampling"):
+        for key, params_type in (("elicitation", ElicitRequestParams), ("sampling", CreateMessageRequestParams)):
             if opts[key] is not None:
-                opts[key] = _input_invoker(loop, opts[key])
+                opts[key] = _input_invoker(loop, opts[key], params_type)
         roots = opts["roots"]
         if isinstance(roots, list):
             fixed = {"roots": list(roots)}
-            opts["roots"] = _input_invoker(loop, lambda _params: fixed)
+            opts["roots"] = _input_invoker(loop, lambda _params: fixed, ListRootsRequestParams)
         elif roots is not None:
-            opts["roots"] = _input_invoker(loop, roots)
+            opts["roots"] = _input_invoker(loop, roots, ListRootsRequestParams)
         if opts["on_notification"] is not None:
             opts["on_notification"] = _on_loop(loop, opts["on_notification"], wrap_args=True)
         self._native = await self._connect(opts)
@@ -402,9 +413,16 @@ class Client:
         prompts_list_changed: bool = False,
         resources_list_changed: bool = False,
         resource_subscriptions: list[str] | None = None,
+        task_ids: list[str] | None = None,
     ) -> Subscription:
         """Subscribes to change notifications, in either era (a ``subscriptions/listen`` stream, or
-        the legacy session's notifications plus ``resources/subscribe``)."""
+        the legacy session's notifications plus ``resources/subscribe``).
+
+        ``task_ids`` follows tasks' status changes: ``notifications/tasks`` on a 2026-07-28 server
+        (the listen request declares the tasks extension), ``notifications/tasks/status`` on a
+        2025-11-25 session; a notification's ``task`` reads either as a :class:`~libmcp.types.Task`. A change
+        made before the subscription exists is not repeated: read the task's state with
+        :meth:`get_task` after subscribing."""
         f: dict[str, Any] = {}
         if tools_list_changed:
             f["toolsListChanged"] = True
@@ -414,6 +432,8 @@ class Client:
             f["resourcesListChanged"] = True
         if resource_subscriptions:
             f["resourceSubscriptions"] = list(resource_subscriptions)
+        if task_ids:
+            f["taskIds"] = list(task_ids)
         return Subscription(await call_native(self._conn.subscribe, f))
 
     async def ping(self) -> None:
@@ -422,7 +442,8 @@ class Client:
 
 
 class Subscription:
-    """Change notifications from the server: ``async for note in sub`` yields McpObjects with
+    """Change notifications from the server: ``async for note in sub`` yields
+    :class:`~libmcp.types.Notification` objects with
     ``method`` and ``params``; use it as an async context manager (or call :meth:`close`)."""
 
     def __init__(self, native: _native.Subscription) -> None:
@@ -436,11 +457,11 @@ class Subscription:
     def __aiter__(self) -> Subscription:
         return self
 
-    async def __anext__(self) -> McpObject:
+    async def __anext__(self) -> Notification:
         note = await call_native(self._native.next)
         if note is None:
             raise StopAsyncIteration
-        return McpObject(note)
+        return Notification(note)
 
     async def close(self) -> None:
         """Ends the subscription."""

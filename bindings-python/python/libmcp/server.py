@@ -419,6 +419,19 @@ class Server:
         self._names["template"].discard(uri)
         return self._native.remove_resource(uri) or self._native.remove_template(uri)
 
+    def add_skill(self, skill: Skill) -> None:
+        """Serves ``skill`` from now on (replacing a skill of the same name) and tells clients the
+        resource list changed. A ``SKILL.md`` or file path the engine refuses is a ``ValueError``;
+        a file whose URI another resource has is a :class:`DefinitionError`, and nothing changes."""
+        if not isinstance(skill, Skill):
+            raise TypeError(f"add_skill takes a libmcp.Skill, not {type(skill).__name__}")
+        skill_md, files = skill._native()
+        self._native.add_skill(skill_md, files)
+
+    def remove_skill(self, name: str) -> bool:
+        """Stops serving the skill ``name`` (its files go with it); False if there was none."""
+        return self._native.remove_skill(name)
+
     def notify_resource_updated(self, uri: str) -> None:
         """Tells clients subscribed to ``uri`` that it changed."""
         self._native.notify_resource_updated(uri)

@@ -20,6 +20,8 @@ __all__ = [
     "CompleteResult",
     "Completion",
     "ContentBlock",
+    "CreateMessageRequestParams",
+    "ElicitRequestParams",
     "EmbeddedResource",
     "GetPromptResult",
     "ImageContent",
@@ -27,7 +29,9 @@ __all__ = [
     "ListPromptsResult",
     "ListResourceTemplatesResult",
     "ListResourcesResult",
+    "ListRootsRequestParams",
     "ListToolsResult",
+    "Notification",
     "Prompt",
     "PromptArgument",
     "PromptMessage",
@@ -36,6 +40,7 @@ __all__ = [
     "ResourceContents",
     "ResourceLink",
     "ResourceTemplate",
+    "SamplingMessage",
     "ServerInfo",
     "SkillEntry",
     "SkillResource",
@@ -408,6 +413,91 @@ class ListTasksResult(_Page):
 
     __slots__ = ()
     tasks: Field[list[Task]] = _items("tasks", _obj(Task))
+
+
+# -- what the server asks of the client and tells it --------------------------------------------
+
+
+class ElicitRequestParams(McpObject):
+    """The params of ``elicitation/create``, as an elicitation handler receives them: ``mode`` is
+    ``"form"`` (answer with content matching ``requested_schema``) or ``"url"`` (send the user to
+    ``url``; ``elicitation_id`` names the elicitation). A form request without ``mode`` (before
+    2025-11-25) reads as ``"form"``."""
+
+    __slots__ = ()
+    mode: Field[str] = Field("mode", absent="form")
+    message: Field[str] = Field("message")
+    requested_schema: Field[dict[str, Any] | None] = Field("requestedSchema")
+    url: Field[str | None] = Field("url")
+    elicitation_id: Field[str | None] = Field("elicitationId")
+    meta: Field[dict[str, Any] | None] = Field("_meta")
+
+
+def _sampling_content(value: Any) -> ContentBlock | list[ContentBlock]:
+    """A sampling message's content as sent: one block, or (2025-11-25) a list of blocks."""
+    return [_content(v) for v in value] if isinstance(value, list) else _content(value)
+
+
+class SamplingMessage(McpObject):
+    """One message of a sampling request. ``content`` is as the wire has it, one block or (since
+    2025-11-25) a list of blocks; ``blocks`` is always a list. ``tool_use`` and ``tool_result``
+    blocks stay untyped McpObjects."""
+
+    __slots__ = ()
+    role: Field[str] = Field("role")
+    content: Field[ContentBlock | list[ContentBlock]] = Field("content", _sampling_content, list)
+
+    @property
+    def blocks(self) -> list[ContentBlock]:
+        """The content blocks as a list, whichever shape the wire used."""
+        content = self.content
+        return content if isinstance(content, list) else [content]
+
+
+class CreateMessageRequestParams(McpObject):
+    """The params of ``sampling/createMessage``, as a sampling handler receives them. ``tools`` and
+    ``tool_choice`` are there when the server samples with tools (2025-11-25 and later)."""
+
+    __slots__ = ()
+    messages: Field[list[SamplingMessage]] = _items("messages", _obj(SamplingMessage))
+    max_tokens: Field[int] = Field("maxTokens")
+    system_prompt: Field[str | None] = Field("systemPrompt")
+    temperature: Field[float | None] = Field("temperature")
+    stop_sequences: Field[list[str]] = Field("stopSequences", list, list)
+    model_preferences: Field[dict[str, Any] | None] = Field("modelPreferences")
+    include_context: Field[str | None] = Field("includeContext")
+    metadata: Field[dict[str, Any] | None] = Field("metadata")
+    tools: Field[list[Tool]] = _items("tools", _obj(Tool))
+    tool_choice: Field[dict[str, Any] | None] = Field("toolChoice")
+    meta: Field[dict[str, Any] | None] = Field("_meta")
+
+
+class ListRootsRequestParams(McpObject):
+    """The params of ``roots/list``, as a roots handler receives them (only ``_meta``, if any)."""
+
+    __slots__ = ()
+    meta: Field[dict[str, Any] | None] = Field("_meta")
+
+
+_TASK_NOTIFICATIONS = ("notifications/tasks", "notifications/tasks/status")
+
+
+class Notification(McpObject):
+    """A notification from the server, as a subscription yields it: ``method`` and ``params``."""
+
+    __slots__ = ()
+    method: Field[str] = Field("method")
+    params: Field[McpObject | None] = Field("params", _obj(McpObject))
+
+    @property
+    def task(self) -> Task | None:
+        """The task a task status notification carries (``notifications/tasks`` at 2026-07-28,
+        ``notifications/tasks/status`` at 2025-11-25), else None."""
+        data: dict[str, Any] = object.__getattribute__(self, "_data")
+        params = data.get("params")
+        if data.get("method") in _TASK_NOTIFICATIONS and isinstance(params, dict):
+            return Task(params)
+        return None
 
 
 # -- the server ------------------------------------------------------------------------------------

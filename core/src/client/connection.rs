@@ -263,6 +263,7 @@ impl Connection {
             }
         } else if n.method.ends_with("/list_changed")
             || n.method == "notifications/resources/updated"
+            || n.method == "notifications/tasks/status"
         {
             self.legacy_subs
                 .lock()

@@ -43,7 +43,7 @@ pub use builder::{ClientBuilder, InputHandler};
 pub use connection::{CallOptions, ProgressFn};
 pub use handshake::VersionPreference;
 pub use pages::{Listed, Pages};
-pub use subscription::{Subscription, SubscriptionFilter};
+pub use subscription::{Subscription, SubscriptionFilter, task_of};
 pub use tasks::TaskCall;
 
 use crate::error::{Error, Result};

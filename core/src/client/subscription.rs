@@ -1,5 +1,8 @@
 //! Change notifications behind one API for both eras: a `subscriptions/listen` stream on modern
 //! servers; on legacy servers, the session's list_changed notifications plus `resources/subscribe`.
+//! Task status too: a filter naming tasks declares the tasks extension on the listen request and
+//! receives their `notifications/tasks` (modern), or picks their `notifications/tasks/status` out of
+//! the session's notifications (2025-11-25); [`task_of`] reads either as a [`Task`].
 
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
@@ -7,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::Client;
 use crate::error::{Error, Result};
 use crate::jsonrpc::{self, Notification, RequestId};
-use crate::meta;
+use crate::model::Task;
 use crate::transport::{OutKind, Outgoing};
 use crate::version::Era;
 
@@ -16,21 +19,39 @@ pub use crate::model::SubscriptionFilter;
 /// Whether a legacy session notification falls under the filter.
 fn wants(filter: &SubscriptionFilter, n: &Notification) -> bool {
     let on = |f: Option<bool>| f == Some(true);
+    // Whether the params' string `key` is one of `listed`.
+    let named = |key: &str, listed: &Option<Vec<String>>| {
+        let value = n
+            .params
+            .as_ref()
+            .and_then(|p| p.get(key))
+            .and_then(Value::as_str);
+        let listed = listed.as_deref().unwrap_or_default();
+        value.is_some_and(|v| listed.iter().any(|l| l == v))
+    };
     match n.method.as_str() {
         "notifications/tools/list_changed" => on(filter.tools_list_changed),
         "notifications/prompts/list_changed" => on(filter.prompts_list_changed),
         "notifications/resources/list_changed" => on(filter.resources_list_changed),
-        "notifications/resources/updated" => {
-            let uri = n
-                .params
-                .as_ref()
-                .and_then(|p| p.get("uri"))
-                .and_then(Value::as_str);
-            let subs = filter.resource_subscriptions.as_deref().unwrap_or_default();
-            uri.is_some_and(|u| subs.iter().any(|s| s == u))
-        }
+        "notifications/resources/updated" => named("uri", &filter.resource_subscriptions),
+        // 2025-11-25 tasks: the session's status notifications of the named tasks.
+        "notifications/tasks/status" => named("taskId", &filter.task_ids),
         _ => false,
     }
+}
+
+/// The task a task status notification carries: `notifications/tasks` (modern, the DetailedTask) or
+/// `notifications/tasks/status` (2025-11-25, the Task). `None` for any other notification; an
+/// error when the params are not a task.
+pub fn task_of(n: &Notification) -> Option<Result<Task>> {
+    if n.method != "notifications/tasks" && n.method != "notifications/tasks/status" {
+        return None;
+    }
+    let params = n.params.clone().unwrap_or(Value::Null);
+    Some(
+        serde_json::from_value(params)
+            .map_err(|e| Error::Protocol(format!("{} does not carry a task: {e}", n.method))),
+    )
 }
 
 /// An open subscription. Dropping it ends the listen stream (modern) or unsubscribes (legacy).
@@ -129,22 +150,18 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
             done: None,
         });
     }
+    // A filter naming tasks declares the tasks extension, under which the server sends their
+    // `notifications/tasks` on this stream.
+    let tasks = filter.task_ids.is_some();
+    let version = client.server.read().version.clone();
+    let params = json!({
+        "notifications": filter,
+        "_meta": client.modern_meta(&version, tasks),
+    });
     // The listen request stays open for the life of the stream; it is sent without a timeout.
     let id = conn.next_id();
     conn.subs.lock().insert(id.clone(), tx);
     let mut done = conn.expect(id.clone());
-    let version = client.server.read().version.clone();
-    if filter.task_ids.is_some() {
-        return Err(Error::InvalidArgument(
-            "task notifications need the tasks extension, which this client does not declare"
-                .into(),
-        ));
-    }
-    let mut params = json!({ "notifications": filter, "_meta": {} });
-    let m = &mut params["_meta"];
-    m[meta::PROTOCOL_VERSION] = json!(version.as_str());
-    m[meta::CLIENT_CAPABILITIES] = conn.handlers.capabilities();
-    m[meta::CLIENT_INFO] = (*client.info).clone();
     let bytes = jsonrpc::encode_request(&id, "subscriptions/listen", Some(&params));
     if !conn.send(Outgoing {
         kind: OutKind::Request,

@@ -21,7 +21,8 @@ pub struct SubscriptionFilter {
     /// `notifications/resources/updated` for these URIs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_subscriptions: Option<Vec<String>>,
-    /// Tasks extension: `notifications/tasks` for these task ids.
+    /// Tasks extension: `notifications/tasks` for these task ids (a client subscribing to a
+    /// 2025-11-25 session gets the session's `notifications/tasks/status` of these tasks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_ids: Option<Vec<String>>,
 }

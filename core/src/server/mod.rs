@@ -473,6 +473,60 @@ impl Server {
         removed
     }
 
+    /// Serves a skill at runtime (the skills extension, as [`ServerBuilder::skill`] does), replacing
+    /// the skill of the same name if there is one, and announces the change to the resource list
+    /// (its files are resources). A file whose URI is another resource's is refused
+    /// ([`Error::InvalidDefinitions`](crate::Error::InvalidDefinitions)) and nothing changes. The
+    /// extension's capability follows the registered skills, like every other capability.
+    pub fn add_skill(&self, skill: crate::skills::Skill) -> crate::Result<()> {
+        let mut registry = self.inner.registry.write();
+        let replaced: Vec<String> = registry
+            .skills
+            .get(skill.name())
+            .map(|old| old.files().iter().map(|f| old.uri(&f.path)).collect())
+            .unwrap_or_default();
+        let taken: Vec<_> = skill
+            .files()
+            .iter()
+            .map(|f| skill.uri(&f.path))
+            .filter(|uri| registry.resources.contains(uri) && !replaced.contains(uri))
+            .map(|uri| {
+                crate::error::DefinitionError::new(
+                    DefinitionKind::Resource,
+                    uri,
+                    "is already a resource of this server",
+                )
+            })
+            .collect();
+        if !taken.is_empty() {
+            return Err(crate::Error::InvalidDefinitions(taken));
+        }
+        for uri in &replaced {
+            registry.resources.remove(uri);
+        }
+        let left = skills::register(&mut registry, skill);
+        debug_assert!(left.is_empty(), "every URI was checked above: {left:?}");
+        drop(registry);
+        self.notify(Change::Resources);
+        Ok(())
+    }
+
+    /// Stops serving the skill `name` (its files' resources go with it) and announces the change;
+    /// `false` if there was none.
+    pub fn remove_skill(&self, name: &str) -> bool {
+        let mut registry = self.inner.registry.write();
+        let Some(skill) = registry.skills.get(name).cloned() else {
+            return false;
+        };
+        for f in skill.files() {
+            registry.resources.remove(&skill.uri(&f.path));
+        }
+        registry.skills.remove(name);
+        drop(registry);
+        self.notify(Change::Resources);
+        true
+    }
+
     /// Sets (or, with `None`, removes) the `completion/complete` handler at runtime; the completions
     /// capability follows it.
     pub fn set_completion_handler(&self, handler: Option<Handler>) {
