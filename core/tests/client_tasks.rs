@@ -44,17 +44,20 @@ fn greet_later(ctx: RequestContext, responder: Responder) {
     }
 }
 
+/// The `sleepy` tool: sleeps `ms` milliseconds.
+async fn sleepy_tool(ctx: RequestContext) -> Reply {
+    let ms = ctx.arguments()["ms"].as_u64().unwrap_or(0);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    Reply::text(format!("slept {ms} ms"))
+}
+
 fn server() -> Server {
     Server::builder("tasks-server", "1.0.0")
         .config(ServerConfig {
             task_poll_interval_ms: 20,
             ..ServerConfig::default()
         })
-        .tool_async(task_tool("sleepy", "optional"), |ctx| async move {
-            let ms = ctx.arguments()["ms"].as_u64().unwrap_or(0);
-            tokio::time::sleep(Duration::from_millis(ms)).await;
-            Reply::text(format!("slept {ms} ms"))
-        })
+        .tool_async(task_tool("sleepy", "optional"), sleepy_tool)
         .tool(task_tool("greet", "required"), |ctx, _| {
             match name_of(ctx) {
                 Some(n) => Reply::text(format!("Hello, {n}!")),
@@ -221,4 +224,46 @@ async fn task_notifications(client: &Client, pref: &VersionPreference) {
         libmcp::client::task_of(&broken),
         Some(Err(Error::Protocol(_)))
     ));
+}
+
+/// A server that asks to be polled once a minute: a follower that sees a short task end within
+/// seconds was woken by the task's status notification, not by a poll.
+#[tokio::test]
+async fn a_follower_is_woken_by_status_notifications() {
+    let slow_polls = Server::builder("tasks-server", "1.0.0")
+        .config(ServerConfig {
+            task_poll_interval_ms: 60_000,
+            ..ServerConfig::default()
+        })
+        .tool_async(task_tool("sleepy", "optional"), sleepy_tool)
+        .build()
+        .unwrap();
+    for pref in ERAS {
+        let client =
+            support::inprocess::connect(slow_polls.clone(), "tasks-client", pref.clone()).await;
+        let task = sleepy(&client, 100, &pref).await;
+        let mut seen = Vec::new();
+        let result = tokio::time::timeout(
+            Duration::from_secs(20),
+            client.follow_task(&task, |t| seen.push(t.status)),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("{pref:?}: the follower waited for a poll"))
+        .unwrap();
+        assert_eq!(text(&result), "slept 100 ms", "{pref:?}");
+        assert_eq!(
+            seen,
+            [TaskStatus::Working, TaskStatus::Completed],
+            "{pref:?}"
+        );
+        let result = tokio::time::timeout(
+            Duration::from_secs(20),
+            client.call_tool_task("sleepy", json!({"ms": 100})),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("{pref:?}: wait_task waited for a poll"))
+        .unwrap();
+        assert_eq!(text(&result), "slept 100 ms", "{pref:?}");
+        client.close().await;
+    }
 }

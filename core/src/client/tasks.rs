@@ -1,18 +1,20 @@
 //! Tools called as tasks, client side: the call declares the tasks extension (2026-07-28) or sends
 //! `params.task` (2025-11-25); input the server needs before the task exists is answered in MRTR
-//! rounds first. A task is then polled at the server's `pollIntervalMs`; its `inputRequests` are
-//! answered with the registered input handlers through `tasks/update` (at 2025-11-25 the server asks
-//! with real requests, which the same handlers answer, and `tasks/result` waits for the end).
+//! rounds first. A task is then polled at the server's `pollIntervalMs`, and sooner when a
+//! subscription to its status changes (a listen stream naming it, or the 2025-11-25 session's
+//! notifications) says it changed; its `inputRequests` are answered with the registered input
+//! handlers through `tasks/update` (at 2025-11-25 the server asks with real requests, which the same
+//! handlers answer, and `tasks/result` waits for the end).
 
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::Client;
 use super::connection::CallOptions;
 use super::mrtr::{ResultKind, call_with_input_as, fulfil_all, result_kind_as};
 use super::typed::{parse_result, to_arguments};
+use super::{Client, Subscription, SubscriptionFilter};
 use crate::error::{Error, Result};
 use crate::model::{CallToolResult, Task, TaskStatus};
 use crate::version::Era;
@@ -24,6 +26,22 @@ const DEFAULT_POLL: Duration = Duration::from_millis(500);
 fn poll_interval(task: &Task) -> Duration {
     task.poll_interval_ms
         .map_or(DEFAULT_POLL, |ms| Duration::from_millis(ms.max(1)))
+}
+
+/// Waits until the task may have changed: its next status notification or, whichever comes first
+/// (and always without a subscription), the server's poll interval. A subscription that ends is
+/// dropped and polling goes on.
+async fn wait_for_change(pushed: &mut Option<Subscription>, task: &Task) {
+    let interval = poll_interval(task);
+    let Some(sub) = pushed.as_mut() else {
+        return tokio::time::sleep(interval).await;
+    };
+    tokio::select! {
+        note = sub.next() => if note.is_none() {
+            *pushed = None;
+        },
+        () = tokio::time::sleep(interval) => {}
+    }
 }
 
 /// What calling a tool as a task gave: the server decides, call by call.
@@ -88,8 +106,10 @@ impl Client {
             .map(|_| ())
     }
 
-    /// Follows a task to its end and returns its result: polls at the server's interval, answering
-    /// its input requests on the way (modern), or waits on `tasks/result` (2025-11-25). A failed
+    /// Follows a task to its end and returns its result: reads it again at the server's interval,
+    /// or as soon as a status notification says it changed (a `subscriptions/listen` stream naming
+    /// the task, opened for the wait when the server takes one), answering its input requests on
+    /// the way (modern), or waits on `tasks/result` (2025-11-25). A failed
     /// task is its JSON-RPC error ([`Error::Rpc`]); a cancelled one is [`Error::Cancelled`].
     pub async fn wait_task(&self, task: &Task) -> Result<CallToolResult> {
         self.follow(task, None).await
@@ -97,7 +117,8 @@ impl Client {
 
     /// [`wait_task`](Self::wait_task), calling `on_status` with the task as given and then whenever
     /// a poll shows a new status or status message, until it ends. At 2025-11-25 the task is then
-    /// polled with `tasks/get` until it ends (the server's own requests for input are answered
+    /// polled with `tasks/get` (at the interval, or sooner on the session's
+    /// `notifications/tasks/status`) until it ends (the server's own requests for input are answered
     /// meanwhile by the input handlers) before `tasks/result` fetches its outcome.
     pub async fn follow_task(
         &self,
@@ -118,8 +139,9 @@ impl Client {
         }
         if self.era() == Era::Legacy {
             if on_status.is_some() {
+                let mut pushed = self.status_pushes(&current).await;
                 while !current.status.is_terminal() {
-                    tokio::time::sleep(poll_interval(&current)).await;
+                    wait_for_change(&mut pushed, &current).await;
                     current = self.next_state(&current, &mut on_status).await?;
                 }
             }
@@ -130,6 +152,7 @@ impl Client {
         }
         let max = self.conn.config.max_input_rounds;
         let mut rounds = 0;
+        let mut pushed = self.status_pushes(&current).await;
         loop {
             match current.status {
                 TaskStatus::Completed => {
@@ -158,9 +181,30 @@ impl Client {
                     self.task_request("tasks/update", &current.task_id, Some(answers))
                         .await?;
                 }
-                TaskStatus::Working => tokio::time::sleep(poll_interval(&current)).await,
+                TaskStatus::Working => wait_for_change(&mut pushed, &current).await,
             }
             current = self.next_state(&current, &mut on_status).await?;
+        }
+    }
+
+    /// A subscription to the task's status changes (a listen stream naming it, or the 2025-11-25
+    /// session's notifications), when the task is still running and the server takes one; `None`
+    /// leaves the follower to poll alone.
+    async fn status_pushes(&self, task: &Task) -> Option<Subscription> {
+        if task.status.is_terminal() {
+            return None;
+        }
+        let filter = SubscriptionFilter {
+            task_ids: Some(vec![task.task_id.clone()]),
+            ..Default::default()
+        };
+        match self.subscribe(filter).await {
+            Ok(sub) if sub.acknowledged()["taskIds"] == json!([task.task_id]) => Some(sub),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::debug!(task = %task.task_id, "polling the task: no status subscription: {e}");
+                None
+            }
         }
     }
 
