@@ -267,3 +267,68 @@ async fn a_follower_is_woken_by_status_notifications() {
         client.close().await;
     }
 }
+
+/// A scripted 2026-07-28 server that makes a task, answers `tasks/get` with it completed, and never
+/// acknowledges `subscriptions/listen`; returns how many listen requests it saw.
+async fn never_acknowledging_peer(io: tokio::io::DuplexStream) -> usize {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (r, mut w) = tokio::io::split(io);
+    let mut lines = BufReader::new(r).lines();
+    let mut listens = 0;
+    let times = json!({"createdAt": "2026-12-04T00:00:00.000Z", "lastUpdatedAt": "2026-12-04T00:00:00.000Z"});
+    while let Ok(Some(line)) = lines.next_line().await {
+        let msg: Value = serde_json::from_str(&line).unwrap();
+        let Some(id) = msg.get("id").cloned() else {
+            continue;
+        };
+        let mut result = match msg["method"].as_str() {
+            Some("server/discover") => json!({
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "1"}},
+            }),
+            Some("tools/call") => {
+                json!({"resultType": "task", "taskId": "t1", "status": "working", "pollIntervalMs": 20})
+            }
+            Some("subscriptions/listen") => {
+                listens += 1;
+                continue;
+            }
+            Some("tasks/get") => json!({"taskId": "t1", "status": "completed",
+                "result": {"content": [{"type": "text", "text": "done"}]}}),
+            other => panic!("unexpected request {other:?}"),
+        };
+        if let Some(m) = result.as_object_mut() {
+            m.entry("resultType").or_insert(json!("complete"));
+            if m.contains_key("taskId") {
+                m.extend(times.as_object().unwrap().clone());
+            }
+        }
+        let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+        w.write_all(format!("{answer}\n").as_bytes()).await.unwrap();
+    }
+    listens
+}
+
+/// A server that never acknowledges the status subscription does not hold the follower up: it
+/// gives up on the acknowledgement after a second and polls.
+#[tokio::test]
+async fn a_listen_never_acknowledged_falls_back_to_polling() {
+    let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    let peer = tokio::spawn(never_acknowledging_peer(server_io));
+    let (cr, cw) = tokio::io::split(client_io);
+    let client = Client::builder("tasks-client", "1.0.0")
+        .connect_io(cr, cw)
+        .await
+        .unwrap();
+    let result = tokio::time::timeout(
+        Duration::from_secs(20),
+        client.call_tool_task("slow", json!({})),
+    )
+    .await
+    .expect("the follower waited on an acknowledgement that never came")
+    .unwrap();
+    assert_eq!(text(&result), "done");
+    client.close().await;
+    assert_eq!(peer.await.unwrap(), 1);
+}

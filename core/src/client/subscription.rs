@@ -127,6 +127,16 @@ impl Drop for Subscription {
 }
 
 pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<Subscription> {
+    open_within(client, filter, client.conn.config.request_timeout).await
+}
+
+/// [`open`], waiting at most `timeout` for a modern server's acknowledgement ([`Error::Timeout`]
+/// after it, the stream forgotten).
+pub(crate) async fn open_within(
+    client: &Client,
+    filter: SubscriptionFilter,
+    timeout: std::time::Duration,
+) -> Result<Subscription> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let conn = &client.conn;
     if client.era() == Era::Legacy {
@@ -170,7 +180,6 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
         conn.subs.lock().remove(&id);
         return Err(Error::Closed);
     }
-    let timeout = conn.config.request_timeout;
     let first = tokio::select! {
         n = tokio::time::timeout(timeout, rx.recv()) => n,
         answer = &mut done => {

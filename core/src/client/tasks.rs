@@ -22,6 +22,10 @@ use crate::version::Era;
 /// How long to wait between polls when the server names no interval.
 const DEFAULT_POLL: Duration = Duration::from_millis(500);
 
+/// The shortest wait for the acknowledgement of a status subscription (the poll interval when
+/// longer, at most the request timeout).
+const ACK_WAIT_MIN: Duration = Duration::from_secs(1);
+
 /// The server's `pollIntervalMs` for this task, or [`DEFAULT_POLL`].
 fn poll_interval(task: &Task) -> Duration {
     task.poll_interval_ms
@@ -198,7 +202,11 @@ impl Client {
             task_ids: Some(vec![task.task_id.clone()]),
             ..Default::default()
         };
-        match self.subscribe(filter).await {
+        // A server that never acknowledges must not hold the follower up: it then polls.
+        let ack_wait = poll_interval(task)
+            .max(ACK_WAIT_MIN)
+            .min(self.conn.config.request_timeout);
+        match super::subscription::open_within(self, filter, ack_wait).await {
             Ok(sub) if sub.acknowledged()["taskIds"] == json!([task.task_id]) => Some(sub),
             Ok(_) => None,
             Err(e) => {
