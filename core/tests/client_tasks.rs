@@ -269,16 +269,20 @@ async fn a_follower_is_woken_by_status_notifications() {
 }
 
 /// A scripted 2026-07-28 server that makes a task, answers `tasks/get` with it completed, and never
-/// acknowledges `subscriptions/listen`; returns how many listen requests it saw.
-async fn never_acknowledging_peer(io: tokio::io::DuplexStream) -> usize {
+/// acknowledges `subscriptions/listen`; returns the ids of the listen requests it saw and those the
+/// client cancelled.
+async fn never_acknowledging_peer(io: tokio::io::DuplexStream) -> (Vec<Value>, Vec<Value>) {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let (r, mut w) = tokio::io::split(io);
     let mut lines = BufReader::new(r).lines();
-    let mut listens = 0;
+    let (mut listens, mut cancelled) = (Vec::new(), Vec::new());
     let times = json!({"createdAt": "2026-12-04T00:00:00.000Z", "lastUpdatedAt": "2026-12-04T00:00:00.000Z"});
     while let Ok(Some(line)) = lines.next_line().await {
         let msg: Value = serde_json::from_str(&line).unwrap();
         let Some(id) = msg.get("id").cloned() else {
+            if msg["method"] == "notifications/cancelled" {
+                cancelled.push(msg["params"]["requestId"].clone());
+            }
             continue;
         };
         let mut result = match msg["method"].as_str() {
@@ -291,7 +295,7 @@ async fn never_acknowledging_peer(io: tokio::io::DuplexStream) -> usize {
                 json!({"resultType": "task", "taskId": "t1", "status": "working", "pollIntervalMs": 20})
             }
             Some("subscriptions/listen") => {
-                listens += 1;
+                listens.push(id);
                 continue;
             }
             Some("tasks/get") => json!({"taskId": "t1", "status": "completed",
@@ -307,11 +311,11 @@ async fn never_acknowledging_peer(io: tokio::io::DuplexStream) -> usize {
         let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
         w.write_all(format!("{answer}\n").as_bytes()).await.unwrap();
     }
-    listens
+    (listens, cancelled)
 }
 
 /// A server that never acknowledges the status subscription does not hold the follower up: it
-/// gives up on the acknowledgement after a second and polls.
+/// gives up on the acknowledgement after a second, cancels the listen request and polls.
 #[tokio::test]
 async fn a_listen_never_acknowledged_falls_back_to_polling() {
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
@@ -330,5 +334,10 @@ async fn a_listen_never_acknowledged_falls_back_to_polling() {
     .unwrap();
     assert_eq!(text(&result), "done");
     client.close().await;
-    assert_eq!(peer.await.unwrap(), 1);
+    let (listens, cancelled) = peer.await.unwrap();
+    assert_eq!(listens.len(), 1);
+    assert_eq!(
+        cancelled, listens,
+        "the abandoned listen request is cancelled"
+    );
 }

@@ -131,7 +131,7 @@ pub(crate) async fn open(client: &Client, filter: SubscriptionFilter) -> Result<
 }
 
 /// [`open`], waiting at most `timeout` for a modern server's acknowledgement ([`Error::Timeout`]
-/// after it, the stream forgotten).
+/// after it; the listen request is then cancelled).
 pub(crate) async fn open_within(
     client: &Client,
     filter: SubscriptionFilter,
@@ -191,6 +191,15 @@ pub(crate) async fn open_within(
             });
         }
     };
+    // Gives the stream up: forgotten here, and cancelled so the server frees it.
+    let abandon = || {
+        conn.subs.lock().remove(&id);
+        conn.forget(&id);
+        conn.notify(
+            "notifications/cancelled",
+            Some(&json!({ "requestId": id.to_value() })),
+        );
+    };
     let acknowledged = match first {
         Ok(Some(n)) if n.method == "notifications/subscriptions/acknowledged" => n
             .params
@@ -199,8 +208,7 @@ pub(crate) async fn open_within(
             .cloned()
             .unwrap_or(json!({})),
         Ok(Some(n)) => {
-            conn.subs.lock().remove(&id);
-            conn.forget(&id);
+            abandon();
             return Err(Error::Protocol(format!(
                 "the first message of a listen stream was {}, not the acknowledgement",
                 n.method
@@ -212,8 +220,7 @@ pub(crate) async fn open_within(
             ));
         }
         Err(_) => {
-            conn.subs.lock().remove(&id);
-            conn.forget(&id);
+            abandon();
             return Err(Error::Timeout(timeout));
         }
     };
