@@ -34,6 +34,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(client::connect_stdio, m)?)?;
     m.add_function(wrap_pyfunction!(client::connect_http, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
+    m.add_function(wrap_pyfunction!(subscription::task_of, m)?)?;
     m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -88,3 +88,23 @@ impl Subscription {
         )
     }
 }
+
+/// The task a task status notification carries (`libmcp::client::task_of`) as a dict, or None for
+/// any other notification; params that are not a task raise ProtocolViolation.
+#[pyfunction]
+pub fn task_of(py: Python<'_>, method: String, params: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let params = from_py(params)?;
+    let note = libmcp::jsonrpc::Notification {
+        method,
+        params: (!params.is_null()).then_some(params),
+    };
+    match libmcp::client::task_of(&note) {
+        None => Ok(py.None()),
+        Some(Err(e)) => Err(crate::errors::to_pyerr(py, e)),
+        Some(Ok(task)) => {
+            let json =
+                serde_json::to_value(&task).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            Ok(to_py(py, &json)?.unbind())
+        }
+    }
+}

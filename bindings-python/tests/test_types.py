@@ -7,9 +7,11 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import pytest
+
 from support import run, serving
 
-from libmcp import Audio, Client, EmbeddedResource, Image, McpObject, ResourceLink, Server, ToolError
+from libmcp import Audio, Client, EmbeddedResource, Image, McpObject, ProtocolViolation, ResourceLink, Server, ToolError
 from libmcp import types as t
 
 
@@ -186,11 +188,15 @@ def test_input_request_params_and_notifications() -> None:
     assert t.CreateMessageRequestParams({"messages": [], "maxTokens": 1}).tools == []
     assert t.ListRootsRequestParams({}).meta is None
 
+    times = {"createdAt": "2026-12-04T00:00:00.000Z", "lastUpdatedAt": "2026-12-04T00:00:00.000Z"}
     modern = t.Notification({"method": "notifications/tasks",
-                             "params": {"taskId": "t1", "status": "completed", "createdAt": "x"}})
+                             "params": {"taskId": "t1", "status": "completed", **times}})
     legacy = t.Notification({"method": "notifications/tasks/status",
-                             "params": {"taskId": "t2", "status": "working", "createdAt": "x", "pollInterval": 5}})
+                             "params": {"taskId": "t2", "status": "working", "pollInterval": 5, **times}})
     assert modern.task is not None and (modern.task.task_id, modern.task.is_terminal) == ("t1", True)
     assert legacy.task is not None and (legacy.task.status, legacy.task.poll_interval_ms) == ("working", 5)
     changed = t.Notification({"method": "notifications/tools/list_changed"})
     assert changed.task is None and changed.params is None and changed.method == "notifications/tools/list_changed"
+    broken = t.Notification({"method": "notifications/tasks", "params": {"taskId": 7}})
+    with pytest.raises(ProtocolViolation, match="does not carry a task"):
+        broken.task

@@ -20,6 +20,7 @@ __all__ = [
     "connect_http",
     "connect_stdio",
     "shutdown",
+    "task_of",
 ]
 
 ENGINE_VERSION: str
@@ -28,6 +29,9 @@ _Done = Callable[[bool, Any], None]
 
 def shutdown() -> None:
     """Stops the engine runtime (registered with atexit)."""
+
+def task_of(method: str, params: Any) -> dict[str, Any] | None:
+    """The task a task status notification carries, or None for another notification."""
 
 def connect_stdio(
     done: _Done,

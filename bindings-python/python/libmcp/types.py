@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generic, TypeVar, Union, overload
 
+from . import _native
 from .model import McpObject
 
 __all__ = [
@@ -479,9 +480,6 @@ class ListRootsRequestParams(McpObject):
     meta: Field[dict[str, Any] | None] = Field("_meta")
 
 
-_TASK_NOTIFICATIONS = ("notifications/tasks", "notifications/tasks/status")
-
-
 class Notification(McpObject):
     """A notification from the server, as a subscription yields it: ``method`` and ``params``."""
 
@@ -492,12 +490,11 @@ class Notification(McpObject):
     @property
     def task(self) -> Task | None:
         """The task a task status notification carries (``notifications/tasks`` at 2026-07-28,
-        ``notifications/tasks/status`` at 2025-11-25), else None."""
+        ``notifications/tasks/status`` at 2025-11-25), else None; params that are not a task
+        raise :class:`~libmcp.errors.ProtocolViolation`."""
         data: dict[str, Any] = object.__getattribute__(self, "_data")
-        params = data.get("params")
-        if data.get("method") in _TASK_NOTIFICATIONS and isinstance(params, dict):
-            return Task(params)
-        return None
+        task = _native.task_of(str(data.get("method", "")), data.get("params"))
+        return Task(task) if task is not None else None
 
 
 # -- the server ------------------------------------------------------------------------------------
