@@ -4,7 +4,9 @@
 mod client;
 mod convert;
 mod errors;
+mod executor;
 mod limits;
+mod loop_queue;
 mod oauth;
 mod request;
 mod resource;
@@ -21,6 +23,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<server::Server>()?;
     m.add_class::<server::Stopper>()?;
+    m.add_class::<loop_queue::LoopQueue>()?;
     m.add_class::<server::HttpServer>()?;
     m.add_class::<request::Request>()?;
     m.add_class::<request::Input>()?;

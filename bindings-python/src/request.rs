@@ -174,7 +174,8 @@ impl Request {
         self.ctx.is_cancelled()
     }
 
-    /// Calls `callback()` (from an engine thread) once the request is cancelled. Returns at once.
+    /// Calls `callback()` (from a Python worker thread) once the request is cancelled. Returns at
+    /// once.
     fn on_cancel(&self, callback: Py<PyAny>) -> PyResult<()> {
         let flag = self.ctx.cancel_flag().clone();
         let answered = self.answered.clone();
@@ -183,10 +184,11 @@ impl Request {
                 _ = flag.cancelled() => {}
                 _ = answered.cancelled() => return,
             }
-            Python::attach(|py| {
-                // A callback failing has nobody to report to but the handler it would cancel.
+            // On a Python worker, not this engine thread. A callback failing has nobody to report
+            // to but the handler it would cancel.
+            crate::executor::run(Box::new(move |py| {
                 let _ = callback.call0(py);
-            });
+            }));
         })?;
         Ok(())
     }

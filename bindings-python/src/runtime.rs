@@ -63,10 +63,12 @@ where
     Ok(handle()?.spawn(fut))
 }
 
-/// Stops the runtime: called from `atexit`. Tasks still running are dropped; threads get a second to
-/// finish what they are doing, without the GIL (they may be waiting for it).
+/// Stops the Python handler workers and the runtime: called from `atexit`. Queued handler calls and
+/// tasks still running are dropped; threads get a second to finish what they are doing, without the
+/// GIL (they may be waiting for it).
 #[pyfunction]
 pub fn shutdown(py: Python<'_>) {
+    py.detach(|| crate::executor::stop(Duration::from_secs(1)));
     let old = std::mem::replace(&mut *STATE.lock(), State::Stopped);
     if let State::Running { pid, rt } = old {
         if pid == std::process::id() {

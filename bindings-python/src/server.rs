@@ -1,8 +1,8 @@
 //! `Server`: the engine's server behind a handle Python registers into, and its transports.
 //!
 //! Every handler is the engine's raw [`Handler`]: it wraps the invocation in a [`Request`] and calls
-//! the Python `invoke(request)` callable on a blocking engine thread (the GIL is taken there, never on
-//! an engine worker); the Python layer answers through the request, now or later.
+//! the Python `invoke(request)` callable on one of the package's Python workers (the GIL is taken
+//! there, never on an engine worker); the Python layer answers through the request, now or later.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -19,6 +19,8 @@ use tokio::sync::oneshot;
 
 use crate::convert::{from_py, to_py};
 use crate::errors::to_pyerr;
+use crate::executor;
+use crate::loop_queue::{LoopQueue, LoopSlot};
 use crate::request::Request;
 use crate::task::{Task, spawn_py};
 
@@ -40,32 +42,37 @@ fn skill_of((skill_md, files): SkillParts) -> PyResult<libmcp::skills::Skill> {
 pub struct Server {
     inner: libmcp::server::Server,
     redis: Option<libmcp::store::redis::RedisStore>,
+    /// The serving loop's queue, for handlers registered with `on_loop` (`async def` ones).
+    loop_slot: LoopSlot,
 }
 
-fn invoke(callable: &Py<PyAny>, ctx: RequestContext, responder: Responder) {
-    Python::attach(|py| {
-        let request = match Py::new(py, Request::new(ctx, responder)) {
-            Ok(r) => r,
-            // Dropping the request drops its responder, which answers with an internal error.
-            Err(_) => return,
-        };
-        if let Err(e) = callable.call1(py, (request.clone_ref(py),)) {
-            request
-                .get()
-                .fail_if_unanswered(format!("the handler failed: {e}"));
-        }
-    });
+fn invoke(py: Python<'_>, callable: &Py<PyAny>, ctx: RequestContext, responder: Responder) {
+    let request = match Py::new(py, Request::new(ctx, responder)) {
+        Ok(r) => r,
+        // Dropping the request drops its responder, which answers with an internal error.
+        Err(_) => return,
+    };
+    if let Err(e) = callable.call1(py, (request.clone_ref(py),)) {
+        request
+            .get()
+            .fail_if_unanswered(format!("the handler failed: {e}"));
+    }
 }
 
-fn handler(callable: Py<PyAny>) -> Handler {
+/// The engine's handler for a Python `invoke`: on an engine thread the call is queued for the
+/// serving event loop (`on_loop`, while there is one: `loop_queue.rs`) or for the package's Python
+/// workers (`executor.rs`), which hold the GIL across queued calls; elsewhere it runs here.
+fn handler(callable: Py<PyAny>, on_loop: Option<LoopSlot>) -> Handler {
     let callable = Arc::new(callable);
     Arc::new(move |ctx: RequestContext, responder: Responder| {
         let callable = callable.clone();
-        match tokio::runtime::Handle::try_current() {
-            Ok(rt) => {
-                rt.spawn_blocking(move || invoke(&callable, ctx, responder));
-            }
-            Err(_) => invoke(&callable, ctx, responder),
+        let job: executor::Job = Box::new(move |py| invoke(py, &callable, ctx, responder));
+        if tokio::runtime::Handle::try_current().is_err() {
+            Python::attach(job);
+        } else if let Some(slot) = &on_loop {
+            slot.run(job);
+        } else {
+            executor::run(job);
         }
     })
 }
@@ -76,13 +83,20 @@ fn register(
     py: Python<'_>,
     definition: &Bound<'_, PyAny>,
     invoke: Py<PyAny>,
+    on_loop: Option<LoopSlot>,
     add: impl FnOnce(serde_json::Value, Handler) -> libmcp::Result<()>,
 ) -> PyResult<()> {
-    add(self::definition(definition)?, handler(invoke)).map_err(|e| to_pyerr(py, e))
+    add(self::definition(definition)?, handler(invoke, on_loop)).map_err(|e| to_pyerr(py, e))
 }
 
 fn definition(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     from_py(obj)
+}
+
+impl Server {
+    fn slot(&self, on_loop: bool) -> Option<LoopSlot> {
+        on_loop.then(|| self.loop_slot.clone())
+    }
 }
 
 #[pymethods]
@@ -173,55 +187,82 @@ impl Server {
         if let Some(redis) = &redis {
             crate::shared::fan_out(redis.clone(), inner.clone())?;
         }
-        Ok(Server { inner, redis })
+        Ok(Server {
+            inner,
+            redis,
+            loop_slot: LoopSlot::default(),
+        })
     }
 
     /// Registers (or replaces) a tool: `definition` is the Tool object, `invoke(request)` serves it.
+    #[pyo3(signature = (definition, invoke, on_loop=false))]
     fn add_tool(
         &self,
         py: Python<'_>,
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
+        on_loop: bool,
     ) -> PyResult<()> {
-        register(py, definition, invoke, |d, h| self.inner.add_tool(d, h))
+        register(py, definition, invoke, self.slot(on_loop), |d, h| {
+            self.inner.add_tool(d, h)
+        })
     }
 
     /// Registers (or replaces) a static resource.
+    #[pyo3(signature = (definition, invoke, on_loop=false))]
     fn add_resource(
         &self,
         py: Python<'_>,
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
+        on_loop: bool,
     ) -> PyResult<()> {
-        register(py, definition, invoke, |d, h| self.inner.add_resource(d, h))
+        register(py, definition, invoke, self.slot(on_loop), |d, h| {
+            self.inner.add_resource(d, h)
+        })
     }
 
     /// Registers (or replaces) a resource template.
+    #[pyo3(signature = (definition, invoke, on_loop=false))]
     fn add_template(
         &self,
         py: Python<'_>,
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
+        on_loop: bool,
     ) -> PyResult<()> {
-        register(py, definition, invoke, |d, h| {
+        register(py, definition, invoke, self.slot(on_loop), |d, h| {
             self.inner.add_resource_template(d, h)
         })
     }
 
     /// Registers (or replaces) a prompt.
+    #[pyo3(signature = (definition, invoke, on_loop=false))]
     fn add_prompt(
         &self,
         py: Python<'_>,
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
+        on_loop: bool,
     ) -> PyResult<()> {
-        register(py, definition, invoke, |d, h| self.inner.add_prompt(d, h))
+        register(py, definition, invoke, self.slot(on_loop), |d, h| {
+            self.inner.add_prompt(d, h)
+        })
     }
 
     /// Sets (or with None removes) the completion handler.
-    #[pyo3(signature = (invoke))]
-    fn set_completion(&self, invoke: Option<Py<PyAny>>) {
-        self.inner.set_completion_handler(invoke.map(handler));
+    #[pyo3(signature = (invoke, on_loop=false))]
+    fn set_completion(&self, invoke: Option<Py<PyAny>>, on_loop: bool) {
+        let slot = self.slot(on_loop);
+        self.inner
+            .set_completion_handler(invoke.map(|i| handler(i, slot)));
+    }
+
+    /// Sets (or with None clears) the queue of the event loop that serves: handlers registered
+    /// with `on_loop` are called there while it is set.
+    #[pyo3(signature = (queue))]
+    fn set_loop_queue(&self, queue: Option<Py<LoopQueue>>) {
+        self.loop_slot.set(queue);
     }
 
     /// Removes a tool; False if there was none.

@@ -80,3 +80,25 @@ def test_clients_on_many_threads() -> None:
         t.join(60)
     assert not errors, errors
     assert results == {n: [n + i for i in range(20)] for n in range(4)}
+
+
+def test_blocked_sync_handlers_do_not_hold_up_the_others(version: str) -> None:
+    # Each call blocks until all 24 run at once: the handler workers grow while calls are stuck.
+    async def main() -> list[str]:
+        async with demo_client(protocol_version=version) as c:
+            out = await asyncio.gather(*(c.call_tool("rendezvous", {"parties": 24}) for _ in range(24)))
+            assert not any(r.is_error for r in out), [r.content[0].text for r in out]
+            return [r.content[0].text for r in out]
+
+    assert run(main()) == ["met"] * 24
+
+
+def test_async_handlers_run_together_on_the_serving_loop(version: str) -> None:
+    async def main() -> set[str]:
+        async with demo_client(protocol_version=version) as c:
+            out = await asyncio.gather(*(c.call_tool("async_rendezvous", {"parties": 50}) for _ in range(50)))
+            assert not any(r.is_error for r in out), [r.content[0].text for r in out]
+            return {r.content[0].text for r in out}
+
+    # The demo server serves with server.run() on its main thread.
+    assert run(main()) == {"MainThread"}

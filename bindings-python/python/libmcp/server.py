@@ -7,12 +7,13 @@ Shaped like the official SDK's ``MCPServer``/``FastMCP``: ``@server.tool()``, ``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -241,6 +242,7 @@ class Server:
                                       task_ttl, task_poll_interval, task_store,
                                       [s._native() for s in skills] if skills else None, redis, limits or None)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
         self._tool_scopes: dict[str, list[str]] = {}
 
@@ -341,7 +343,7 @@ class Server:
             definition["execution"] = {"taskSupport": task}
         self._claim("tool", f.name)
         tool = _Tool(self, f, out_schema is not None, wrapped, task not in (None, "forbidden") and not defer_task)
-        self._native.add_tool(definition, tool.invoke)
+        self._native.add_tool(definition, tool.invoke, on_loop=f.is_async)
         self._names["tool"].add(f.name)
         if scopes:
             self._tool_scopes[f.name] = list(scopes)
@@ -406,11 +408,11 @@ class Server:
         resource = _Resource(self, f, mime_type)
         if templated:
             self._claim("template", uri)
-            self._native.add_template(definition, resource.invoke)
+            self._native.add_template(definition, resource.invoke, on_loop=f.is_async)
             self._names["template"].add(uri)
         else:
             self._claim("resource", uri)
-            self._native.add_resource(definition, resource.invoke)
+            self._native.add_resource(definition, resource.invoke, on_loop=f.is_async)
             self._names["resource"].add(uri)
 
     def remove_resource(self, uri: str) -> bool:
@@ -483,7 +485,7 @@ class Server:
             if value:
                 definition[key] = value
         self._claim("prompt", f.name)
-        self._native.add_prompt(definition, _Prompt(self, f).invoke)
+        self._native.add_prompt(definition, _Prompt(self, f).invoke, on_loop=f.is_async)
         self._names["prompt"].add(f.name)
 
     def remove_prompt(self, name: str) -> bool:
@@ -498,7 +500,8 @@ class Server:
         a list of values, a Completion ``dict`` (``values``, ``total``, ``hasMore``) or None."""
 
         def register(fn: F) -> F:
-            self._native.set_completion(_Completion(self, Function.inspect(fn, None, None)).invoke)
+            f = Function.inspect(fn, None, None)
+            self._native.set_completion(_Completion(self, f).invoke, on_loop=f.is_async)
             return fn
 
         return register
@@ -534,6 +537,30 @@ class Server:
         (:class:`libmcp.auth.ResourceServer`)."""
         loop = asyncio.get_running_loop()
         self._loop = loop
+        with self._loop_queue(loop):
+            await self._serve(loop, transport, host, port, ready, auth, http)
+
+    @contextlib.contextmanager
+    def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+        """While serving, calls of ``async def`` handlers are queued for ``loop`` and started there
+        in batches (one wake-up of the loop for all calls queued meanwhile), not one by one from a
+        worker thread. A loop without ``add_reader`` gets them from the workers."""
+        queue = _native.LoopQueue()
+        try:
+            loop.add_reader(queue.fileno(), queue.drain)
+        except NotImplementedError:
+            yield
+            return
+        self._native.set_loop_queue(queue)
+        try:
+            yield
+        finally:
+            self._native.set_loop_queue(None)
+            loop.remove_reader(queue.fileno())
+            queue.close()
+
+    async def _serve(self, loop: asyncio.AbstractEventLoop, transport: str, host: str, port: int,
+                     ready: Callable[[str], Any] | None, auth: ResourceServer | None, http: dict[str, Any]) -> None:
         if transport == "stdio":
             fut: asyncio.Future[Any] = loop.create_future()
             stopper = self._native.serve_stdio(_done_for(loop, fut))
@@ -564,7 +591,8 @@ class Server:
 
     def _start(self, request: _native.Request, run: Callable[[], Any], answer: Callable[[Any], None],
                fail: Callable[[BaseException], None], is_async: bool) -> None:
-        """Runs a handler: sync ones here (an engine thread, GIL held), async ones on the serving loop."""
+        """Runs a handler: sync ones here (a handler worker, GIL held), async ones on the serving loop
+        (here too when the loop drained them from its queue, else scheduled onto it)."""
         if not is_async:
             try:
                 result = run()
@@ -589,8 +617,22 @@ class Server:
                 return
             _answer_safely(request, answer, result, fail)
 
+        if _running_loop() is loop:
+            # Queued for the loop and drained there (_loop_queue). The set keeps the task alive.
+            task = loop.create_task(main())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            request.on_cancel(lambda: loop.call_soon_threadsafe(task.cancel))
+            return
         future = asyncio.run_coroutine_threadsafe(main(), loop)
         request.on_cancel(future.cancel)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _answer_safely(request: _native.Request, answer: Callable[[Any], None], result: Any,

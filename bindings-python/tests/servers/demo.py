@@ -182,6 +182,42 @@ def sleep_sync(seconds: float) -> str:
     return threading.current_thread().name
 
 
+_rendezvous: dict[int, threading.Barrier] = {}
+_rendezvous_lock = threading.Lock()
+
+
+@server.tool()
+def rendezvous(parties: int) -> str:
+    """Blocks until `parties` calls of it are running at once (10 s at most): proves that blocked
+    sync handlers do not hold up the others."""
+    with _rendezvous_lock:
+        barrier = _rendezvous.setdefault(parties, threading.Barrier(parties, timeout=10))
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        raise ToolError(f"only some of the {parties} calls ran at once") from None
+    return "met"
+
+
+_gathering: dict[int, tuple[list[int], asyncio.Event]] = {}
+
+
+@server.tool()
+async def async_rendezvous(parties: int) -> str:
+    """Waits until `parties` calls of it are waiting at once (10 s at most), on the serving loop's
+    thread: names that thread."""
+    arrived, all_here = _gathering.setdefault(parties, ([], asyncio.Event()))
+    arrived.append(1)
+    if len(arrived) == parties:
+        del _gathering[parties]
+        all_here.set()
+    try:
+        await asyncio.wait_for(all_here.wait(), 10)
+    except asyncio.TimeoutError:
+        raise ToolError(f"only {len(arrived)} of the {parties} calls were waiting at once") from None
+    return threading.current_thread().name
+
+
 @server.tool()
 def whoami(ctx: Context) -> dict:
     """The request as the handler sees it."""
