@@ -43,11 +43,20 @@ function runNode (script, args = [], { timeout = 20000, input, ...opts } = {}) {
   })
 }
 
+/** Peers still running when a test file's tests are over (a test that failed before closing its
+ * peer): killed then, or their open pipes would keep the file's process, and the run, waiting. */
+const livePeers = new Set()
+require('node:test').after(() => {
+  for (const child of livePeers) child.kill('SIGKILL')
+})
+
 /** A child process spawned with `args` (Node's own executable) as a line-oriented JSON-RPC peer:
  * `send(msg)` writes one line (a string as is, anything else as JSON), `recv()` resolves to the
  * next message, `close()` ends its stdin and resolves to its exit code. */
 function linePeer (args) {
   const child = require('node:child_process').spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+  livePeers.add(child)
+  child.on('exit', () => livePeers.delete(child))
   const queue = []
   const waiting = []
   require('node:readline').createInterface({ input: child.stdout }).on('line', (l) => {

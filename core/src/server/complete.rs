@@ -2,6 +2,7 @@
 //! shaping (`resultType`, `serverInfo`, cache hints), and the end of the request's in-flight entry.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use serde_json::{Map, Value, json};
 
@@ -103,11 +104,10 @@ impl Completion {
             return;
         }
         let bytes = jsonrpc::encode_result(&self.ctx.0.id, result);
-        self.ctx.0.sink.send(Outgoing {
+        self.answer(Outgoing {
             kind: OutKind::Result,
             bytes,
         });
-        self.done();
     }
 
     pub(crate) fn send_error(&self, error: &RpcError) {
@@ -115,11 +115,15 @@ impl Completion {
             return;
         }
         let bytes = jsonrpc::encode_error(Some(&self.ctx.0.id), error);
-        self.ctx.0.sink.send(Outgoing {
+        self.answer(Outgoing {
             kind: OutKind::Error(error.code),
             bytes,
         });
-        self.done();
+    }
+
+    fn answer(&self, msg: Outgoing) {
+        let ctx = &self.ctx.0;
+        answer_request(&ctx.session, &ctx.sink, &ctx.id, &ctx.cancel, msg);
     }
 
     /// Whether this answer may go out: false once the engine has answered the request itself
@@ -128,10 +132,26 @@ impl Completion {
     fn claim(&self) -> bool {
         self.task.is_some() || self.ctx.0.cancel.claim_answer()
     }
+}
 
-    fn done(&self) {
-        end_inflight(&self.ctx.0.session, &self.ctx.0.id, &self.ctx.0.cancel);
-    }
+/// Sends the answer to request `id` and ends it. Its in-flight entry goes first: a peer that reads
+/// the answer and sends its next request at once must not find this one still counted against
+/// `max_in_flight` (or still cancellable). `answering` covers the gap until the answer is in the
+/// sink, for whoever waits for the session to drain ([`Session::inflight`], the stdio transport at
+/// end of input).
+///
+/// [`Session::inflight`]: super::session::Session::inflight
+pub(crate) fn answer_request(
+    session: &SessionShared,
+    sink: &Sink,
+    id: &RequestId,
+    flag: &CancelFlag,
+    msg: Outgoing,
+) {
+    session.answering.fetch_add(1, Ordering::SeqCst);
+    end_inflight(session, id, flag);
+    sink.send(msg);
+    session.answering.fetch_sub(1, Ordering::SeqCst);
 }
 
 /// Removes an in-flight entry, unless the id was reused by a newer request since.
@@ -210,9 +230,9 @@ pub(crate) fn send_engine_error(
     flag: &CancelFlag,
     e: &RpcError,
 ) {
-    sink.send(Outgoing {
+    let msg = Outgoing {
         kind: OutKind::Error(e.code),
         bytes: jsonrpc::encode_error(Some(id), e),
-    });
-    end_inflight(session, id, flag);
+    };
+    answer_request(session, sink, id, flag, msg);
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::complete::end_inflight;
+use super::complete::answer_request;
 use super::context::RequestContext;
 use crate::error::RpcError;
 use crate::jsonrpc;
@@ -41,11 +41,11 @@ pub(crate) fn arm(ctx: &RequestContext, limit: Duration) {
         ))
         .with_data(json!({ "handlerTimeoutMs": ms }));
         tracing::warn!(method = ctx.method(), "{}", e.message);
-        ctx.0.sink.send(Outgoing {
+        let msg = Outgoing {
             kind: OutKind::Error(e.code),
             bytes: jsonrpc::encode_error(Some(&ctx.0.id), &e),
-        });
+        };
+        answer_request(&ctx.0.session, &ctx.0.sink, &ctx.0.id, flag, msg);
         flag.cancel();
-        end_inflight(&ctx.0.session, &ctx.0.id, flag);
     });
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use super::complete::{add_server_info, end_inflight, send_engine_error};
+use super::complete::{add_server_info, answer_request, send_engine_error};
 use super::context::RequestContext;
 use super::session::SessionShared;
 use crate::error::RpcError;
@@ -169,11 +169,12 @@ impl Listeners {
                 m.insert(meta::SUBSCRIPTION_ID.into(), l.ctx.id().to_value());
             }
             let bytes = jsonrpc::encode_result(l.ctx.id(), &Value::Object(obj));
-            l.ctx.0.sink.send(Outgoing {
+            let msg = Outgoing {
                 kind: OutKind::Result,
                 bytes,
-            });
-            end_inflight(&l.ctx.0.session, &l.ctx.0.id, &l.ctx.0.cancel);
+            };
+            let c = &l.ctx.0;
+            answer_request(&c.session, &c.sink, &c.id, &c.cancel, msg);
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 
 use parking_lot::{Mutex, RwLock, RwLockWriteGuard};
 use serde_json::{Value, json};
@@ -51,6 +51,9 @@ pub(crate) struct SessionShared {
     /// How many times `legacy` was changed (see [`Session::legacy_changes`]).
     legacy_changes: AtomicU64,
     pub(crate) inflight: Mutex<HashMap<RequestId, CancelFlag>>,
+    /// Answers that have left `inflight` and are not in the sink yet (see
+    /// `complete::answer_request`): [`Session::inflight`] counts them too.
+    pub(crate) answering: AtomicUsize,
     pub(crate) outgoing: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, RpcError>>>>,
     next_out_id: AtomicI64,
     /// Set once the peer can no longer answer (its input to us ended): server-to-client requests then
@@ -155,6 +158,7 @@ impl Session {
                 inflight: Mutex::new(HashMap::new()),
                 outgoing: Mutex::new(HashMap::new()),
                 answers_closed: std::sync::atomic::AtomicBool::new(false),
+                answering: AtomicUsize::new(0),
                 next_out_id: AtomicI64::new(1),
                 assume_legacy,
                 stateless: false,
@@ -242,9 +246,11 @@ impl Session {
         self.shared.outgoing.lock().clear();
     }
 
-    /// Number of requests in flight.
+    /// Number of requests in flight, answers on their way to the sink included: once this is 0,
+    /// every answer given so far is in the sink.
     pub fn inflight(&self) -> usize {
-        self.shared.inflight.lock().len()
+        let listed = self.shared.inflight.lock().len();
+        listed + self.shared.answering.load(Ordering::SeqCst)
     }
 
     /// Handles one raw frame: parses it, answers malformed input with the right error, and dispatches.

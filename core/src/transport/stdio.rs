@@ -49,10 +49,13 @@ where
     let mut eof_at: Option<Instant> = None;
     let mut read_error = None;
     loop {
+        // Read before the queue is drained: once nothing is in flight, every answer is queued
+        // (Session::inflight counts answers on their way), so the drain below takes them all.
+        let drained = eof_at.is_some() && session.inflight() == 0;
         out.take_queued(&mut rx);
         if let Some(at) = eof_at
             && out.is_empty()
-            && (session.inflight() == 0 || at.elapsed() >= server.config().shutdown_grace)
+            && (drained || at.elapsed() >= server.config().shutdown_grace)
         {
             break;
         }

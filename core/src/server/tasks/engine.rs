@@ -17,7 +17,7 @@ use super::wire;
 use crate::error::RpcError;
 use crate::jsonrpc;
 use crate::outgoing::{OutKind, Outgoing};
-use crate::server::complete::{Completion, Kind, add_server_info, end_inflight};
+use crate::server::complete::{Completion, Kind, add_server_info, answer_request};
 use crate::server::context::{InputRequired, Reply, RequestContext, Responder};
 use crate::server::registry::Handler;
 
@@ -174,9 +174,8 @@ pub(crate) fn start(c: Completion) -> Completion {
             return;
         }
         let created = server.tasks.store.create(record.clone()).await;
-        // The request ends here: its in-flight entry goes first, so closing the connection after
-        // this answer cannot cancel the task through the request's flag.
-        end_inflight(&ctx.0.session, &ctx.0.id, &ctx.0.cancel);
+        // The request ends with this answer; its in-flight entry goes first (answer_request), so
+        // closing the connection after the answer cannot cancel the task through the request's flag.
         let (kind, bytes) = match created {
             Ok(()) => {
                 let mut result = if offer.legacy {
@@ -205,7 +204,14 @@ pub(crate) fn start(c: Completion) -> Completion {
                 )
             }
         };
-        ctx.0.sink.send(Outgoing { kind, bytes });
+        let c = &ctx.0;
+        answer_request(
+            &c.session,
+            &c.sink,
+            &c.id,
+            &c.cancel,
+            Outgoing { kind, bytes },
+        );
         drop(guard);
     });
     Completion {
