@@ -45,22 +45,19 @@ fn add(
     }
 }
 
-/// The body of `mcp_server_remove_*`: removes the entry named `key` (a name, or a URI for
-/// resources) and writes whether there was one to `*removed_out` (may be NULL).
-fn remove(
+/// The body of `mcp_server_remove_*` (and `mcp_server_remove_skill`): removes the entry named
+/// `key` (a name, or a URI for resources) with `op` and writes whether there was one to
+/// `*removed_out` (may be NULL).
+pub(crate) fn remove(
     server: *const mcp_server,
-    entry: Entry,
     key: *const c_char,
     key_len: usize,
     removed_out: *mut bool,
+    op: impl FnOnce(&libmcp::server::Server, &str) -> bool,
 ) -> mcp_status {
     let s = try_ref!(server);
     let key = try_str!(key, key_len);
-    let removed = match entry {
-        Entry::Tool => s.server.remove_tool(key),
-        Entry::Prompt => s.server.remove_prompt(key),
-        Entry::Resource => s.server.remove_resource(key),
-    };
+    let removed = op(&s.server, key);
     if !removed_out.is_null() {
         unsafe { *removed_out = removed };
     }
@@ -97,7 +94,7 @@ pub extern "C" fn mcp_server_remove_tool(
     name_len: usize,
     removed_out: *mut bool,
 ) -> mcp_status {
-    ffi_boundary!({ remove(server, Entry::Tool, name, name_len, removed_out) })
+    ffi_boundary!({ remove(server, name, name_len, removed_out, |s, k| s.remove_tool(k)) })
 }
 
 /// Registers (or replaces) a prompt on a built server, even while it serves, and tells listening
@@ -131,7 +128,11 @@ pub extern "C" fn mcp_server_remove_prompt(
     name_len: usize,
     removed_out: *mut bool,
 ) -> mcp_status {
-    ffi_boundary!({ remove(server, Entry::Prompt, name, name_len, removed_out) })
+    ffi_boundary!({
+        remove(server, name, name_len, removed_out, |s, k| {
+            s.remove_prompt(k)
+        })
+    })
 }
 
 /// Registers (or replaces) a static resource on a built server and tells listening clients the
@@ -163,7 +164,11 @@ pub extern "C" fn mcp_server_remove_resource(
     uri_len: usize,
     removed_out: *mut bool,
 ) -> mcp_status {
-    ffi_boundary!({ remove(server, Entry::Resource, uri, uri_len, removed_out) })
+    ffi_boundary!({
+        remove(server, uri, uri_len, removed_out, |s, k| {
+            s.remove_resource(k)
+        })
+    })
 }
 
 /// Tells the clients subscribed to `uri` (legacy `resources/subscribe`, or a listen stream naming it

@@ -171,13 +171,9 @@ pub extern "C" fn mcp_server_remove_skill(
     removed_out: *mut bool,
 ) -> mcp_status {
     ffi_boundary!({
-        let srv = try_ref!(server);
-        let name = try_str!(name, name_len);
-        let removed = srv.server.remove_skill(name);
-        if !removed_out.is_null() {
-            unsafe { *removed_out = removed };
-        }
-        mcp_status::MCP_STATUS_OK
+        crate::server_registry::remove(server, name, name_len, removed_out, |s, k| {
+            s.remove_skill(k)
+        })
     })
 }
 
