@@ -104,10 +104,13 @@ impl Completion {
             return;
         }
         let bytes = jsonrpc::encode_result(&self.ctx.0.id, result);
-        self.answer(Outgoing {
-            kind: OutKind::Result,
-            bytes,
-        });
+        send_answer(
+            &self.ctx,
+            Outgoing {
+                kind: OutKind::Result,
+                bytes,
+            },
+        );
     }
 
     pub(crate) fn send_error(&self, error: &RpcError) {
@@ -115,15 +118,13 @@ impl Completion {
             return;
         }
         let bytes = jsonrpc::encode_error(Some(&self.ctx.0.id), error);
-        self.answer(Outgoing {
-            kind: OutKind::Error(error.code),
-            bytes,
-        });
-    }
-
-    fn answer(&self, msg: Outgoing) {
-        let ctx = &self.ctx.0;
-        answer_request(&ctx.session, &ctx.sink, &ctx.id, &ctx.cancel, msg);
+        send_answer(
+            &self.ctx,
+            Outgoing {
+                kind: OutKind::Error(error.code),
+                bytes,
+            },
+        );
     }
 
     /// Whether this answer may go out: false once the engine has answered the request itself
@@ -152,6 +153,12 @@ pub(crate) fn answer_request(
     end_inflight(session, id, flag);
     sink.send(msg);
     session.answering.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// [`answer_request`] for the request of `ctx`.
+pub(crate) fn send_answer(ctx: &RequestContext, msg: Outgoing) {
+    let c = &ctx.0;
+    answer_request(&c.session, &c.sink, &c.id, &c.cancel, msg);
 }
 
 /// Removes an in-flight entry, unless the id was reused by a newer request since.

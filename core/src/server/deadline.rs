@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::complete::answer_request;
+use super::complete::send_answer;
 use super::context::RequestContext;
 use crate::error::RpcError;
 use crate::jsonrpc;
@@ -45,7 +45,7 @@ pub(crate) fn arm(ctx: &RequestContext, limit: Duration) {
             kind: OutKind::Error(e.code),
             bytes: jsonrpc::encode_error(Some(&ctx.0.id), &e),
         };
-        answer_request(&ctx.0.session, &ctx.0.sink, &ctx.0.id, flag, msg);
+        send_answer(&ctx, msg);
         flag.cancel();
     });
 }

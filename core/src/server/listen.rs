@@ -7,7 +7,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use super::complete::{add_server_info, answer_request, send_engine_error};
+use super::complete::{add_server_info, send_answer, send_engine_error};
 use super::context::RequestContext;
 use super::session::SessionShared;
 use crate::error::RpcError;
@@ -173,8 +173,7 @@ impl Listeners {
                 kind: OutKind::Result,
                 bytes,
             };
-            let c = &l.ctx.0;
-            answer_request(&c.session, &c.sink, &c.id, &c.cancel, msg);
+            send_answer(&l.ctx, msg);
         }
     }
 }

@@ -17,7 +17,7 @@ use super::wire;
 use crate::error::RpcError;
 use crate::jsonrpc;
 use crate::outgoing::{OutKind, Outgoing};
-use crate::server::complete::{Completion, Kind, add_server_info, answer_request};
+use crate::server::complete::{Completion, Kind, add_server_info, send_answer};
 use crate::server::context::{InputRequired, Reply, RequestContext, Responder};
 use crate::server::registry::Handler;
 
@@ -174,7 +174,7 @@ pub(crate) fn start(c: Completion) -> Completion {
             return;
         }
         let created = server.tasks.store.create(record.clone()).await;
-        // The request ends with this answer; its in-flight entry goes first (answer_request), so
+        // The request ends with this answer; its in-flight entry goes first (send_answer), so
         // closing the connection after the answer cannot cancel the task through the request's flag.
         let (kind, bytes) = match created {
             Ok(()) => {
@@ -204,14 +204,7 @@ pub(crate) fn start(c: Completion) -> Completion {
                 )
             }
         };
-        let c = &ctx.0;
-        answer_request(
-            &c.session,
-            &c.sink,
-            &c.id,
-            &c.cancel,
-            Outgoing { kind, bytes },
-        );
+        send_answer(&ctx, Outgoing { kind, bytes });
         drop(guard);
     });
     Completion {
