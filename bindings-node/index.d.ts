@@ -79,11 +79,12 @@ export declare class NativeServer {
    * `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
    * `execution.taskSupport` is `optional` or `required` has its handler called inside the task
    * the request becomes, unless `deferTask` is true: then the handler may gather input first
-   * and starts the task itself (`requestStartTask`).
+   * and starts the task itself (`requestStartTask`). Returns the handler's number (see
+   * `js_handler`).
    */
-  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null): void
-  /** Sets the `completion/complete` handler. */
-  setCompletion(handler: (arg: HandlerArgs) => void): void
+  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null): number
+  /** Sets the `completion/complete` handler; returns its number (see `js_handler`). */
+  setCompletion(handler: (arg: HandlerArgs) => void): number
   /**
    * Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
    * its name, URI or URI template. `false` if there was none.
@@ -99,12 +100,35 @@ export declare class NativeServer {
   /** Tells subscribers that the resource at `uri` changed. */
   notifyResourceUpdated(uri: string): void
   /**
-   * Serves this process's stdin and stdout until stdin closes or `stopStdio` is called; in-flight
-   * requests are answered first.
+   * A stdio connection on this process's stdout whose input the JS layer reads from stdin
+   * and feeds in (see `stdio.rs`).
    */
-  serveStdio(): Promise<void>
-  /** Ends a running `serveStdio` (and any started later). */
-  stopStdio(): void
+  openStdio(): NativeStdio
+}
+
+/** One stdio connection fed by the JS layer. */
+export declare class NativeStdio {
+  /**
+   * Handles a chunk read from stdin: returns the handler calls its requests need, to be made
+   * now, and how many bytes wait to be written (above `highWater`, stop reading until
+   * `writable()` resolves). Fails once writing to stdout failed or the connection ended.
+   */
+  feed(chunk: Buffer): Fed
+  /** Above this many unwritten bytes `feed` asks the reader to pause. */
+  get highWater(): number
+  /**
+   * Stdin ended (or serving stops): a final unterminated line is handled (its handler call is
+   * returned, as by `feed`), listen streams end, and requests waiting on the client fail.
+   */
+  end(): Fed
+  /** Resolves once fewer than `highWater` bytes wait to be written. */
+  writable(): Promise<void>
+  /**
+   * Ends the input if `end` was not called, lets in-flight requests answer (within the
+   * server's shutdown grace), writes everything and closes; rejects with a transport error if
+   * writing to stdout failed.
+   */
+  finish(): Promise<void>
 }
 
 /** An open subscription; `close` ends it (the listen stream is closed, or the URIs unsubscribed). */
@@ -124,6 +148,18 @@ export declare class NativeSubscription {
  * `authorize` is the OAuth user-interaction step (`client_auth.rs`).
  */
 export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
+
+/**
+ * What `feed` and `end` hand back: the handler calls to make now (`keys[i]` is the handler's
+ * number, `ids[i]` the request's, `params[i]` its params as JSON text), and how many bytes wait
+ * to be written.
+ */
+export interface Fed {
+  keys: Array<number>
+  ids: Array<number>
+  params: Array<string>
+  waiting: number
+}
 
 /**
  * The core's -32021 error (a required client capability is missing) for `required` (JSON text), as

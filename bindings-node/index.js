@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeHttpServer = nativeBinding.NativeHttpServer
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.NativeStdio = nativeBinding.NativeStdio
 module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.connect = nativeBinding.connect
 module.exports.missingCapabilityError = nativeBinding.missingCapabilityError

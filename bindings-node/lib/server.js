@@ -4,7 +4,7 @@
 // with the core's rules. Handlers run on the JS thread; each answers its request exactly once.
 
 const native = require('../index.js')
-const { McpError, ErrorCode, InvalidTokenError, translated, translatedSync } = require('./errors')
+const { McpError, ErrorCode, InvalidTokenError, TransportError, translated, translatedSync } = require('./errors')
 const { Context, InputRequired } = require('./context')
 const { toJsonSchema } = require('./schema')
 
@@ -44,6 +44,29 @@ function flushSoon () {
     flushing = true
     setImmediate(flush)
   }
+}
+
+/** Runs what `flushSoon()` scheduled now: the answers given by handlers called while a stdin
+ * chunk was handled go out before its callback returns. */
+function flushNow () {
+  if (flushing) flush()
+}
+
+/** The addon-facing handlers by the number `add`/`setCompletion` gave them, for the calls handed
+ * back by stdin feeding (see `bindings-node/src/stdio.rs`). */
+const invokers = new Map()
+
+/** Makes the handler calls a fed stdin chunk needs (`fed` as `feed()` returns it), then sends
+ * their answers. */
+function runFed (fed) {
+  const { keys, ids, params } = fed
+  for (let i = 0; i < keys.length; i++) {
+    const invoke = invokers.get(keys[i])
+    // Its registration was replaced by a handler called just before: the request gets -32603.
+    if (invoke === undefined) native.requestAbandoned(ids[i])
+    else invoke(ids[i], params[i])
+  }
+  flushNow()
 }
 
 /** Sends a handler's answer for request `id`: a result object, or input required. */
@@ -280,6 +303,9 @@ class Server {
   #keys = { tool: new Set(), resource: new Set(), resourceTemplate: new Set(), prompt: new Set() }
   #http = new Set()
   #stdio = null
+  #stopStdio = null
+  /** The completion handler's number (see `runFed`). */
+  #completion
 
   /** `info` is the implementation object (`{name, version, title?, description?, websiteUrl?,
    * icons?}`); `options.instructions` (or `info.instructions`) is sent to clients;
@@ -327,10 +353,19 @@ class Server {
   /** Registers `key` of `kind`: `make(config, handler)` checks them and gives `{def, invoke}`. */
   #register (kind, key, make, config, handler) {
     if (this.#keys[kind].has(key)) throw new Error(`${kind} ${key} is already registered`)
+    let current
     const ops = {
       make,
-      add: ({ def, invoke, deferTask }) => translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke, deferTask)),
-      remove: () => translatedSync(() => this.#native.remove(kind, key)),
+      add: ({ def, invoke, deferTask }) => {
+        const number = translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke, deferTask))
+        invokers.delete(current)
+        current = number
+        invokers.set(number, invoke)
+      },
+      remove: () => {
+        invokers.delete(current)
+        return translatedSync(() => this.#native.remove(kind, key))
+      },
       forget: () => this.#keys[kind].delete(key),
     }
     ops.add(make(config, handler))
@@ -407,7 +442,10 @@ class Server {
   completion (handler) {
     requireFunction(handler, 'completion handler')
     const invoke = dispatcher('completion', (ctx) => handler(ctx.params, ctx))
-    translatedSync(() => this.#native.setCompletion(invoke))
+    const number = translatedSync(() => this.#native.setCompletion(invoke))
+    invokers.delete(this.#completion)
+    this.#completion = number
+    invokers.set(number, invoke)
   }
 
   /** Serves `skill` (`{skillMd, files?}`, as in the `skills` option) from now on, replacing a skill
@@ -431,10 +469,63 @@ class Server {
     this.#native.notifyResourceUpdated(uri)
   }
 
-  /** Serves this process's stdin/stdout; resolves when stdin closes or `close()` is called. */
+  /** Serves this process's stdin/stdout; resolves when stdin closes or `close()` is called (once
+   * in-flight requests are answered), and rejects with a TransportError when stdin or stdout
+   * fails. Stdin is read by Node on this thread and each chunk handed to the engine, which
+   * dispatches the requests at once and writes answers straight to stdout. */
   serveStdio () {
     if (this.#stdio) throw new Error('this server is already serving stdio')
-    this.#stdio = translated(() => this.#native.serveStdio()).finally(() => { this.#stdio = null })
+    const conn = this.#native.openStdio()
+    const highWater = conn.highWater
+    let stop
+    const served = new Promise((resolve, reject) => {
+      const input = process.stdin
+      let ended = false
+      let paused = false
+      const onData = (chunk) => {
+        let fed
+        try {
+          fed = translatedSync(() => conn.feed(chunk))
+        } catch (e) {
+          finish(e)
+          return
+        }
+        runFed(fed)
+        // The peer is not reading what it is sent: stop reading until the engine has written.
+        if (fed.waiting >= highWater && !paused) {
+          paused = true
+          input.pause()
+          conn.writable().then(() => {
+            paused = false
+            if (!ended) input.resume()
+          }, () => {})
+        }
+      }
+      const onEnd = () => finish()
+      const onError = (e) => finish(new TransportError(`reading stdin failed: ${e.message}`))
+      const finish = (failure) => {
+        if (ended) return
+        ended = true
+        input.off('data', onData)
+        input.off('end', onEnd)
+        input.off('error', onError)
+        // A paused stdin no longer keeps the process alive.
+        input.pause()
+        runFed(conn.end())
+        translated(() => conn.finish()).then(
+          () => (failure ? reject(failure) : resolve()),
+          (e) => reject(failure ?? e))
+      }
+      stop = () => finish()
+      input.on('data', onData)
+      input.on('end', onEnd)
+      input.on('error', onError)
+    })
+    this.#stopStdio = stop
+    this.#stdio = served.finally(() => {
+      this.#stdio = null
+      this.#stopStdio = null
+    })
     return this.#stdio
   }
 
@@ -491,7 +582,7 @@ class Server {
   /** Stops serving: stdio ends once in-flight requests are answered; HTTP servers close. */
   async close () {
     const stdio = this.#stdio
-    this.#native.stopStdio()
+    if (this.#stopStdio) this.#stopStdio()
     await Promise.all([...this.#http].map((h) => h.close()))
     if (stdio) await stdio.catch(() => {})
   }

@@ -18,6 +18,7 @@ mod redis;
 mod request;
 mod server;
 mod skills;
+mod stdio;
 mod subscription;
 mod task_store;
 

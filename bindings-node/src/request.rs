@@ -66,7 +66,8 @@ thread_local! {
 
 /// Completes request `id` with `reply` at the next `requestFlush`; `false` if it was answered
 /// already (or never existed). Handing the engine every answer of one event-loop turn together
-/// wakes its writer once per turn instead of once per answer.
+/// costs one write (over stdio, from this thread) or one wake-up of the writer per turn, not one
+/// per answer.
 fn finish(id: f64, reply: Reply) -> bool {
     let Some(p) = PENDING.lock().remove(&(id as u64)) else {
         return false;
@@ -82,11 +83,14 @@ fn finish(id: f64, reply: Reply) -> bool {
 pub fn request_flush() {
     let batch = OUTBOX.with_borrow_mut(std::mem::take);
     // Answers may start engine work (legacy input rounds spawn tasks and call handlers again,
-    // which parks requests: the table is not locked here): give them the runtime.
+    // which parks requests: the table is not locked here): give them the runtime. Over stdio the
+    // batch is written from this thread with one `write` when the writer is idle.
     napi::bindgen_prelude::within_runtime_if_available(|| {
-        for (responder, reply) in batch {
-            responder.reply(reply);
-        }
+        libmcp::transport::stdio::batched(|| {
+            for (responder, reply) in batch {
+                responder.reply(reply);
+            }
+        })
     });
 }
 

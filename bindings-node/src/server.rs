@@ -4,6 +4,7 @@
 //! made (`skills.rs`, `redis.rs`).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use libmcp::server::tasks::TaskSupport;
 use libmcp::server::{Handler, Responder, Server, ServerConfig};
@@ -11,7 +12,6 @@ use napi::bindgen_prelude::{FnArgs, Function, Promise};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use serde_json::Value;
-use tokio::sync::watch;
 
 use crate::error::{engine, invalid, parse};
 use crate::{limits, redis, request, skills, task_store};
@@ -26,21 +26,25 @@ pub struct NativeServer {
     pub(crate) server: Server,
     /// The shared stores of `new Server(info, {redis})`, for `serveHttp`.
     pub(crate) redis: Option<libmcp::store::redis::RedisStore>,
-    /// Tells a running `serveStdio` to stop.
-    stop: watch::Sender<bool>,
 }
 
 /// The engine handler that hands each invocation to `f`. The function is held weakly, so a
 /// registered handler alone does not keep the process alive. With `in_task`, a request that may run
 /// as a task is made one before `f` is called (the core's rule for closure handlers), so `f` runs
 /// inside the task.
-fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<Handler> {
+///
+/// Each handler gets a number (returned by `add` and `setCompletion`): a request dispatched on the
+/// JS thread while it feeds stdin is handed back to the JS layer under that number and called
+/// there at once (see `stdio.rs`), without the thread-safe function's queue.
+fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<(Handler, u32)> {
+    static NEXT_KEY: AtomicU32 = AtomicU32::new(1);
+    let key = NEXT_KEY.fetch_add(1, Ordering::Relaxed);
     let tsfn = f
         .build_threadsafe_function::<HandlerArgs>()
         .weak::<true>()
         .callee_handled::<false>()
         .build()?;
-    Ok(Arc::new(move |ctx, responder: Responder| {
+    let handler: Handler = Arc::new(move |ctx, responder: Responder| {
         let responder = if in_task {
             responder.start_task()
         } else {
@@ -48,6 +52,9 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<Hand
         };
         let params = request::params_json(&ctx);
         let id = request::park(ctx, responder);
+        let Some(params) = crate::stdio::call_here(key, id as f64, params) else {
+            return;
+        };
         // When Node is shutting down the call is refused; the request is dropped, which answers
         // it with an internal error.
         let status = tsfn.call(
@@ -57,7 +64,8 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<Hand
         if status != napi::Status::Ok {
             request::abandon(id);
         }
-    }))
+    });
+    Ok((handler, key))
 }
 
 #[napi]
@@ -121,18 +129,15 @@ impl NativeServer {
         if let Some(r) = &redis {
             redis::fan_out(r, &server)?;
         }
-        Ok(NativeServer {
-            server,
-            redis,
-            stop: watch::channel(false).0,
-        })
+        Ok(NativeServer { server, redis })
     }
 
     /// Registers (or replaces) a definition (JSON text) with its handler: `kind` is `tool`,
     /// `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
     /// `execution.taskSupport` is `optional` or `required` has its handler called inside the task
     /// the request becomes, unless `deferTask` is true: then the handler may gather input first
-    /// and starts the task itself (`requestStartTask`).
+    /// and starts the task itself (`requestStartTask`). Returns the handler's number (see
+    /// `js_handler`).
     #[napi]
     pub fn add(
         &self,
@@ -140,11 +145,11 @@ impl NativeServer {
         definition: String,
         handler: Function<HandlerArgs, ()>,
         defer_task: Option<bool>,
-    ) -> napi::Result<()> {
+    ) -> napi::Result<u32> {
         let def = parse(&format!("{kind} definition"), &definition)?;
         let tasks = kind == "tool"
             && TaskSupport::of_definition(&def).map_err(invalid)? != TaskSupport::Forbidden;
-        let h = js_handler(&handler, tasks && defer_task != Some(true))?;
+        let (h, key) = js_handler(&handler, tasks && defer_task != Some(true))?;
         match kind.as_str() {
             "tool" => self.server.add_tool(def, h),
             "resource" => self.server.add_resource(def, h),
@@ -152,15 +157,16 @@ impl NativeServer {
             "prompt" => self.server.add_prompt(def, h),
             other => return Err(invalid(format!("unknown registration kind {other:?}"))),
         }
-        .map_err(engine)
+        .map_err(engine)?;
+        Ok(key)
     }
 
-    /// Sets the `completion/complete` handler.
+    /// Sets the `completion/complete` handler; returns its number (see `js_handler`).
     #[napi]
-    pub fn set_completion(&self, handler: Function<HandlerArgs, ()>) -> napi::Result<()> {
-        self.server
-            .set_completion_handler(Some(js_handler(&handler, false)?));
-        Ok(())
+    pub fn set_completion(&self, handler: Function<HandlerArgs, ()>) -> napi::Result<u32> {
+        let (h, key) = js_handler(&handler, false)?;
+        self.server.set_completion_handler(Some(h));
+        Ok(key)
     }
 
     /// Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
@@ -197,24 +203,10 @@ impl NativeServer {
             .notify(libmcp::server::Change::ResourceUpdated(uri));
     }
 
-    /// Serves this process's stdin and stdout until stdin closes or `stopStdio` is called; in-flight
-    /// requests are answered first.
+    /// A stdio connection on this process's stdout whose input the JS layer reads from stdin
+    /// and feeds in (see `stdio.rs`).
     #[napi]
-    pub async fn serve_stdio(&self) -> napi::Result<()> {
-        let mut stop = self.stop.subscribe();
-        let stopped = async move {
-            let _ = stop.wait_for(|s| *s).await;
-        };
-        self.server
-            .clone()
-            .serve_stdio_until(stopped)
-            .await
-            .map_err(engine)
-    }
-
-    /// Ends a running `serveStdio` (and any started later).
-    #[napi]
-    pub fn stop_stdio(&self) {
-        self.stop.send_replace(true);
+    pub fn open_stdio(&self) -> crate::stdio::NativeStdio {
+        crate::stdio::NativeStdio::open(&self.server)
     }
 }

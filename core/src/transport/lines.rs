@@ -55,14 +55,13 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 }
             }
             match self.fill().await? {
-                Filled::Line if self.buf.iter().all(u8::is_ascii_whitespace) => self.buf.clear(),
-                Filled::Line => {
-                    self.lent = true;
-                    if self.buf.last() == Some(&b'\r') {
-                        self.buf.pop();
+                Filled::Line => match frame(&self.buf) {
+                    Some(len) => {
+                        self.lent = true;
+                        return Ok(Line::Frame(&self.buf[..len]));
                     }
-                    return Ok(Line::Frame(&self.buf));
-                }
+                    None => self.buf.clear(),
+                },
                 Filled::TooLong => return Ok(Line::TooLong),
                 Filled::Eof => return Ok(Line::Eof),
             }
@@ -114,6 +113,83 @@ enum Filled {
     Eof,
 }
 
+/// The length of the frame a complete line (without its `\n`) holds: without a trailing `\r`;
+/// `None` for a blank line, which is skipped.
+fn frame(line: &[u8]) -> Option<usize> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        None
+    } else {
+        Some(line.len() - usize::from(line.last() == Some(&b'\r')))
+    }
+}
+
+/// The frames of a stream that arrives in chunks the host reads itself: the same frames, limits
+/// and blank-line rule as [`LineReader`]. A partial line waits in the splitter for its end.
+pub(crate) struct LineSplitter {
+    max: usize,
+    buf: Vec<u8>,
+    /// The line being received has outgrown the limit; its bytes are being skipped.
+    overflow: bool,
+}
+
+impl LineSplitter {
+    pub(crate) fn new(max: usize) -> Self {
+        LineSplitter {
+            max,
+            buf: Vec::new(),
+            overflow: false,
+        }
+    }
+
+    /// Calls `each` with every frame (or [`Line::TooLong`]) that `input` completes, in order.
+    pub(crate) fn push(&mut self, mut input: &[u8], mut each: impl FnMut(Line<'_>)) {
+        while let Some(i) = memchr::memchr(b'\n', input) {
+            let line = &input[..i];
+            input = &input[i + 1..];
+            if std::mem::take(&mut self.overflow) || self.buf.len() + line.len() > self.max {
+                self.forget();
+                each(Line::TooLong);
+            } else if self.buf.is_empty() {
+                if let Some(len) = frame(line) {
+                    each(Line::Frame(&line[..len]));
+                }
+            } else {
+                self.buf.extend_from_slice(line);
+                if let Some(len) = frame(&self.buf) {
+                    each(Line::Frame(&self.buf[..len]));
+                }
+                self.forget();
+            }
+        }
+        if !self.overflow {
+            if self.buf.len() + input.len() > self.max {
+                self.overflow = true;
+                self.forget();
+            } else {
+                self.buf.extend_from_slice(input);
+            }
+        }
+    }
+
+    /// The stream ended: a final unterminated line still counts as a frame.
+    pub(crate) fn finish(&mut self, mut each: impl FnMut(Line<'_>)) {
+        if std::mem::take(&mut self.overflow) {
+            each(Line::TooLong);
+        } else if let Some(len) = frame(&self.buf) {
+            each(Line::Frame(&self.buf[..len]));
+        }
+        self.forget();
+    }
+
+    /// Drops the partial line, giving back the capacity one large message needed.
+    fn forget(&mut self) {
+        self.buf.clear();
+        if self.buf.capacity() > KEEP_CAPACITY {
+            self.buf.shrink_to(KEEP_CAPACITY);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +203,36 @@ mod tests {
         assert_eq!(r.next().await.unwrap(), Line::Frame(b"xyz"));
         assert_eq!(r.next().await.unwrap(), Line::Frame(b"last"));
         assert_eq!(r.next().await.unwrap(), Line::Eof);
+    }
+
+    /// Every way of cutting the input into chunks gives the splitter the frames the reader gives.
+    #[tokio::test]
+    async fn the_splitter_frames_like_the_reader() {
+        let input: &[u8] = b"abc\r\n\n  \n0123456789ABCDEF\n\r\nxyz\n01234567\n012345678\nlast";
+        let mut expected = Vec::new();
+        let mut r = LineReader::new(tokio::io::BufReader::with_capacity(3, input), 8);
+        loop {
+            match r.next().await.unwrap() {
+                Line::Eof => break,
+                Line::Frame(f) => expected.push(Some(f.to_vec())),
+                Line::TooLong => expected.push(None),
+            }
+        }
+        assert_eq!(expected.len(), 6, "{expected:?}");
+        for chunk in 1..=input.len() {
+            let mut got = Vec::new();
+            let mut s = LineSplitter::new(8);
+            let mut record = |l: Line<'_>| match l {
+                Line::Frame(f) => got.push(Some(f.to_vec())),
+                Line::TooLong => got.push(None),
+                Line::Eof => unreachable!("the splitter never reports EOF"),
+            };
+            for part in input.chunks(chunk) {
+                s.push(part, &mut record);
+            }
+            s.finish(&mut record);
+            assert_eq!(got, expected, "chunks of {chunk}");
+        }
     }
 
     #[tokio::test]

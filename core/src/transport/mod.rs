@@ -7,5 +7,7 @@ pub mod child;
 pub mod http;
 pub(crate) mod lines;
 pub mod stdio;
+mod stdio_feed;
+mod stdio_out;
 
 pub use crate::outgoing::{OutKind, Outbound, Outgoing, Sink};

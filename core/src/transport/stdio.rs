@@ -1,20 +1,24 @@
 //! The stdio transport, server side: newline-delimited JSON on stdin/stdout. Nothing but protocol
 //! messages is ever written to stdout; diagnostics are `tracing` events (the library prints nothing).
 //!
-//! One task reads, dispatches and writes: a synchronous handler's answer is queued and written by the
-//! same task on its next turn, with no hop to another thread. Everything queued is written with one
-//! `write` call, and reading goes on while a write waits, so a peer that writes a lot before it reads
-//! cannot deadlock the connection.
+//! One task reads, dispatches and writes: a synchronous handler's answer is written by the same task
+//! as it dispatches, with no hop to another thread. An answer given on another thread is written by
+//! that thread when stdout is a pipe with nothing waiting (`stdio_out.rs`); otherwise it is
+//! queued and the task writes everything queued with one `write` call. Reading goes on while a write
+//! waits, so a peer that writes a lot before it reads cannot deadlock the connection.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
 use super::lines::{Line, LineReader};
-use super::{OutKind, Outgoing, Sink};
-use crate::error::RpcError;
-use crate::jsonrpc;
+use super::stdio_feed::dispatch;
+pub use super::stdio_feed::{HIGH_WATER, StdioFeed};
+pub use super::stdio_out::batched;
+use super::stdio_out::{DirectPipe, OutBuf, StdioOut, StdioSink};
+use super::{Outgoing, Sink};
 use crate::server::Server;
 
 /// Serves one connection over a byte stream pair until the reader reaches EOF, then waits (up to the
@@ -32,7 +36,7 @@ where
 pub async fn serve_until<R, W, S>(
     server: Server,
     reader: R,
-    mut writer: W,
+    writer: W,
     shutdown: S,
 ) -> crate::Result<()>
 where
@@ -40,46 +44,53 @@ where
     W: AsyncWrite + Unpin,
     S: std::future::Future<Output = ()>,
 {
+    serve_with(server, reader, writer, None, shutdown).await
+}
+
+/// The serving loop. With `direct` (the pipe `writer` writes to), threads that answer write to it
+/// themselves while nothing waits to be written (see [`super::stdio_out`]).
+async fn serve_with(
+    server: Server,
+    reader: impl AsyncRead + Unpin,
+    mut writer: impl AsyncWrite + Unpin,
+    direct: Option<DirectPipe>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> crate::Result<()> {
     tokio::pin!(shutdown);
-    let (sink, mut rx) = Sink::channel();
+    let out = StdioOut::new(direct);
+    let sink = Sink::new(Arc::new(StdioSink(out.clone())));
     let session = server.session(sink.clone());
     let max = server.config().max_message_bytes;
     let mut lines = LineReader::new(BufReader::with_capacity(64 * 1024, reader), max);
-    let mut out = OutBuf::default();
+    let mut buf = OutBuf::default();
     let mut eof_at: Option<Instant> = None;
     let mut read_error = None;
-    loop {
-        // Read before the queue is drained: once nothing is in flight, every answer is queued
-        // (Session::inflight counts answers on their way), so the drain below takes them all.
+    let result: crate::Result<()> = loop {
+        // Read before the queue is taken: once nothing is in flight, every answer is written or
+        // queued (Session::inflight counts answers on their way), so the take below has them all.
         let drained = eof_at.is_some() && session.inflight() == 0;
-        out.take_queued(&mut rx);
+        if let Some(e) = out.take(&mut buf) {
+            break Err(e.into());
+        }
         if let Some(at) = eof_at
-            && out.is_empty()
+            && buf.is_empty()
             && (drained || at.elapsed() >= server.config().shutdown_grace)
         {
-            break;
+            break Ok(());
         }
         tokio::select! {
             biased;
-            written = writer.write(out.pending()), if !out.is_empty() => {
+            written = writer.write(buf.pending()), if !buf.is_empty() => {
                 match written {
-                    Ok(0) => return Err(std::io::Error::from(std::io::ErrorKind::WriteZero).into()),
-                    Ok(n) => out.advance(n),
-                    Err(e) => return Err(e.into()),
+                    Ok(0) => break Err(std::io::Error::from(std::io::ErrorKind::WriteZero).into()),
+                    Ok(n) => buf.advance(n),
+                    Err(e) => break Err(e.into()),
                 }
             }
-            msg = rx.recv() => {
-                if let Some(m) = msg {
-                    out.push(&m);
-                }
-            }
+            () = out.woken() => {}
             // Reading pauses while the peer is not reading what we write (backpressure).
-            line = lines.next(), if eof_at.is_none() && out.pending().len() < HIGH_WATER => match line {
-                Ok(Line::Frame(bytes)) => session.handle_bytes(bytes),
-                Ok(Line::TooLong) => {
-                    let e = RpcError::invalid_request(format!("message exceeds the limit of {max} bytes"));
-                    out.push(&Outgoing { kind: OutKind::Error(e.code), bytes: jsonrpc::encode_error(None, &e) });
-                }
+            line = lines.next(), if eof_at.is_none() && buf.pending().len() < HIGH_WATER => match line {
+                Ok(line @ (Line::Frame(_) | Line::TooLong)) => dispatch(&session, &sink, max, line),
                 Ok(Line::Eof) | Err(_) => {
                     if let Err(e) = line {
                         read_error = Some(e);
@@ -98,31 +109,68 @@ where
             }
             _ = tokio::time::sleep(Duration::from_millis(10)), if eof_at.is_some() => {}
         }
-    }
+    };
+    // Nothing sent from here on is written (as when the connection is gone).
+    out.close();
     session.close();
+    result?;
     writer.flush().await?;
     writer.shutdown().await?;
     read_error.map_or(Ok(()), |e| Err(e.into()))
 }
 
-/// Above this many unwritten bytes the server stops reading new requests.
-const HIGH_WATER: usize = 16 << 20;
+/// Stdout as a pipe shared with the threads that write to it directly: the serving task's writer.
+#[cfg(target_os = "linux")]
+pub(super) struct SharedPipe(pub(super) DirectPipe);
 
-/// Serialised messages waiting for the writer, newline-terminated, written from `pos` on.
-#[derive(Default)]
-struct OutBuf {
-    bytes: Vec<u8>,
-    pos: usize,
+#[cfg(target_os = "linux")]
+impl AsyncWrite for SharedPipe {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bytes: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        loop {
+            std::task::ready!(self.0.poll_write_ready(cx))?;
+            match self.0.try_write(bytes) {
+                // Readiness was stale (another thread filled the pipe): wait again.
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                r => return std::task::Poll::Ready(r),
+            }
+        }
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
 }
 
-impl OutBuf {
-    fn push(&mut self, m: &Outgoing) {
-        // Written bytes at the front are dropped before the buffer grows, so a writer that never quite
-        // catches up does not make the buffer hold everything ever written.
-        if self.pos > 0 && self.pos >= self.bytes.len() / 2 {
-            self.bytes.drain(..self.pos);
-            self.pos = 0;
+/// Serialised messages waiting for the client-side writer, newline-terminated.
+#[derive(Default)]
+struct ClientBuf {
+    bytes: Vec<u8>,
+}
+
+impl ClientBuf {
+    /// Forgets what was written, keeping at most 1 MiB of capacity for the next batch.
+    fn clear(&mut self) {
+        self.bytes.clear();
+        if self.bytes.capacity() > 1 << 20 {
+            self.bytes.shrink_to(1 << 20);
         }
+    }
+
+    fn push(&mut self, m: &Outgoing) {
         self.bytes.extend_from_slice(&m.bytes);
         self.bytes.push(b'\n');
     }
@@ -130,25 +178,6 @@ impl OutBuf {
     fn take_queued(&mut self, rx: &mut mpsc::UnboundedReceiver<Outgoing>) {
         while let Ok(m) = rx.try_recv() {
             self.push(&m);
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.pos == self.bytes.len()
-    }
-
-    fn pending(&self) -> &[u8] {
-        &self.bytes[self.pos..]
-    }
-
-    fn advance(&mut self, n: usize) {
-        self.pos += n;
-        if self.pos == self.bytes.len() {
-            self.bytes.clear();
-            self.pos = 0;
-            if self.bytes.capacity() > 1 << 20 {
-                self.bytes.shrink_to(1 << 20);
-            }
         }
     }
 }
@@ -160,22 +189,22 @@ pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
     mut stop: tokio::sync::oneshot::Receiver<()>,
 ) -> std::io::Result<()> {
-    let mut out = OutBuf::default();
+    let mut out = ClientBuf::default();
     loop {
         let first = tokio::select! {
             biased;
             m = rx.recv() => m,
             _ = &mut stop => {
                 out.take_queued(&mut rx);
-                writer.write_all(out.pending()).await?;
+                writer.write_all(&out.bytes).await?;
                 break;
             }
         };
         let Some(first) = first else { break };
         out.push(&first);
         out.take_queued(&mut rx);
-        writer.write_all(out.pending()).await?;
-        out.advance(out.pending().len());
+        writer.write_all(&out.bytes).await?;
+        out.clear();
     }
     writer.flush().await?;
     writer.shutdown().await
@@ -210,9 +239,16 @@ pub async fn serve_process_stdio<S: std::future::Future<Output = ()>>(
 ) -> crate::Result<()> {
     #[cfg(target_os = "linux")]
     match (nonblocking_stdin(), nonblocking_stdout()) {
-        (Some(rx), Some(tx)) => return serve_until(server, rx, tx, shutdown).await,
+        (Some(rx), Some(tx)) => {
+            let tx = Arc::new(tx);
+            return serve_with(server, rx, SharedPipe(tx.clone()), Some(tx), shutdown).await;
+        }
         (Some(rx), None) => return serve_until(server, rx, tokio::io::stdout(), shutdown).await,
-        (None, Some(tx)) => return serve_until(server, tokio::io::stdin(), tx, shutdown).await,
+        (None, Some(tx)) => {
+            let tx = Arc::new(tx);
+            let stdin = tokio::io::stdin();
+            return serve_with(server, stdin, SharedPipe(tx.clone()), Some(tx), shutdown).await;
+        }
         (None, None) => {}
     }
     serve_until(server, tokio::io::stdin(), tokio::io::stdout(), shutdown).await
@@ -235,3 +271,6 @@ impl Server {
         serve_process_stdio(self, shutdown).await
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod direct_tests;

@@ -1,0 +1,73 @@
+'use strict'
+// Serving stdio with stdin read by Node (lib/server.js `serveStdio`, src/stdio.rs): chunks cut
+// anywhere, many requests in one chunk, a last line without its newline, and a peer that stops
+// reading (reading pauses, nothing is lost, reading resumes).
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const { spawn } = require('node:child_process')
+const { SERVER, MODERN, runNode } = require('./helpers')
+
+const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} }
+const call = (id, name, args = {}) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: meta } })
+
+/** The answers in `stdout`, by id. */
+function byId (stdout) {
+  const answers = new Map()
+  for (const line of stdout.split('\n').filter((l) => l !== '')) {
+    const msg = JSON.parse(line)
+    assert.ok(!answers.has(msg.id), `answered twice: ${msg.id}`)
+    answers.set(msg.id, msg)
+  }
+  return answers
+}
+
+test('many requests in one chunk, sync and async handlers, and a last line without newline', async () => {
+  const lines = []
+  for (let id = 1; id <= 60; id++) {
+    lines.push(id % 3 === 0 ? call(id, 'rejects') : call(id, 'echo', { text: `t${id}` }))
+  }
+  // No newline after the last request: it is still served when stdin ends.
+  const { code, stdout } = await runNode(SERVER, [], { input: lines.join('\n') })
+  assert.equal(code, 0)
+  const answers = byId(stdout)
+  assert.equal(answers.size, 60)
+  for (let id = 1; id <= 60; id++) {
+    const { result } = answers.get(id)
+    if (id % 3 === 0) assert.deepEqual(result.content, [{ type: 'text', text: 'async boom' }])
+    else assert.deepEqual(result.content, [{ type: 'text', text: `t${id}` }])
+  }
+})
+
+test('a chunk boundary inside a request, and blank lines, change nothing', async () => {
+  const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'inherit'] })
+  let stdout = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  const text = `${call(1, 'echo', { text: 'split' })}\n\n\r\n${call(2, 'echo', { text: 'next' })}\n`
+  for (let i = 0; i < text.length; i += 5) {
+    child.stdin.write(text.slice(i, i + 5))
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  const code = await new Promise((resolve) => { child.on('exit', resolve); child.stdin.end() })
+  assert.equal(code, 0)
+  const answers = byId(stdout)
+  assert.deepEqual([...answers.keys()], [1, 2])
+  assert.equal(answers.get(1).result.content[0].text, 'split')
+  assert.equal(answers.get(2).result.content[0].text, 'next')
+})
+
+test('a peer that stops reading pauses the server; nothing is lost', async () => {
+  const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'inherit'] })
+  // 40 answers of 512 KiB: more than the engine's 16 MiB high-water mark, all sent while the
+  // test reads nothing.
+  const big = 'z'.repeat(512 * 1024)
+  for (let id = 1; id <= 40; id++) child.stdin.write(call(id, 'echo', { text: big }) + '\n')
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  let stdout = ''
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (d) => { stdout += d })
+  const code = await new Promise((resolve) => { child.on('exit', resolve); child.stdin.end() })
+  assert.equal(code, 0)
+  const answers = byId(stdout)
+  assert.equal(answers.size, 40)
+  for (const [, msg] of answers) assert.equal(msg.result.content[0].text.length, big.length)
+})
