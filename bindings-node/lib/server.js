@@ -56,13 +56,21 @@ function flushNow () {
  * back by stdin feeding (see `bindings-node/src/stdio.rs`). */
 const invokers = new Map()
 
+/** Forgets a replaced or removed handler once the current chunk's calls are made: a request the
+ * engine dispatched to it before it was replaced is still answered by it (as through the
+ * thread-safe function it was registered with). */
+function retire (number) {
+  if (number !== undefined) setImmediate(() => invokers.delete(number))
+}
+
 /** Makes the handler calls a fed stdin chunk needs (`fed` as `feed()` returns it), then sends
  * their answers. */
 function runFed (fed) {
   const { keys, ids, params } = fed
   for (let i = 0; i < keys.length; i++) {
     const invoke = invokers.get(keys[i])
-    // Its registration was replaced by a handler called just before: the request gets -32603.
+    // Not reached while `retire` keeps replaced handlers for the chunk; if it were, the request
+    // would get -32603 instead of hanging.
     if (invoke === undefined) native.requestAbandoned(ids[i])
     else invoke(ids[i], params[i])
   }
@@ -358,12 +366,13 @@ class Server {
       make,
       add: ({ def, invoke, deferTask }) => {
         const number = translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke, deferTask))
-        invokers.delete(current)
+        retire(current)
         current = number
         invokers.set(number, invoke)
       },
       remove: () => {
-        invokers.delete(current)
+        retire(current)
+        current = undefined
         return translatedSync(() => this.#native.remove(kind, key))
       },
       forget: () => this.#keys[kind].delete(key),
@@ -443,7 +452,7 @@ class Server {
     requireFunction(handler, 'completion handler')
     const invoke = dispatcher('completion', (ctx) => handler(ctx.params, ctx))
     const number = translatedSync(() => this.#native.setCompletion(invoke))
-    invokers.delete(this.#completion)
+    retire(this.#completion)
     this.#completion = number
     invokers.set(number, invoke)
   }

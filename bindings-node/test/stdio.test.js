@@ -71,3 +71,18 @@ test('a peer that stops reading pauses the server; nothing is lost', async () =>
   assert.equal(answers.size, 40)
   for (const [, msg] of answers) assert.equal(msg.result.content[0].text.length, big.length)
 })
+
+test('a request dispatched before its handler was replaced is answered by the old handler', async () => {
+  const fixture = require('node:path').join(__dirname, 'fixtures', 'replace_server.js')
+  const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'inherit'] })
+  let stdout = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  // One chunk: `target` is dispatched before `replace` runs.
+  child.stdin.write(`${call(1, 'replace')}\n${call(2, 'target')}\n`)
+  while (byId(stdout).size < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+  child.stdin.write(`${call(3, 'target')}\n`)
+  const code = await new Promise((resolve) => { child.on('exit', resolve); child.stdin.end() })
+  assert.equal(code, 0)
+  const text = (id) => byId(stdout).get(id).result.content[0].text
+  assert.deepEqual([text(1), text(2), text(3)], ['replaced', 'old', 'new'])
+})
