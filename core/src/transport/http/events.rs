@@ -118,6 +118,8 @@ struct StreamState {
     /// The engine dropped its last [`PostWriter`]: nothing more will be sent (a cancelled legacy
     /// request ends without a response).
     finished: bool,
+    /// The session ended ([`EventStream::end_session`]): nothing more is recorded.
+    session_ended: bool,
 }
 
 impl EventStream {
@@ -169,6 +171,7 @@ impl EventStream {
                 closed_by_server: false,
                 answered: false,
                 finished: false,
+                session_ended: false,
             }),
         })
     }
@@ -191,18 +194,34 @@ impl EventStream {
         st.live = None;
     }
 
+    /// The session ended ([`SessionStreams::end`]): as [`finish`](Self::finish), and nothing more
+    /// is recorded, since the session's log is removed next (under this lock, so no append of this
+    /// stream can come after the removal).
+    ///
+    /// [`SessionStreams::end`]: super::streams::SessionStreams::end
+    pub(crate) fn end_session(&self) {
+        let mut st = self.state.lock();
+        st.session_ended = true;
+        st.finished = true;
+        st.live = None;
+    }
+
     /// Numbers and records one message (the lock is held by the caller).
     fn record(&self, st: &mut StreamState, kind: OutKind, data: Bytes) -> SseItem {
         st.last_seq += 1;
-        self.store.append(
-            &self.session,
-            StoredEvent {
-                stream: self.number,
-                seq: st.last_seq,
-                kind,
-                data: data.clone(),
-            },
-        );
+        // Once the session ended its log may be gone: an append would create it again, and
+        // nothing would ever remove it.
+        if !st.session_ended {
+            self.store.append(
+                &self.session,
+                StoredEvent {
+                    stream: self.number,
+                    seq: st.last_seq,
+                    kind,
+                    data: data.clone(),
+                },
+            );
+        }
         SseItem {
             id: Some(self.event_id(st.last_seq)),
             kind,
@@ -311,6 +330,10 @@ impl Drop for PostWriter {
 impl Outbound for EventStream {
     fn send(&self, msg: Outgoing) -> bool {
         let mut st = self.state.lock();
+        if st.session_ended {
+            // Nothing more is delivered or recorded (see `end_session`).
+            return false;
+        }
         let data = Bytes::from(msg.bytes);
         let recording = st.pending.is_none();
         let item = if recording {

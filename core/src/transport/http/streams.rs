@@ -204,11 +204,65 @@ impl SessionStreams {
         })
     }
 
-    /// Forgets the open streams, and with `drop_log` the session's log.
+    /// Ends the standalone stream and the open POST streams, forgets the latter, and with
+    /// `drop_log` drops the session's log. The streams stop recording first: a message sent to
+    /// the session as it ends (a change `ServerInner::announce` sends from its snapshot of the
+    /// sessions, taken just before, or a request still running) would otherwise create the log
+    /// again after its removal, and nothing would ever remove it.
     pub(crate) fn end(&self, drop_log: bool) {
-        self.open.lock().clear();
+        let open: Vec<Arc<EventStream>> = self.open.lock().drain().map(|(_, s)| s).collect();
+        self.standalone.end_session();
+        for s in open {
+            s.end_session();
+        }
         if drop_log {
             self.store.remove_session(&self.id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::http::events::PostWriter;
+    use crate::transport::http::store::MemoryEventStore;
+    use crate::transport::{OutKind, Outbound, Outgoing};
+
+    fn note() -> Outgoing {
+        Outgoing {
+            kind: OutKind::Notification,
+            bytes: br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec(),
+        }
+    }
+
+    /// A message reaching a session after it ended (a change announced from a snapshot of the
+    /// sessions taken before the DELETE) must not create its event log again: nothing would
+    /// remove it, and such logs piled up under the `http legacy churn` lane of
+    /// benches/src/soak/load.rs.
+    #[test]
+    fn an_ended_session_records_nothing_more() {
+        let store = Arc::new(MemoryEventStore::default());
+        let streams = SessionStreams::new("s1", store.clone());
+        assert!(streams.standalone.send(note()));
+        let (post, _rx) = streams.open_post(true);
+        let writer = PostWriter(post);
+        assert!(writer.send(note()));
+        assert_eq!(store.sessions(), 1);
+
+        streams.end(true);
+        assert_eq!(store.sessions(), 0);
+        let late_standalone = streams.standalone.send(note());
+        let late_post = writer.send(note());
+        // What the handler sent before its stream was decided is not recorded late either.
+        writer.close_stream();
+        assert_eq!(
+            store.sessions(),
+            0,
+            "a late message recreated the session's log"
+        );
+        assert!(
+            !late_standalone && !late_post,
+            "ended streams take nothing more"
+        );
     }
 }
