@@ -9,6 +9,7 @@
 # in the same order (as far as each gets in SECONDS); unset, every run picks its own.
 # FUZZ_PROFILE=dev builds without optimizations (about half the build time, fewer executions per
 # second: what the test command's short run uses); the default is cargo-fuzz's optimized build.
+# FUZZ_CORPUS=DIR keeps the corpora in DIR (seeded there) instead of fuzz/corpus.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
@@ -27,14 +28,15 @@ case "${FUZZ_PROFILE:-release}" in
   dev) profile_arg=(--dev) ;;
   *) echo "error: FUZZ_PROFILE must be release or dev, not ${FUZZ_PROFILE}" >&2; exit 2 ;;
 esac
-python3 seed_corpora.py corpus
+corpus=${FUZZ_CORPUS:-corpus}
+python3 seed_corpora.py "$corpus"
 cargo +nightly fuzz build "${profile_arg[@]}"
 mkdir -p logs
 printf '%-16s %8s %12s %8s %8s %8s\n' target seconds execs cov corpus crashes
 for t in "${targets[@]}"; do
   log="logs/$t.log"
   status=0
-  cargo +nightly fuzz run "${profile_arg[@]}" "$t" "corpus/$t" -- -max_total_time="$secs" -timeout=20 \
+  cargo +nightly fuzz run "${profile_arg[@]}" "$t" "$corpus/$t" -- -max_total_time="$secs" -timeout=20 \
     -rss_limit_mb=4096 -print_final_stats=1 "${seed_arg[@]}" > "$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   line=$(grep -E '^#[0-9]+' "$log" | tail -1)

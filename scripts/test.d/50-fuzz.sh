@@ -24,5 +24,11 @@ fi
 step "fuzz targets: cargo fmt --check"
 (cd fuzz && cargo +nightly fmt --check)
 
-step "every fuzz target for ${FUZZ_SECONDS:-20} s"
-FUZZ_SEED="${FUZZ_SEED:-1}" FUZZ_PROFILE="${FUZZ_PROFILE:-dev}" fuzz/run.sh "${FUZZ_SECONDS:-20}"
+# From the seeds alone, in a corpus of its own: with the fixed seed the step then tries the same
+# inputs on every machine (a corpus grown by long runs in fuzz/corpus would change them, and its
+# first pass alone can outlast the step).
+corpus="$PWD/target/fuzz-step-corpus"
+rm -rf "$corpus"
+step "every fuzz target for ${FUZZ_SECONDS:-20} s, from the seeds"
+FUZZ_CORPUS="$corpus" FUZZ_SEED="${FUZZ_SEED:-1}" FUZZ_PROFILE="${FUZZ_PROFILE:-dev}" \
+  fuzz/run.sh "${FUZZ_SECONDS:-20}"
