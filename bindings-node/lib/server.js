@@ -517,8 +517,8 @@ class Server {
         ended = true
         input.off('data', onData)
         input.off('end', onEnd)
-        input.off('error', onError)
-        // A paused stdin no longer keeps the process alive.
+        // `onError` stays: an error stdin emits later must find a listener (without one Node
+        // throws it), and `finish` ignores it. A paused stdin no longer keeps the process alive.
         input.pause()
         runFed(conn.end())
         translated(() => conn.finish()).then(
