@@ -27,8 +27,8 @@
 //! * Non-exploded associative arrays come back as a flat list of keys and values; a prefix variable
 //!   (`{x:3}`) binds to the truncated text; undefined variables are absent from the result.
 //! * A variable used twice must bind the same value both times.
-//! * The search is bounded (100,000 candidate spans), so pathological inputs fail fast instead of
-//!   matching.
+//! * The search is bounded: every candidate span is charged for its length, and after about two
+//!   million bytes of spans tried the URI does not match, so pathological inputs fail fast.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;

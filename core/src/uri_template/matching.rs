@@ -4,8 +4,13 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::{Modifier, Op, Part, TemplateValue, VarSpec};
 
-/// Candidate spans tried before giving up: bounds the work an adversarial URI can cause.
-const STEP_BUDGET: usize = 100_000;
+/// Work allowed before giving up, in units of about one byte decoded: bounds the time an adversarial
+/// template or URI can cost. Without repeated variables failures are memoized, but each candidate span
+/// is still decoded, so the budget counts the bytes of every span tried, not just the spans.
+pub(super) const WORK_BUDGET: usize = 2_000_000;
+
+/// What every candidate span costs at least, whatever its length.
+const STEP_COST: usize = 20;
 
 type Bindings = Vec<(String, TemplateValue)>;
 
@@ -19,14 +24,21 @@ pub(super) fn match_uri(
         uri,
         memo: !has_repeated_vars,
         failed: HashSet::new(),
-        steps: 0,
+        work: 0,
         bindings: Vec::new(),
     };
-    if m.go(0, 0) {
-        Some(m.bindings.into_iter().collect())
-    } else {
-        None
-    }
+    let found = m.go(0, 0);
+    #[cfg(test)]
+    LAST_WORK.with(|w| w.set(m.work));
+    found.then(|| m.bindings.into_iter().collect())
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The work charged by this thread's last match, for the tests that check the budget holds.
+    pub(super) static LAST_WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Bytes of span text this thread gave to [`decompose`], to check that every one is charged.
+    pub(super) static BYTES_SEEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 struct Matcher<'a> {
@@ -36,7 +48,8 @@ struct Matcher<'a> {
     /// not depend on earlier bindings, i.e. no variable repeats.
     memo: bool,
     failed: HashSet<(usize, usize)>,
-    steps: usize,
+    /// Work charged so far (see [`WORK_BUDGET`]).
+    work: usize,
     bindings: Bindings,
 }
 
@@ -64,19 +77,30 @@ impl Matcher<'_> {
         let rest = &self.uri[pos..];
         let span = rest.find(|c| excluded(op, c)).unwrap_or(rest.len());
         let min_len = if op.first().is_empty() { 1 } else { 0 };
+        // What must follow the span, checked before a candidate is decoded: the end of the URI when
+        // this expression is the last part, or the next part's literal text.
+        let last = idx + 1 == self.parts.len();
+        let next_literal = match self.parts.get(idx + 1) {
+            Some(Part::Literal(lit)) => Some(lit.as_str()),
+            _ => None,
+        };
         let mut end = pos + span;
+        if last && end != self.uri.len() {
+            return false;
+        }
         loop {
             if end - pos < min_len {
                 return false;
             }
-            self.steps += 1;
-            if self.steps > STEP_BUDGET {
+            let text = &self.uri[pos..end];
+            let viable = next_literal.is_none_or(|lit| self.uri[end..].starts_with(lit))
+                && (text.is_empty() || text.starts_with(op.first()))
+                && !(self.memo && self.failed.contains(&(idx + 1, end)));
+            self.work += if viable { cost(op, vars, text) } else { 1 };
+            if self.work > WORK_BUDGET {
                 return false;
             }
-            let text = &self.uri[pos..end];
-            let plausible = text.is_empty() || text.starts_with(op.first());
-            let rest_known_bad = self.memo && self.failed.contains(&(idx + 1, end));
-            if plausible && !rest_known_bad {
+            if viable {
                 if let Some(binds) = decompose(op, vars, text) {
                     let mark = self.bindings.len();
                     if self.bind(binds) && self.go(idx + 1, end) {
@@ -85,7 +109,7 @@ impl Matcher<'_> {
                     self.bindings.truncate(mark);
                 }
             }
-            if end == pos {
+            if end == pos || last {
                 return false;
             }
             end = self.uri[..end]
@@ -119,8 +143,17 @@ fn excluded(op: Op, c: char) -> bool {
     }
 }
 
+/// An upper bound on what [`decompose`] costs for `text`: it reads the text a few times, and named
+/// operators also compare every `name=value` pair with every variable.
+fn cost(op: Op, vars: &[VarSpec], text: &str) -> usize {
+    let per_byte = if op.named() { 1 + vars.len() } else { 1 };
+    STEP_COST + text.len() * per_byte
+}
+
 /// Splits an expression's matched text into variable values.
 fn decompose(op: Op, vars: &[VarSpec], text: &str) -> Option<Bindings> {
+    #[cfg(test)]
+    BYTES_SEEN.with(|b| b.set(b.get() + text.len()));
     if text.is_empty() {
         return Some(Vec::new());
     }
