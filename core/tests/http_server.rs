@@ -591,6 +591,44 @@ async fn legacy_session_lifecycle() {
     assert_eq!(send(addr, Method::GET, &[], None).await.status, 400);
 }
 
+/// A request still running when its session is deleted is answered 404 with the session error
+/// (not 500), and its handler is cancelled.
+#[tokio::test]
+async fn a_request_running_when_its_session_is_deleted_gets_404() {
+    let mut f = start().await;
+    let addr = f.handle.local_addr();
+    let id = legacy_session(addr).await;
+    let h = [
+        ("mcp-session-id", id.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "wait", "arguments": {}}});
+    let owned: Vec<(String, String)> = h
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let post = tokio::spawn(async move {
+        let h: Vec<(&str, &str)> = owned
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        send(addr, Method::POST, &h, Some(call)).await
+    });
+    // Give the POST time to reach its handler, then end the session under it.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(send(addr, Method::DELETE, &h, None).await.status, 200);
+    let a = tokio::time::timeout(Duration::from_secs(5), post)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(a.status, 404, "{}", a.body);
+    assert_eq!(a.json()["id"], 7);
+    assert_eq!(error_code(&a), -32600);
+    tokio::time::timeout(Duration::from_secs(5), f.cancelled.recv())
+        .await
+        .expect("the handler is cancelled");
+}
+
 /// Reads SSE frames until one carries a JSON message.
 async fn next_event(body: &mut Incoming, buf: &mut String) -> Value {
     loop {

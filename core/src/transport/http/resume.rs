@@ -13,6 +13,7 @@ use super::dispatch::{Resp, State, json, plain, rpc_error, sse};
 use super::events::{Attached, Decision, EventStream, PostWriter, SseItem};
 use super::input::Input;
 use super::sessions::HttpSession;
+use super::shared::Refused;
 use super::streams::{ResumeError, Resumed};
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
@@ -47,6 +48,7 @@ impl State {
             return plain(StatusCode::ACCEPTED);
         }
         let primes = primes(&s);
+        let id = input.request_id();
         let (stream, mut rx) = streams.open_post(primes);
         input.feed(
             &s.session,
@@ -57,6 +59,10 @@ impl State {
         let items = match stream.decide(first.as_ref(), &mut rx) {
             Decision::Failed => {
                 streams.forget(&stream);
+                if streams.ended() {
+                    // The session was deleted while the request was on its way.
+                    return Refused::session_not_found().answer(id.as_ref());
+                }
                 return plain(StatusCode::INTERNAL_SERVER_ERROR);
             }
             Decision::Json => {

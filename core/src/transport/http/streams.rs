@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 use tokio::sync::mpsc::{self, UnboundedReceiver};
@@ -76,6 +76,9 @@ pub(crate) struct SessionStreams {
     next: AtomicU64,
     /// POST streams still waiting for their response.
     open: Mutex<HashMap<u64, Arc<EventStream>>>,
+    /// The session ended ([`end`](Self::end)); read and written only under the `open` lock, so
+    /// that a POST stream opened as the session ends is either ended by `end` or born ended.
+    ended: AtomicBool,
 }
 
 impl SessionStreams {
@@ -107,6 +110,7 @@ impl SessionStreams {
             base,
             next: AtomicU64::new(base + 1),
             open: Mutex::new(HashMap::new()),
+            ended: AtomicBool::new(false),
         }
     }
 
@@ -140,9 +144,21 @@ impl SessionStreams {
             closable,
         );
         let mut open = self.open.lock();
+        if self.ended.load(Ordering::Relaxed) {
+            // A POST racing the DELETE of its own session: its stream must not record, or it
+            // would create the session's log again after `end` removed it.
+            s.end_session();
+            return (s, rx);
+        }
         open.retain(|_, s| !s.done());
         open.insert(n, s.clone());
         (s, rx)
+    }
+
+    /// Whether the session ended ([`end`](Self::end)).
+    pub(crate) fn ended(&self) -> bool {
+        let _open = self.open.lock();
+        self.ended.load(Ordering::Relaxed)
     }
 
     /// Forgets a POST stream that needs no resuming (answered with plain JSON).
@@ -210,7 +226,11 @@ impl SessionStreams {
     /// sessions, taken just before, or a request still running) would otherwise create the log
     /// again after its removal, and nothing would ever remove it.
     pub(crate) fn end(&self, drop_log: bool) {
-        let open: Vec<Arc<EventStream>> = self.open.lock().drain().map(|(_, s)| s).collect();
+        let open: Vec<Arc<EventStream>> = {
+            let mut open = self.open.lock();
+            self.ended.store(true, Ordering::Relaxed);
+            open.drain().map(|(_, s)| s).collect()
+        };
         self.standalone.end_session();
         for s in open {
             s.end_session();
@@ -264,5 +284,27 @@ mod tests {
             !late_standalone && !late_post,
             "ended streams take nothing more"
         );
+    }
+
+    /// A POST of a session that ends as it arrives (the DELETE wins the race to the session's
+    /// streams) gets a stream that records nothing, so the removed log stays removed.
+    #[test]
+    fn a_post_stream_opened_after_the_end_records_nothing() {
+        let store = Arc::new(MemoryEventStore::default());
+        let streams = SessionStreams::new("s1", store.clone());
+        assert!(streams.standalone.send(note()));
+        streams.end(true);
+        assert_eq!(store.sessions(), 0);
+
+        let (post, _rx) = streams.open_post(true);
+        let writer = PostWriter(post.clone());
+        assert!(!writer.send(note()), "an ended stream takes nothing");
+        assert!(post.done());
+        assert_eq!(
+            store.sessions(),
+            0,
+            "a late POST recreated the session's log"
+        );
+        assert!(streams.open.lock().is_empty());
     }
 }
