@@ -150,14 +150,14 @@ export declare class NativeSubscription {
 export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
 
 /**
- * What `feed` and `end` hand back: the handler calls to make now (`keys[i]` is the handler's
- * number, `ids[i]` the request's, `params[i]` its params as JSON text), and how many bytes wait
- * to be written.
+ * What `feed` and `end` hand back: the handler calls to make now, and how many bytes wait to be
+ * written. `calls` is one JSON array holding three items per call, the handler's number, the
+ * request's and its params (`[key, id, params, key, id, params, ...]`), absent when there are none:
+ * the JS layer turns all of a chunk's calls into values with one `JSON.parse`, not one conversion
+ * per value.
  */
 export interface Fed {
-  keys: Array<number>
-  ids: Array<number>
-  params: Array<string>
+  calls?: string
   waiting: number
 }
 

@@ -34,22 +34,28 @@ function pick (def, config, keys) {
 
 /** The addon hands the answers of one event-loop turn to the engine together (one wake-up of its
  * writer, not one per answer): whatever answers a request calls `flushSoon()`. */
-let flushing = false
+let unflushed = false
+let scheduled = false
 function flush () {
-  flushing = false
+  unflushed = false
   native.requestFlush()
 }
 function flushSoon () {
-  if (!flushing) {
-    flushing = true
-    setImmediate(flush)
+  unflushed = true
+  if (!scheduled) {
+    scheduled = true
+    setImmediate(flushScheduled)
   }
+}
+function flushScheduled () {
+  scheduled = false
+  if (unflushed) flush()
 }
 
 /** Runs what `flushSoon()` scheduled now: the answers given by handlers called while a stdin
  * chunk was handled go out before its callback returns. */
 function flushNow () {
-  if (flushing) flush()
+  if (unflushed) flush()
 }
 
 /** The addon-facing handlers by the number `add`/`setCompletion` gave them, for the calls handed
@@ -63,16 +69,27 @@ function retire (number) {
   if (number !== undefined) setImmediate(() => invokers.delete(number))
 }
 
-/** Makes the handler calls a fed stdin chunk needs (`fed` as `feed()` returns it), then sends
- * their answers. */
+/** How many answers `runFed` lets collect before it sends them: a chunk's answers go out in
+ * pieces while its later calls are made, so the peer reads them (and can send more) meanwhile
+ * instead of waiting for the whole chunk; a chunk with fewer calls is answered with one write. */
+const PIECE = 8
+
+/** Makes the handler calls a fed stdin chunk needs (`fed` as `feed()` returns it: `calls` is
+ * `[key, id, params, ...]` as JSON text), sending their answers every `PIECE` calls and at the
+ * end. */
 function runFed (fed) {
-  const { keys, ids, params } = fed
-  for (let i = 0; i < keys.length; i++) {
-    const invoke = invokers.get(keys[i])
+  const calls = fed.calls === undefined || fed.calls === null ? [] : JSON.parse(fed.calls)
+  let since = 0
+  for (let i = 0; i < calls.length; i += 3) {
+    const invoke = invokers.get(calls[i])
     // Not reached while `retire` keeps replaced handlers for the chunk; if it were, the request
     // would get -32603 instead of hanging.
-    if (invoke === undefined) native.requestAbandoned(ids[i])
-    else invoke(ids[i], params[i])
+    if (invoke === undefined) native.requestAbandoned(calls[i + 1])
+    else invoke(calls[i + 1], calls[i + 2])
+    if (++since >= PIECE) {
+      flushNow()
+      since = 0
+    }
   }
   flushNow()
 }
@@ -110,14 +127,15 @@ function fail (id, kind, e) {
  * (a no-op for requests answered already, whose numbers are never reused). */
 const unsettled = new FinalizationRegistry((id) => native.requestAbandoned(id))
 
-/** The addon-facing handler, called with a request's number and params (JSON text): builds the
+/** The addon-facing handler, called with a request's number and params (JSON text, or the object
+ * itself when the call comes from a fed stdin chunk, see `runFed`): builds the
  * context, calls `invoke(ctx)` and answers; a sync result is answered before it returns, with
  * no promise involved. It never throws (a throw on the JS thread inside a native callback would
  * end the process). */
 function dispatcher (kind, invoke) {
   return (id, params) => {
     try {
-      const out = invoke(new Context(id, JSON.parse(params)))
+      const out = invoke(new Context(id, typeof params === 'string' ? JSON.parse(params) : params))
       if (out !== null && typeof out === 'object' && typeof out.then === 'function') {
         unsettled.register(out, id)
         out.then((v) => settle(id, kind, v), (e) => safeFail(id, kind, e))

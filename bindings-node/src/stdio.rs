@@ -2,9 +2,11 @@
 //! each chunk of `process.stdin` in). The core's `StdioFeed` frames and dispatches the requests on
 //! this thread; the JS handlers they reach are handed back to the JS layer, which calls them before
 //! the chunk's callback returns, and their answers are written straight to stdout
-//! (`requestFlush`). A request costs no wake-up of any thread on its way in or out.
+//! (`requestFlush`), every few calls (`runFed`), so the peer reads the first answers while the
+//! later calls are made. A request costs no wake-up of any thread on its way in or out.
 
 use std::cell::RefCell;
+use std::fmt::Write as _;
 
 use libmcp::transport::stdio::{StdioFeed, batched};
 use napi::bindgen_prelude::{Buffer, within_runtime_if_available};
@@ -42,31 +44,37 @@ fn collecting<R>(f: impl FnOnce() -> R) -> (R, Calls) {
     (r, calls.unwrap_or_default())
 }
 
-/// What `feed` and `end` hand back: the handler calls to make now (`keys[i]` is the handler's
-/// number, `ids[i]` the request's, `params[i]` its params as JSON text), and how many bytes wait
-/// to be written.
+/// What `feed` and `end` hand back: the handler calls to make now, and how many bytes wait to be
+/// written. `calls` is one JSON array holding three items per call, the handler's number, the
+/// request's and its params (`[key, id, params, key, id, params, ...]`), absent when there are none:
+/// the JS layer turns all of a chunk's calls into values with one `JSON.parse`, not one conversion
+/// per value.
 #[napi(object)]
 pub struct Fed {
-    pub keys: Vec<u32>,
-    pub ids: Vec<f64>,
-    pub params: Vec<String>,
+    pub calls: Option<String>,
     pub waiting: f64,
 }
 
 impl Fed {
     fn new(calls: Calls, waiting: usize) -> Fed {
-        let mut fed = Fed {
-            keys: Vec::with_capacity(calls.len()),
-            ids: Vec::with_capacity(calls.len()),
-            params: Vec::with_capacity(calls.len()),
+        let calls = (!calls.is_empty()).then(|| {
+            let size: usize = calls.iter().map(|(_, _, p)| p.len() + 24).sum();
+            let mut text = String::with_capacity(size + 2);
+            text.push('[');
+            for (i, (key, id, params)) in calls.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                // Request numbers are integers below 2^53 (`request::park`): written exactly.
+                let _ = write!(text, "{key},{},{params}", *id as u64);
+            }
+            text.push(']');
+            text
+        });
+        Fed {
+            calls,
             waiting: waiting as f64,
-        };
-        for (key, id, params) in calls {
-            fed.keys.push(key);
-            fed.ids.push(id);
-            fed.params.push(params);
         }
-        fed
     }
 }
 

@@ -21,6 +21,16 @@ function byId (stdout) {
   return answers
 }
 
+/** Reads nothing for `ms`, then everything `child` writes until it exits after its stdin ends. */
+async function readAfterStall (child, ms) {
+  await new Promise((resolve) => setTimeout(resolve, ms))
+  let stdout = ''
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (d) => { stdout += d })
+  const code = await new Promise((resolve) => { child.on('exit', resolve); child.stdin.end() })
+  return { code, stdout }
+}
+
 test('many requests in one chunk, sync and async handlers, and a last line without newline', async () => {
   const lines = []
   for (let id = 1; id <= 60; id++) {
@@ -61,11 +71,7 @@ test('a peer that stops reading pauses the server; nothing is lost', async () =>
   // test reads nothing.
   const big = 'z'.repeat(512 * 1024)
   for (let id = 1; id <= 40; id++) child.stdin.write(call(id, 'echo', { text: big }) + '\n')
-  await new Promise((resolve) => setTimeout(resolve, 500))
-  let stdout = ''
-  child.stdout.setEncoding('utf8')
-  child.stdout.on('data', (d) => { stdout += d })
-  const code = await new Promise((resolve) => { child.on('exit', resolve); child.stdin.end() })
+  const { code, stdout } = await readAfterStall(child, 500)
   assert.equal(code, 0)
   const answers = byId(stdout)
   assert.equal(answers.size, 40)
@@ -85,4 +91,54 @@ test('a request dispatched before its handler was replaced is answered by the ol
   assert.equal(code, 0)
   const text = (id) => byId(stdout).get(id).result.content[0].text
   assert.deepEqual([text(1), text(2), text(3)], ['replaced', 'old', 'new'])
+})
+
+test('the answers of one chunk go out in pieces, in order, while its later calls are made', async () => {
+  const fixture = require('node:path').join(__dirname, 'fixtures', 'spin_server.js')
+  const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const arrived = []
+  let rest = ''
+  child.stdout.setEncoding('utf8')
+  child.stdout.on('data', (d) => {
+    const lines = (rest + d).split('\n')
+    rest = lines.pop()
+    for (const l of lines) arrived.push({ id: JSON.parse(l).id, at: Date.now() })
+  })
+  // One write: 40 quick calls, one that keeps the server's JS thread busy for 600 ms, 9 more.
+  const lines = []
+  for (let id = 1; id <= 50; id++) lines.push(id === 41 ? call(id, 'spin', { ms: 600 }) : call(id, 'echo', { text: `t${id}` }))
+  child.stdin.write(lines.join('\n') + '\n')
+  const code = await new Promise((resolve) => {
+    child.on('exit', resolve)
+    const check = setInterval(() => {
+      if (arrived.length === 50) {
+        clearInterval(check)
+        child.stdin.end()
+      }
+    }, 10)
+  })
+  assert.equal(code, 0)
+  assert.deepEqual(arrived.map((a) => a.id), Array.from({ length: 50 }, (_, i) => i + 1))
+  // The first answers were written before the slow call, not with the rest of the chunk's.
+  const first = arrived[0].at
+  const slow = arrived[40].at
+  assert.ok(slow - first >= 300, `the first answer arrived ${slow - first} ms before the slow one`)
+})
+
+test('many small calls per chunk while the peer does not read: every answer, in order', async () => {
+  const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'inherit'] })
+  // 2500 answers of 8 KiB (20 MiB, above the 16 MiB high-water mark), several calls per chunk,
+  // all sent while the test reads nothing.
+  const text = 'y'.repeat(8 * 1024)
+  const lines = []
+  for (let id = 1; id <= 2500; id++) lines.push(call(id, 'echo', { text }))
+  child.stdin.write(lines.join('\n') + '\n')
+  const { code, stdout } = await readAfterStall(child, 500)
+  assert.equal(code, 0)
+  const ids = stdout.split('\n').filter((l) => l !== '').map((l) => {
+    const msg = JSON.parse(l)
+    assert.equal(msg.result.content[0].text.length, text.length)
+    return msg.id
+  })
+  assert.deepEqual(ids, Array.from({ length: 2500 }, (_, i) => i + 1))
 })
