@@ -50,11 +50,13 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<(Han
         } else {
             responder
         };
-        let params = request::params_json(&ctx);
-        let id = request::park(ctx, responder);
-        let Some(params) = crate::stdio::call_here(key, id as f64, params) else {
+        let id = request::next_number();
+        if crate::stdio::call_here(key, id, ctx.params()) {
+            request::park(id, ctx, responder);
             return;
-        };
+        }
+        let params = request::params_json(&ctx);
+        request::park(id, ctx, responder);
         // When Node is shutting down the call is refused; the request is dropped, which answers
         // it with an internal error.
         let status = tsfn.call(

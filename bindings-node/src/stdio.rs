@@ -6,39 +6,56 @@
 //! later calls are made. A request costs no wake-up of any thread on its way in or out.
 
 use std::cell::RefCell;
-use std::fmt::Write as _;
 
 use libmcp::transport::stdio::{StdioFeed, batched};
 use napi::bindgen_prelude::{Buffer, within_runtime_if_available};
 use napi_derive::napi;
 use parking_lot::Mutex;
+use serde_json::Value;
 
 use crate::error::engine;
 
-/// The handler calls collected while this thread feeds stdin: handler number, request number,
-/// params (JSON text).
-type Calls = Vec<(u32, f64, String)>;
+/// The handler calls collected while this thread feeds stdin, already in the form the JS layer
+/// reads them: `text` is a JSON array holding three items per call, the handler's number, the
+/// request's and its params (`[key, id, params, key, id, params, ...`, the closing bracket added by
+/// [`Fed::new`]), written straight from the params' value with no text in between; `ids` are the
+/// request numbers, to drop them if output fails.
+#[derive(Default)]
+struct Calls {
+    text: Vec<u8>,
+    ids: Vec<u64>,
+}
 
 thread_local! {
     /// `Some` while `feed` or `end` runs on this (the JS) thread.
     static COLLECTING: RefCell<Option<Calls>> = const { RefCell::new(None) };
 }
 
-/// Takes the call of handler `key` for request `id` to make it on this thread once the chunk is
-/// dispatched: `None` when it was taken, the params back when the caller must queue it.
-pub(crate) fn call_here(key: u32, id: f64, params: String) -> Option<String> {
-    COLLECTING.with_borrow_mut(|c| match c {
-        Some(calls) => {
-            calls.push((key, id, params));
-            None
-        }
-        None => Some(params),
+/// Takes the call of handler `key` for request `id` with `params`, to make it on this thread once
+/// the chunk is dispatched: `false` when nothing collects calls and the caller must queue it.
+pub(crate) fn call_here(key: u32, id: u64, params: &Value) -> bool {
+    COLLECTING.with_borrow_mut(|c| {
+        let Some(calls) = c else {
+            return false;
+        };
+        let text = &mut calls.text;
+        text.push(if calls.ids.is_empty() { b'[' } else { b',' });
+        let mut number = itoa::Buffer::new();
+        text.extend_from_slice(number.format(key).as_bytes());
+        text.push(b',');
+        // Request numbers are integers below 2^53 (`request::next_number`): JS reads them exactly.
+        text.extend_from_slice(number.format(id).as_bytes());
+        text.push(b',');
+        // Writing a `Value` into memory cannot fail: its keys are strings.
+        serde_json::to_writer(&mut *text, params).expect("params serialise");
+        calls.ids.push(id);
+        true
     })
 }
 
 /// Runs `f` collecting the handler calls it dispatches.
 fn collecting<R>(f: impl FnOnce() -> R) -> (R, Calls) {
-    let outer = COLLECTING.with_borrow_mut(|c| c.replace(Vec::new()));
+    let outer = COLLECTING.with_borrow_mut(|c| c.replace(Calls::default()));
     let r = f();
     let calls = COLLECTING.with_borrow_mut(|c| std::mem::replace(c, outer));
     (r, calls.unwrap_or_default())
@@ -57,19 +74,11 @@ pub struct Fed {
 
 impl Fed {
     fn new(calls: Calls, waiting: usize) -> Fed {
-        let calls = (!calls.is_empty()).then(|| {
-            let size: usize = calls.iter().map(|(_, _, p)| p.len() + 24).sum();
-            let mut text = String::with_capacity(size + 2);
-            text.push('[');
-            for (i, (key, id, params)) in calls.iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                // Request numbers are integers below 2^53 (`request::park`): written exactly.
-                let _ = write!(text, "{key},{},{params}", *id as u64);
-            }
-            text.push(']');
-            text
+        let calls = (!calls.ids.is_empty()).then(|| {
+            let mut text = calls.text;
+            text.push(b']');
+            // Digits, punctuation and serde_json's output: UTF-8 throughout.
+            String::from_utf8(text).expect("the calls are UTF-8")
         });
         Fed {
             calls,
@@ -113,8 +122,8 @@ impl NativeStdio {
             Err(e) => {
                 // Output failed: the requests are dropped (answered with an internal error that
                 // can no longer be written).
-                for (_, id, _) in calls {
-                    crate::request::abandon(id as u64);
+                for id in calls.ids {
+                    crate::request::abandon(id);
                 }
                 Err(engine(e))
             }
@@ -133,7 +142,7 @@ impl NativeStdio {
     pub fn end(&self) -> Fed {
         let mut guard = self.feed.lock();
         let Some(feed) = guard.as_mut() else {
-            return Fed::new(Vec::new(), 0);
+            return Fed::new(Calls::default(), 0);
         };
         let ((), calls) = collecting(|| within_runtime_if_available(|| batched(|| feed.end())));
         Fed::new(calls, 0)

@@ -1,12 +1,18 @@
 //! The JSON-RPC decoder (`parse_frame`, `parse_message`) and the stdio line framer. A decoded
-//! message re-encodes to JSON that decodes to the same message; frames never hold a newline nor
-//! exceed the limit.
+//! message re-encodes to JSON that decodes to the same message; the quick read of plain requests
+//! judges every frame exactly as the general path (`parse_frame_in_general`); frames never hold a
+//! newline nor exceed the limit.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use libmcp::jsonrpc::{self, Frame};
 
 fuzz_target!(|data: &[u8]| {
+    assert_eq!(
+        format!("{:?}", jsonrpc::parse_frame(data)),
+        format!("{:?}", jsonrpc::parse_frame_in_general(data)),
+        "the quick read and the general path disagree"
+    );
     if let Ok(msg) = jsonrpc::parse_message(data) {
         let again = jsonrpc::parse_message(&msg.encode()).expect("an encoded message decodes");
         assert_eq!(again.encode(), msg.encode());

@@ -14,6 +14,8 @@ use serde_json::value::RawValue;
 
 use crate::error::RpcError;
 
+mod envelope;
+
 /// A request id: a string or an integer, never null.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RequestId {
@@ -142,6 +144,16 @@ pub enum Frame {
 
 /// Parses one frame. The error is the response to send back (it carries the id when one was readable).
 pub fn parse_frame(bytes: &[u8]) -> Result<Frame, ErrorResponse> {
+    match envelope::read(bytes) {
+        Some(message) => Ok(Frame::Single(message)),
+        None => parse_frame_in_general(bytes),
+    }
+}
+
+/// [`parse_frame`] without the quick read of plain requests and notifications (`envelope.rs`): the
+/// rules every frame is judged by. Public for the fuzz target that checks both reads agree.
+#[doc(hidden)]
+pub fn parse_frame_in_general(bytes: &[u8]) -> Result<Frame, ErrorResponse> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| ErrorResponse {
         id: None,
         error: RpcError::parse_error(e),
@@ -337,6 +349,55 @@ mod tests {
     use super::*;
     use crate::error::code;
     use serde_json::json;
+
+    /// Frames the quick read takes and frames it leaves to the general path, for the test below.
+    const FRAMES: [&str; 24] = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#,
+        r#"{"jsonrpc":"2.0","id":"a\"b","method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"params":{},"method":"m","id":-7,"jsonrpc":"2.0"}"#,
+        r#"{"jsonrpc":"2.0","id":9223372036854775807,"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":1.0,"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":[1],"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":null}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+        r#"{"jsonrpc":"2\u002e0","id":1,"method":"m"}"#,
+        r#"{"jsonrpc":"1.0","id":1,"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"a":2}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","extra":true}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m","result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"x":[1,2]}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}"#,
+        r#"[{"jsonrpc":"2.0","id":1,"method":"m"}]"#,
+        r#"  {"jsonrpc":"2.0","id":1,"method":"m"}  "#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m"} x"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"m""#,
+    ];
+
+    #[test]
+    fn the_quick_read_judges_every_frame_as_the_general_path_does() {
+        let mut quick = 0;
+        for frame in FRAMES {
+            let bytes = frame.as_bytes();
+            quick += usize::from(envelope_reads(bytes));
+            assert_eq!(
+                format!("{:?}", parse_frame(bytes)),
+                format!("{:?}", parse_frame_in_general(bytes)),
+                "{frame}"
+            );
+        }
+        // Plain requests and notifications (with an escaped id, members in any order, the
+        // largest id, a repeated params member, surrounding blanks) take the quick read.
+        assert_eq!(quick, 7);
+    }
+
+    fn envelope_reads(bytes: &[u8]) -> bool {
+        envelope::read(bytes).is_some()
+    }
 
     fn err_of(bytes: &[u8]) -> ErrorResponse {
         parse_frame(bytes).expect_err("must fail")
