@@ -10,6 +10,9 @@
 # FUZZ_PROFILE=dev builds without optimizations (about half the build time, fewer executions per
 # second: what the test command's short run uses); the default is cargo-fuzz's optimized build.
 # FUZZ_CORPUS=DIR keeps the corpora in DIR (seeded there) instead of fuzz/corpus.
+# Do not pause a run (SIGSTOP) to free the CPU for something else: libFuzzer times units by the wall
+# clock, so the unit running across the pause is reported as a slow unit or a timeout (and the
+# run stops), though it takes milliseconds when run again.
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
