@@ -32,6 +32,9 @@ function runNode (script, args = [], { timeout = 20000, input, ...opts } = {}) {
     const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], ...opts })
     let stdout = ''
     let stderr = ''
+    // Decoded as a stream: a character split between two chunks stays whole.
+    child.stdout.setEncoding('utf8')
+    child.stderr.setEncoding('utf8')
     child.stdout.on('data', (d) => { stdout += d })
     child.stderr.on('data', (d) => { stderr += d })
     const timer = setTimeout(() => child.kill('SIGKILL'), timeout)

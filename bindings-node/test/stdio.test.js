@@ -48,6 +48,24 @@ test('many requests in one chunk, sync and async handlers, and a last line witho
   }
 })
 
+test('text that needs escapes or is not ASCII crosses both ways unchanged, in one chunk', async () => {
+  const texts = [
+    'quote " backslash \\ slash / newline \n tab \t nul \u0000 unit \u001f del \u007f',
+    'é ü ß 日本語 😀 🧪 mixed',
+    'separators \u2028 \u2029 and a BOM \ufeff inside',
+    '',
+  ]
+  const lines = texts.map((text, i) => call(`ü-${i}`, 'echo', { text }))
+  // The same é twice: raw UTF-8 and as an escape the server must decode.
+  lines.push('{"jsonrpc":"2.0","id":"esc","method":"tools/call","params":{"name":"echo","arguments":{"text":"\\u00e9 é"},"_meta":' + JSON.stringify(meta) + '}}')
+  const { code, stdout } = await runNode(SERVER, [], { input: lines.join('\n') + '\n' })
+  assert.equal(code, 0)
+  const answers = byId(stdout)
+  assert.equal(answers.size, texts.length + 1)
+  texts.forEach((text, i) => assert.equal(answers.get(`ü-${i}`).result.content[0].text, text))
+  assert.equal(answers.get('esc').result.content[0].text, 'é é')
+})
+
 test('a chunk boundary inside a request, and blank lines, change nothing', async () => {
   const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'inherit'] })
   let stdout = ''
