@@ -161,6 +161,9 @@ export interface Fed {
   waiting: number
 }
 
+/** The text the JS layer writes in place of a large string, followed by the string's index. */
+export declare function largeStringMarker(): string
+
 /**
  * The core's -32021 error (a required client capability is missing) for `required` (JSON text), as
  * `{code, message, data}` JSON text: handlers throw it as an `McpError`.
@@ -231,6 +234,12 @@ export declare function requestReply(id: number, result: string): boolean
 
 /** Answers request `id` with a JSON-RPC error; `data` is JSON text. */
 export declare function requestReplyError(id: number, code: number, message: string, data?: string | undefined | null): boolean
+
+/**
+ * Answers request `id` like `requestReply`, with the result's large strings given apart:
+ * `result` holds each as the marker of `large_strings.rs` followed by its index in `strings`.
+ */
+export declare function requestReplyWithStrings(id: number, result: string, strings: Array<string>): boolean
 
 /**
  * Runs pending request `id` as a task if it may (a tool with task support, a client that takes

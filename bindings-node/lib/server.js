@@ -7,6 +7,7 @@ const native = require('../index.js')
 const { McpError, ErrorCode, InvalidTokenError, TransportError, translated, translatedSync } = require('./errors')
 const { Context, InputRequired } = require('./context')
 const { toJsonSchema } = require('./schema')
+const { replyResult } = require('./reply')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -107,7 +108,7 @@ function answer (id, kind, value) {
     native.requestReplyError(id, ErrorCode.InternalError, `the ${kind} handler returned ${describe(value)}, not a result object`)
     return
   }
-  native.requestReply(id, JSON.stringify(value))
+  replyResult(id, value)
 }
 
 /** Sends a handler's failure: an McpError with a code keeps it; anything else thrown by a tool

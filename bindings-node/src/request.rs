@@ -196,6 +196,27 @@ pub fn request_reply(id: f64, result: String) -> bool {
     finish(id, reply)
 }
 
+/// Answers request `id` like `requestReply`, with the result's large strings given apart:
+/// `result` holds each as the marker of `large_strings.rs` followed by its index in `strings`.
+#[napi]
+pub fn request_reply_with_strings(id: f64, result: String, strings: Vec<String>) -> bool {
+    let reply = match serde_json::from_str::<Value>(&result) {
+        Ok(mut v) => {
+            if crate::large_strings::restore(&mut v, strings) {
+                Reply::Result(v)
+            } else {
+                Reply::Error(RpcError::internal(
+                    "a large string of the handler's result was lost on its way to the engine",
+                ))
+            }
+        }
+        Err(e) => Reply::Error(RpcError::internal(format!(
+            "the handler's result is not JSON: {e}"
+        ))),
+    };
+    finish(id, reply)
+}
+
 /// Answers request `id` with a JSON-RPC error; `data` is JSON text.
 #[napi]
 pub fn request_reply_error(id: f64, code: i32, message: String, data: Option<String>) -> bool {

@@ -1,0 +1,82 @@
+'use strict'
+// Results holding large strings, which the package hands to the engine apart from the result's
+// JSON (lib/reply.js, src/large_strings.rs): the client receives exactly what the handler
+// returned, whatever the strings hold, wherever they are, in both eras.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const path = require('node:path')
+const { Client } = require('..')
+const { LARGE, LOOK, hasLargeString } = require('../lib/reply')
+const { LEGACY, MODERN, FIXTURES } = require('./helpers')
+
+const SERVER = path.join(FIXTURES, 'large_server.js')
+
+/** `n` characters of `pattern` repeated (cut to exactly `n` UTF-16 units). */
+const fill = (pattern, n) => pattern.repeat(Math.ceil(n / pattern.length)).slice(0, n)
+
+test('which results go the large-string way', () => {
+  const big = 'x'.repeat(LARGE)
+  assert.equal(hasLargeString({ content: [{ type: 'text', text: big }] }), true)
+  assert.equal(hasLargeString({ content: [{ type: 'text', text: big.slice(1) }] }), false)
+  assert.equal(hasLargeString({ contents: [{ uri: 'a:b', blob: big }] }), true)
+  assert.equal(hasLargeString({ a: { b: { c: { d: [1, null, true, big] } } } }), true)
+  // Only the first LOOK values are looked at: a large string after many small ones goes the
+  // plain way (the JSON is the same either way).
+  const many = Array.from({ length: LOOK }, (_, i) => `v${i}`)
+  assert.equal(hasLargeString({ list: [big, ...many] }), true)
+  assert.equal(hasLargeString({ list: [...many, big] }), false)
+  assert.equal(hasLargeString({}), false)
+})
+
+for (const protocolVersion of [MODERN, LEGACY]) {
+  test(`large strings in results arrive unchanged (${protocolVersion})`, async (t) => {
+    const client = await Client.connectStdio(process.execPath, [SERVER], { protocolVersion })
+    t.after(() => client.close())
+
+    await t.test('text that needs escapes or is not ASCII, at and around the threshold', async () => {
+      const kinds = [
+        'quote " backslash \\ newline \n tab \t nul \u0000 unit \u001f ',
+        'é ü ß 日本語 😀 🧪 ',
+        'separators \u2028 \u2029 BOM \ufeff ',
+        'plain ascii ',
+      ]
+      for (const kind of kinds) {
+        for (const n of [LARGE - 1, LARGE, LARGE + 1, 65536]) {
+          // A surrogate pair cut in half by `fill` would not be text: keep whole characters.
+          let text = fill(kind, n)
+          if (/[\ud800-\udbff]$/.test(text)) text = text.slice(0, -1)
+          const result = { content: [{ type: 'text', text }] }
+          const got = await client.callTool('result', { result })
+          assert.equal(got.content[0].text, text, `${JSON.stringify(kind)} x ${n}`)
+        }
+      }
+    })
+
+    await t.test('several large strings anywhere in the result, with small ones between', async () => {
+      const a = fill('a"', 5000)
+      const b = fill('b\\', 9000)
+      const c = fill('c\n', 4096)
+      const result = {
+        content: [{ type: 'text', text: a }, { type: 'text', text: 'small' }, { type: 'text', text: b }],
+        structuredContent: { nested: { list: ['x', c, 'y', a], n: 1, ok: true, none: null }, key: b },
+      }
+      const got = await client.callTool('result', { result })
+      assert.deepEqual(got.content, result.content)
+      assert.deepEqual(got.structuredContent, result.structuredContent)
+    })
+
+    await t.test('small strings that start with the marker stay as they were', async () => {
+      const got = await client.callTool('markers', {})
+      assert.equal(got.content[0].text, 'm'.repeat(10000))
+      const { sent, copy } = got.structuredContent
+      assert.deepEqual(copy, sent)
+      assert.match(sent[2], /^\u0000libmcp-large-string:[0-9a-f]{32}:$/)
+      assert.deepEqual(sent, [sent[2] + '0', sent[2] + '1', sent[2], `${sent[2]}x`])
+    })
+
+    await t.test('resource contents', async () => {
+      const { contents } = await client.readResource('test://large')
+      assert.equal(contents[0].text, 'r'.repeat(70000) + ' end')
+    })
+  })
+}
