@@ -154,10 +154,12 @@ export declare function connect(options: string, elicitation?: ((arg: string) =>
  * written. `calls` is one JSON array holding three items per call, the handler's number, the
  * request's and its params (`[key, id, params, key, id, params, ...]`), absent when there are none:
  * the JS layer turns all of a chunk's calls into values with one `JSON.parse`, not one conversion
- * per value.
+ * per value. `strings` are the large strings the calls' params hold as markers, absent when
+ * there are none (see `large_strings.rs`).
  */
 export interface Fed {
   calls?: string
+  strings?: Array<string>
   waiting: number
 }
 

@@ -7,7 +7,7 @@ const native = require('../index.js')
 const { McpError, ErrorCode, InvalidTokenError, TransportError, translated, translatedSync } = require('./errors')
 const { Context, InputRequired } = require('./context')
 const { toJsonSchema } = require('./schema')
-const { replyResult } = require('./reply')
+const { replyResult, parseWithStrings } = require('./large_strings')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -79,7 +79,7 @@ const PIECE = 8
  * `[key, id, params, ...]` as JSON text), sending their answers every `PIECE` calls and at the
  * end. */
 function runFed (fed) {
-  const calls = fed.calls === undefined || fed.calls === null ? [] : JSON.parse(fed.calls)
+  const calls = fed.calls === undefined || fed.calls === null ? [] : parseWithStrings(fed.calls, fed.strings)
   let since = 0
   for (let i = 0; i < calls.length; i += 3) {
     const invoke = invokers.get(calls[i])
@@ -128,15 +128,16 @@ function fail (id, kind, e) {
  * (a no-op for requests answered already, whose numbers are never reused). */
 const unsettled = new FinalizationRegistry((id) => native.requestAbandoned(id))
 
-/** The addon-facing handler, called with a request's number and params (JSON text, or the object
- * itself when the call comes from a fed stdin chunk, see `runFed`): builds the
+/** The addon-facing handler, called with a request's number and params (JSON text with its large
+ * strings beside it, see `large_strings.js`, or the object itself when the call comes from a fed
+ * stdin chunk, see `runFed`): builds the
  * context, calls `invoke(ctx)` and answers; a sync result is answered before it returns, with
  * no promise involved. It never throws (a throw on the JS thread inside a native callback would
  * end the process). */
 function dispatcher (kind, invoke) {
-  return (id, params) => {
+  return (id, params, strings) => {
     try {
-      const out = invoke(new Context(id, typeof params === 'string' ? JSON.parse(params) : params))
+      const out = invoke(new Context(id, typeof params === 'string' ? parseWithStrings(params, strings) : params))
       if (out !== null && typeof out === 'object' && typeof out.then === 'function') {
         unsettled.register(out, id)
         out.then((v) => settle(id, kind, v), (e) => safeFail(id, kind, e))

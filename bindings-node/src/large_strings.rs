@@ -1,9 +1,12 @@
-//! Large strings of a handler's result, handed over beside its JSON text instead of inside it.
-//! `JSON.stringify` checks every character of a string for escapes one at a time (a 64 KiB text
-//! costs it about a fifth of a whole echo call on Node 20), and the engine would then read it
-//! back from JSON; a string passed as a JS string is copied out with two fast passes instead. The
-//! JS layer (`lib/server.js`, `replyWith`) writes each large string as [`marker`] followed by its
-//! index in the list, and [`restore`] puts the strings back in place.
+//! Large strings of a request's params and of a handler's result, handed between the engine and
+//! JS beside their JSON text instead of inside it. Writing a string as JSON and reading it back
+//! checks every character for escapes (`JSON.stringify` one at a time: a 64 KiB text costs it
+//! about a fifth of a whole echo call on Node 20); a string handed over as a JS string is copied
+//! with two fast passes. Each such string is written as [`large_string_marker`] followed by its
+//! index in the list that goes beside the text. [`write_json`] writes the params JS parses that
+//! way (`lib/large_strings.js` puts the strings back); `lib/large_strings.js` writes the result
+//! that way and [`restore`] puts its strings back here. Every string that starts with the marker
+//! goes apart too, so each marker in a text is one written by this scheme.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -27,6 +30,64 @@ static MARKER: LazyLock<String> = LazyLock::new(|| {
 #[napi]
 pub fn large_string_marker() -> String {
     MARKER.clone()
+}
+
+/// Strings of this many bytes or more are handed over apart.
+const LARGE: usize = 4096;
+
+fn goes_apart(s: &str) -> bool {
+    s.len() >= LARGE || s.starts_with(MARKER.as_str())
+}
+
+/// Whether `value` holds a string that goes apart.
+fn any_apart(value: &Value) -> bool {
+    match value {
+        Value::String(s) => goes_apart(s),
+        Value::Array(items) => items.iter().any(any_apart),
+        Value::Object(members) => members.values().any(any_apart),
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+/// Writes `value` as JSON text to `out`, each string that goes apart written as the marker and
+/// its index in `strings` (where it is pushed).
+pub(crate) fn write_json(out: &mut Vec<u8>, value: &Value, strings: &mut Vec<String>) {
+    // Writing into memory cannot fail, and a `Value`'s keys are strings.
+    if !any_apart(value) {
+        serde_json::to_writer(&mut *out, value).expect("JSON into memory");
+        return;
+    }
+    match value {
+        Value::String(s) if goes_apart(s) => {
+            let marked = format!("{}{}", MARKER.as_str(), strings.len());
+            serde_json::to_writer(&mut *out, &marked).expect("JSON into memory");
+            strings.push(s.clone());
+        }
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_json(out, item, strings);
+            }
+            out.push(b']');
+        }
+        Value::Object(members) => {
+            out.push(b'{');
+            for (i, (key, member)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_json::to_writer(&mut *out, key).expect("JSON into memory");
+                out.push(b':');
+                write_json(out, member, strings);
+            }
+            out.push(b'}');
+        }
+        // Not reached: a value with nothing apart was written whole above.
+        other => serde_json::to_writer(&mut *out, other).expect("JSON into memory"),
+    }
 }
 
 /// Replaces every string of `value` that is the marker followed by an index into `strings` with
@@ -108,6 +169,35 @@ mod tests {
             v,
             json!(["a", marked(0), marked(7), format!("{}x", MARKER.as_str())])
         );
+    }
+
+    #[test]
+    fn written_apart_and_restored_is_the_same_value() {
+        let big = "q\"\\\n\u{0}é😀".repeat(1000);
+        let v = json!({
+            "name": "echo",
+            "arguments": {"text": big, "small": "s", "list": [1, big.clone(), null, true, marked(0)]},
+            "_meta": {"k": 1.5},
+        });
+        let mut out = Vec::new();
+        let mut strings = Vec::new();
+        write_json(&mut out, &v, &mut strings);
+        // The two large strings and the marker-like one went apart.
+        assert_eq!(strings.len(), 3);
+        assert!(out.len() < 1000, "{}", String::from_utf8_lossy(&out));
+        let mut back: Value = serde_json::from_slice(&out).unwrap();
+        assert!(restore(&mut back, strings));
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn a_value_with_nothing_apart_is_written_as_serde_json_writes_it() {
+        let v = json!({"text": "x".repeat(LARGE - 1), "n": [1, 2], "o": {}});
+        let mut out = Vec::new();
+        let mut strings = Vec::new();
+        write_json(&mut out, &v, &mut strings);
+        assert!(strings.is_empty());
+        assert_eq!(out, serde_json::to_vec(&v).unwrap());
     }
 
     #[test]

@@ -122,10 +122,15 @@ pub fn request_flush() {
     });
 }
 
-/// The request's params as JSON text (what the JS handler is called with).
-pub(crate) fn params_json(ctx: &RequestContext) -> String {
-    // `to_string` would go through `Display` and a formatter: more than twice as slow.
-    serde_json::to_string(ctx.params()).expect("params serialise")
+/// The request's params as JSON text and their large strings, absent when there are none (what
+/// the JS handler is called with, see `large_strings.rs`).
+pub(crate) fn params_json(ctx: &RequestContext) -> (String, Option<Vec<String>>) {
+    let mut text = Vec::new();
+    let mut strings = Vec::new();
+    crate::large_strings::write_json(&mut text, ctx.params(), &mut strings);
+    // serde_json writes UTF-8.
+    let text = String::from_utf8(text).expect("JSON text is UTF-8");
+    (text, (!strings.is_empty()).then_some(strings))
 }
 
 /// The request's context as one JSON object (what `ctx` shows in JS, besides the params).

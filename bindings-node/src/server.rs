@@ -16,9 +16,9 @@ use serde_json::Value;
 use crate::error::{engine, invalid, parse};
 use crate::{limits, redis, request, skills, task_store};
 
-/// What a JS handler is called with: the request's number (see `request.rs`) and its params as
-/// JSON text.
-pub type HandlerArgs = FnArgs<(f64, String)>;
+/// What a JS handler is called with: the request's number (see `request.rs`), its params as JSON
+/// text and their large strings, if any (see `large_strings.rs`).
+pub type HandlerArgs = FnArgs<(f64, String, Option<Vec<String>>)>;
 
 /// A server: handlers are JS functions called on the JS thread with a request's number and params.
 #[napi]
@@ -55,12 +55,12 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<(Han
             request::park(id, ctx, responder);
             return;
         }
-        let params = request::params_json(&ctx);
+        let (params, strings) = request::params_json(&ctx);
         request::park(id, ctx, responder);
         // When Node is shutting down the call is refused; the request is dropped, which answers
         // it with an internal error.
         let status = tsfn.call(
-            FnArgs::from((id as f64, params)),
+            FnArgs::from((id as f64, params, strings)),
             ThreadsafeFunctionCallMode::NonBlocking,
         );
         if status != napi::Status::Ok {

@@ -19,11 +19,13 @@ use crate::error::engine;
 /// reads them: `text` is a JSON array holding three items per call, the handler's number, the
 /// request's and its params (`[key, id, params, key, id, params, ...`, the closing bracket added by
 /// [`Fed::new`]), written straight from the params' value with no text in between; `ids` are the
-/// request numbers, to drop them if output fails.
+/// request numbers, to drop them if output fails; `strings` are the params' large strings, each
+/// written into `text` as a marker (`large_strings.rs`).
 #[derive(Default)]
 struct Calls {
     text: Vec<u8>,
     ids: Vec<u64>,
+    strings: Vec<String>,
 }
 
 thread_local! {
@@ -46,8 +48,7 @@ pub(crate) fn call_here(key: u32, id: u64, params: &Value) -> bool {
         // Request numbers are integers below 2^53 (`request::next_number`): JS reads them exactly.
         text.extend_from_slice(number.format(id).as_bytes());
         text.push(b',');
-        // Writing a `Value` into memory cannot fail: its keys are strings.
-        serde_json::to_writer(&mut *text, params).expect("params serialise");
+        crate::large_strings::write_json(text, params, &mut calls.strings);
         calls.ids.push(id);
         true
     })
@@ -65,15 +66,18 @@ fn collecting<R>(f: impl FnOnce() -> R) -> (R, Calls) {
 /// written. `calls` is one JSON array holding three items per call, the handler's number, the
 /// request's and its params (`[key, id, params, key, id, params, ...]`), absent when there are none:
 /// the JS layer turns all of a chunk's calls into values with one `JSON.parse`, not one conversion
-/// per value.
+/// per value. `strings` are the large strings the calls' params hold as markers, absent when
+/// there are none (see `large_strings.rs`).
 #[napi(object)]
 pub struct Fed {
     pub calls: Option<String>,
+    pub strings: Option<Vec<String>>,
     pub waiting: f64,
 }
 
 impl Fed {
     fn new(calls: Calls, waiting: usize) -> Fed {
+        let calls_strings = calls.strings;
         let calls = (!calls.ids.is_empty()).then(|| {
             let mut text = calls.text;
             text.push(b']');
@@ -82,6 +86,7 @@ impl Fed {
         });
         Fed {
             calls,
+            strings: (!calls_strings.is_empty()).then_some(calls_strings),
             waiting: waiting as f64,
         }
     }

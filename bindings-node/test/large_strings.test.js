@@ -1,12 +1,13 @@
 'use strict'
-// Results holding large strings, which the package hands to the engine apart from the result's
-// JSON (lib/reply.js, src/large_strings.rs): the client receives exactly what the handler
-// returned, whatever the strings hold, wherever they are, in both eras.
+// Params and results holding large strings, which the package hands between the engine and JS
+// apart from their JSON text (lib/large_strings.js, src/large_strings.rs): the handler gets
+// exactly what the client sent and the client exactly what the handler returned, whatever the
+// strings hold, wherever they are, over stdio and HTTP in both eras.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const { Client } = require('..')
-const { LARGE, LOOK, hasLargeString } = require('../lib/reply')
+const { Client, Server } = require('..')
+const { LARGE, LOOK, hasLargeString } = require('../lib/large_strings')
 const { LEGACY, MODERN, FIXTURES } = require('./helpers')
 
 const SERVER = path.join(FIXTURES, 'large_server.js')
@@ -80,3 +81,28 @@ for (const protocolVersion of [MODERN, LEGACY]) {
     })
   })
 }
+
+test('large strings cross both ways over HTTP, in both eras', async () => {
+  const server = new Server({ name: 'large-http', version: '1' })
+  server.tool('result', {}, ({ result }) => result)
+  const http = await server.serveHttp({ host: '127.0.0.1', port: 0 })
+  try {
+    for (const protocolVersion of [MODERN, LEGACY]) {
+      const client = await Client.connectHttp(http.url, { protocolVersion })
+      try {
+        const big = fill('h"\\é😀\n', 70000)
+        const result = {
+          content: [{ type: 'text', text: big }, { type: 'text', text: 'small' }],
+          structuredContent: { again: big, marker: '\u0000libmcp-large-string:', list: [fill('x', 5000)] },
+        }
+        const got = await client.callTool('result', { result })
+        assert.deepEqual(got.content, result.content, protocolVersion)
+        assert.deepEqual(got.structuredContent, result.structuredContent, protocolVersion)
+      } finally {
+        await client.close()
+      }
+    }
+  } finally {
+    await server.close()
+  }
+})

@@ -1,11 +1,11 @@
 'use strict'
-// A handler's result on its way to the engine: JSON text, with large strings handed over apart.
-// `JSON.stringify` checks every character of a string for escapes one at a time (on Node 20 a
-// 64 KiB text costs it about a fifth of a whole echo call) and the engine then reads the text back
-// from JSON; a JS string given to the addon as it is is copied with two fast passes. So a result
-// holding a string of LARGE characters or more is written with each such string replaced by the
-// addon's marker and its index, and the strings go beside the text
-// (bindings-node/src/large_strings.rs puts them back). The JSON is the same either way.
+// Large strings of a handler's result and of a request's params, handed between JS and the engine
+// beside their JSON text instead of inside it (the engine's side: bindings-node/src/
+// large_strings.rs). `JSON.stringify` checks every character of a string for escapes one at a
+// time (on Node 20 a 64 KiB text costs it about a fifth of a whole echo call), and the text is
+// then read back from JSON on the other side; a JS string handed over as it is is copied with two
+// fast passes. Such a string is written as the addon's marker followed by its index in the list
+// that goes beside the text. The values are the same either way.
 
 const native = require('../index.js')
 
@@ -51,4 +51,15 @@ function replyResult (id, value) {
   return native.requestReplyWithStrings(id, text, strings)
 }
 
-module.exports = { replyResult, hasLargeString, LARGE, LOOK }
+/** Parses JSON `text` whose large strings are in `strings` (written by the addon as markers),
+ * or `undefined` when there are none. */
+function parseWithStrings (text, strings) {
+  if (strings === undefined || strings === null) return JSON.parse(text)
+  return JSON.parse(text, (key, v) => {
+    if (typeof v !== 'string' || !v.startsWith(MARKER)) return v
+    const s = strings[Number(v.slice(MARKER.length))]
+    return s === undefined ? v : s
+  })
+}
+
+module.exports = { replyResult, parseWithStrings, hasLargeString, LARGE, LOOK }
