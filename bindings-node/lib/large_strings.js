@@ -18,8 +18,9 @@ const LOOK = 64
 
 const MARKER = native.largeStringMarker()
 
-/** Whether one of the first `LOOK` values of `value` (own enumerable members, depth first) is a
- * string of `LARGE` units or more. Only a guess at which way is faster: both give the same JSON. */
+/** Whether one of the first `LOOK` values of `value` (own enumerable members, depth first; typed
+ * arrays are not looked into) is a string of `LARGE` units or more. Only a guess at which way is
+ * faster: both give the same JSON. */
 function hasLargeString (value) {
   const stack = [value]
   let budget = LOOK
@@ -28,9 +29,15 @@ function hasLargeString (value) {
     budget--
     if (typeof v === 'string') {
       if (v.length >= LARGE) return true
-    } else if (v !== null && typeof v === 'object') {
-      const items = Array.isArray(v) ? v : Object.values(v)
-      for (let i = 0; i < items.length && i < budget; i++) stack.push(items[i])
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length && i < budget; i++) stack.push(v[i])
+    } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+      // `for...in` stops early without first listing every key of a large object.
+      let n = 0
+      for (const k in v) {
+        if (n++ >= budget) break
+        if (Object.hasOwn(v, k)) stack.push(v[k])
+      }
     }
   }
   return false
@@ -57,7 +64,8 @@ function parseWithStrings (text, strings) {
   if (strings === undefined || strings === null) return JSON.parse(text)
   return JSON.parse(text, (key, v) => {
     if (typeof v !== 'string' || !v.startsWith(MARKER)) return v
-    const s = strings[Number(v.slice(MARKER.length))]
+    const index = v.slice(MARKER.length)
+    const s = /^[0-9]+$/.test(index) ? strings[Number(index)] : undefined
     return s === undefined ? v : s
   })
 }

@@ -107,6 +107,7 @@ fn put_back(value: &mut Value, slots: &mut [Option<String>], left: &mut usize) {
         Value::String(s) => {
             let slot = s
                 .strip_prefix(MARKER.as_str())
+                .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(|n| n.parse::<usize>().ok())
                 .and_then(|i| slots.get_mut(i))
                 .and_then(Option::take);
@@ -158,17 +159,12 @@ mod tests {
 
     #[test]
     fn unknown_indexes_and_repeated_markers_are_left_as_they_are() {
-        let mut v = json!([
-            marked(0),
-            marked(0),
-            marked(7),
-            format!("{}x", MARKER.as_str())
-        ]);
-        assert!(restore(&mut v, vec!["a".into()]));
-        assert_eq!(
-            v,
-            json!(["a", marked(0), marked(7), format!("{}x", MARKER.as_str())])
-        );
+        let signed = format!("{}+1", MARKER.as_str());
+        let odd = format!("{}x", MARKER.as_str());
+        let mut v = json!([signed, marked(0), marked(0), marked(7), odd]);
+        // "b" (index 1) has no marker in place: reported.
+        assert!(!restore(&mut v, vec!["a".into(), "b".into()]));
+        assert_eq!(v, json!([signed, "a", marked(0), marked(7), odd]));
     }
 
     #[test]

@@ -7,7 +7,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const { Client, Server } = require('..')
-const { LARGE, LOOK, hasLargeString } = require('../lib/large_strings')
+const { LARGE, LOOK, hasLargeString, parseWithStrings } = require('../lib/large_strings')
 const { LEGACY, MODERN, FIXTURES } = require('./helpers')
 
 const SERVER = path.join(FIXTURES, 'large_server.js')
@@ -27,6 +27,17 @@ test('which results go the large-string way', () => {
   assert.equal(hasLargeString({ list: [big, ...many] }), true)
   assert.equal(hasLargeString({ list: [...many, big] }), false)
   assert.equal(hasLargeString({}), false)
+  assert.equal(hasLargeString(new Uint8Array(100000)), false)
+  // Inherited members are not looked at (JSON.stringify leaves them out too).
+  assert.equal(hasLargeString(Object.create({ inherited: big })), false)
+})
+
+test('params parsed with their strings: only markers with an index in the list are replaced', () => {
+  const marker = require('../index.js').largeStringMarker()
+  const text = JSON.stringify([marker + '0', marker + '1', marker, marker + 'x', marker + '01x', 'plain'])
+  assert.deepEqual(parseWithStrings(text, ['zero', 'one']), ['zero', 'one', marker, marker + 'x', marker + '01x', 'plain'])
+  assert.deepEqual(parseWithStrings(text, undefined), JSON.parse(text))
+  assert.deepEqual(parseWithStrings(text, null), JSON.parse(text))
 })
 
 for (const protocolVersion of [MODERN, LEGACY]) {
