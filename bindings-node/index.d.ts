@@ -24,12 +24,13 @@ export declare class NativeClient {
    * or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result);
    * the skills: `skills/list`, `skills/get`, `skills/read` (a file of `entry`, verified against
    * it, as `{blob}` base64))
-   * with `params` (JSON text); resolves to the result as JSON text.
+   * with `params` (JSON text, its large strings in `strings`, see `large_strings.rs`);
+   * resolves to the result as JSON text with its large strings beside it (`{text, strings?}`).
    * `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
    * resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
    * `{progress, total?, message?}` as JSON text.
    */
-  call(op: string, params: string, callId: number, timeoutMs?: number | undefined | null, onProgress?: ((arg: string) => void) | undefined | null): Promise<string>
+  call(op: string, params: string, strings: Array<string> | undefined | null, callId: number, timeoutMs?: number | undefined | null, onProgress?: ((arg: string) => void) | undefined | null): Promise<CallResult>
   /** Cancels the call named `callId`, if it is still running. */
   cancel(callId: number): void
   /** Closes the connection (a spawned server is stopped and reaped). */
@@ -139,6 +140,15 @@ export declare class NativeSubscription {
   next(): Promise<string | null>
   /** Ends the subscription; a pending `next` resolves to `null`. */
   close(): Promise<void>
+}
+
+/**
+ * A result of `call`: JSON text, each large string of it written as a marker and given in
+ * `strings` (absent when there are none, see `large_strings.rs`).
+ */
+export interface CallResult {
+  text: string
+  strings?: Array<string>
 }
 
 /**

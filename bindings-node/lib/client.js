@@ -5,6 +5,7 @@
 
 const native = require('../index.js')
 const { McpError, CancelledError, ErrorCode, translated } = require('./errors')
+const { stringifyWithStrings, parseWithStrings } = require('./large_strings')
 
 let lastCallId = 0
 function nextCallId () {
@@ -197,9 +198,11 @@ class Client {
       try { onprogress(JSON.parse(json)) } catch {}
     })
     try {
-      const text = await translated(() =>
-        this.#native.call(op, JSON.stringify(params), id, timeout, progress))
-      return JSON.parse(text)
+      const result = await translated(() => {
+        const { text, strings } = stringifyWithStrings(params)
+        return this.#native.call(op, text, strings, id, timeout, progress)
+      })
+      return parseWithStrings(result.text, result.strings)
     } finally {
       signal?.removeEventListener('abort', abort)
     }

@@ -1,11 +1,11 @@
 'use strict'
-// Large strings of a handler's result and of a request's params, handed between JS and the engine
-// beside their JSON text instead of inside it (the engine's side: bindings-node/src/
-// large_strings.rs). `JSON.stringify` checks every character of a string for escapes one at a
-// time (on Node 20 a 64 KiB text costs it about a fifth of a whole echo call), and the text is
-// then read back from JSON on the other side; a JS string handed over as it is is copied with two
-// fast passes. Such a string is written as the addon's marker followed by its index in the list
-// that goes beside the text. The values are the same either way.
+// Large strings of results and params (a server's handlers and a client's calls alike), handed
+// between JS and the engine beside their JSON text instead of inside it (the engine's side:
+// bindings-node/src/large_strings.rs). `JSON.stringify` checks every character of a string for
+// escapes one at a time (on Node 20 a 64 KiB text costs it about a fifth of a whole echo call),
+// and the text is then read back from JSON on the other side; a JS string handed over as it is
+// is copied with two fast passes. Such a string is written as the addon's marker followed by its
+// index in the list that goes beside the text. The values are the same either way.
 
 const native = require('../index.js')
 
@@ -43,19 +43,28 @@ function hasLargeString (value) {
   return false
 }
 
-/** Answers request `id` with the result object `value` at the next flush; `false` if it was
- * answered already. Throws what `JSON.stringify` throws (a cycle, a BigInt). */
-function replyResult (id, value) {
-  if (!hasLargeString(value)) return native.requestReply(id, JSON.stringify(value))
+/** `value` as JSON text, and its large strings when it has any (`strings` is then an array, else
+ * undefined). Throws what `JSON.stringify` throws (a cycle, a BigInt). */
+function stringifyWithStrings (value) {
+  if (!hasLargeString(value)) return { text: JSON.stringify(value), strings: undefined }
   const strings = []
-  // A string of the result that itself starts with the marker goes apart too, so every marker in
+  // A string of the value that itself starts with the marker goes apart too, so every marker in
   // the text is one written here.
   const text = JSON.stringify(value, (key, v) => {
     if (typeof v !== 'string' || (v.length < LARGE && !v.startsWith(MARKER))) return v
     strings.push(v)
     return MARKER + (strings.length - 1)
   })
-  return native.requestReplyWithStrings(id, text, strings)
+  return { text, strings }
+}
+
+/** Answers request `id` with the result object `value` at the next flush; `false` if it was
+ * answered already. Throws what `JSON.stringify` throws (a cycle, a BigInt). */
+function replyResult (id, value) {
+  const { text, strings } = stringifyWithStrings(value)
+  return strings === undefined
+    ? native.requestReply(id, text)
+    : native.requestReplyWithStrings(id, text, strings)
 }
 
 /** Parses JSON `text` whose large strings are in `strings` (written by the addon as markers),
@@ -70,4 +79,4 @@ function parseWithStrings (text, strings) {
   })
 }
 
-module.exports = { replyResult, parseWithStrings, hasLargeString, LARGE, LOOK }
+module.exports = { replyResult, stringifyWithStrings, parseWithStrings, hasLargeString, LARGE, LOOK }

@@ -166,6 +166,27 @@ fn member<'a>(p: &'a Value, k: &str) -> napi::Result<&'a str> {
         .ok_or_else(|| invalid(format!("{k} must be a string")))
 }
 
+/// A result of `call`: JSON text, each large string of it written as a marker and given in
+/// `strings` (absent when there are none, see `large_strings.rs`).
+#[napi(object)]
+pub struct CallResult {
+    pub text: String,
+    pub strings: Option<Vec<String>>,
+}
+
+impl CallResult {
+    fn of(value: &Value) -> CallResult {
+        let mut text = Vec::new();
+        let mut strings = Vec::new();
+        crate::large_strings::write_json(&mut text, value, &mut strings);
+        CallResult {
+            // serde_json writes UTF-8.
+            text: String::from_utf8(text).expect("JSON text is UTF-8"),
+            strings: (!strings.is_empty()).then_some(strings),
+        }
+    }
+}
+
 /// Runs one operation of `call`.
 async fn run(client: Client, op: String, p: Value, opts: CallOptions) -> libmcp::Result<Value> {
     let args = |p: &Value| p.get("arguments").cloned().unwrap_or_else(|| json!({}));
@@ -296,21 +317,31 @@ impl NativeClient {
     /// or `{result}`), `tasks/get`, `tasks/cancel`, `tasks/wait` (follows `task` to its result);
     /// the skills: `skills/list`, `skills/get`, `skills/read` (a file of `entry`, verified against
     /// it, as `{blob}` base64))
-    /// with `params` (JSON text); resolves to the result as JSON text.
+    /// with `params` (JSON text, its large strings in `strings`, see `large_strings.rs`);
+    /// resolves to the result as JSON text with its large strings beside it (`{text, strings?}`).
     /// `callId` names the call for `cancel` (0: not cancellable); `timeoutMs` bounds it (progress
     /// resets the idle timeout of `tools/call`, `call` and `request`); `onProgress` receives
     /// `{progress, total?, message?}` as JSON text.
-    #[napi(ts_return_type = "Promise<string>")]
+    #[napi(ts_return_type = "Promise<CallResult>")]
+    #[allow(clippy::too_many_arguments)]
     pub fn call<'env>(
         &self,
         env: &'env Env,
         op: String,
         params: String,
+        strings: Option<Vec<String>>,
         call_id: u32,
         timeout_ms: Option<f64>,
         on_progress: Option<Function<String, ()>>,
-    ) -> napi::Result<PromiseRaw<'env, String>> {
-        let params = parse("params", &params)?;
+    ) -> napi::Result<PromiseRaw<'env, CallResult>> {
+        let mut params = parse("params", &params)?;
+        if let Some(strings) = strings
+            && !crate::large_strings::restore(&mut params, strings)
+        {
+            return Err(invalid(
+                "a large string of the params was not found in their text",
+            ));
+        }
         let timeout = match timeout_ms {
             Some(ms) if ms.is_finite() && ms > 0.0 => Some(Duration::from_secs_f64(ms / 1000.0)),
             Some(_) => return Err(invalid("timeout must be a positive number of milliseconds")),
@@ -354,7 +385,7 @@ impl NativeClient {
                 Ok(()) = cancelled => Err(Error::Cancelled),
             };
             calls.lock().remove(&call_id);
-            result.map(|v| v.to_string()).map_err(engine)
+            result.map(|v| CallResult::of(&v)).map_err(engine)
         })
     }
 

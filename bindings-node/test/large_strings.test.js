@@ -1,8 +1,9 @@
 'use strict'
 // Params and results holding large strings, which the package hands between the engine and JS
-// apart from their JSON text (lib/large_strings.js, src/large_strings.rs): the handler gets
-// exactly what the client sent and the client exactly what the handler returned, whatever the
-// strings hold, wherever they are, over stdio and HTTP in both eras.
+// apart from their JSON text, on the server's side and the client's alike (lib/large_strings.js,
+// src/large_strings.rs): the handler gets exactly what the client sent and the client exactly
+// what the handler returned, whatever the strings hold, wherever they are, over stdio and HTTP in
+// both eras.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
@@ -11,6 +12,7 @@ const { LARGE, LOOK, hasLargeString, parseWithStrings } = require('../lib/large_
 const { LEGACY, MODERN, FIXTURES } = require('./helpers')
 
 const SERVER = path.join(FIXTURES, 'large_server.js')
+const MARKER = require('../index.js').largeStringMarker()
 
 /** `n` characters of `pattern` repeated (cut to exactly `n` UTF-16 units). */
 const fill = (pattern, n) => pattern.repeat(Math.ceil(n / pattern.length)).slice(0, n)
@@ -33,9 +35,8 @@ test('which results go the large-string way', () => {
 })
 
 test('params parsed with their strings: only markers with an index in the list are replaced', () => {
-  const marker = require('../index.js').largeStringMarker()
-  const text = JSON.stringify([marker + '0', marker + '1', marker, marker + 'x', marker + '01x', 'plain'])
-  assert.deepEqual(parseWithStrings(text, ['zero', 'one']), ['zero', 'one', marker, marker + 'x', marker + '01x', 'plain'])
+  const text = JSON.stringify([MARKER + '0', MARKER + '1', MARKER, MARKER + 'x', MARKER + '01x', 'plain'])
+  assert.deepEqual(parseWithStrings(text, ['zero', 'one']), ['zero', 'one', MARKER, MARKER + 'x', MARKER + '01x', 'plain'])
   assert.deepEqual(parseWithStrings(text, undefined), JSON.parse(text))
   assert.deepEqual(parseWithStrings(text, null), JSON.parse(text))
 })
@@ -104,7 +105,9 @@ test('large strings cross both ways over HTTP, in both eras', async () => {
         const big = fill('h"\\é😀\n', 70000)
         const result = {
           content: [{ type: 'text', text: big }, { type: 'text', text: 'small' }],
-          structuredContent: { again: big, marker: '\u0000libmcp-large-string:', list: [fill('x', 5000)] },
+          // Client and server share this process's marker here: strings that start with it cross
+          // every step unchanged.
+          structuredContent: { again: big, marker: [MARKER, MARKER + '0', MARKER + '1'], list: [fill('x', 5000)] },
         }
         const got = await client.callTool('result', { result })
         assert.deepEqual(got.content, result.content, protocolVersion)
