@@ -25,6 +25,9 @@ use crate::error::{invalid, parse};
 struct Pending {
     ctx: RequestContext,
     responder: Responder,
+    /// Dispatched while this thread fed stdin (see `stdio.rs`): answered from this thread, which
+    /// writes stdout itself.
+    fed: bool,
     /// Ends the cancellation watcher (if one was started) once the request is answered.
     answered: Option<oneshot::Sender<()>>,
 }
@@ -63,13 +66,15 @@ pub(crate) fn next_number() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Parks a request for a JS handler under `id`, from [`next_number`].
-pub(crate) fn park(id: u64, ctx: RequestContext, responder: Responder) {
+/// Parks a request for a JS handler under `id`, from [`next_number`]; `fed` when it was
+/// dispatched while this thread fed stdin.
+pub(crate) fn park(id: u64, ctx: RequestContext, responder: Responder, fed: bool) {
     PENDING.lock().insert(
         id,
         Pending {
             ctx,
             responder,
+            fed,
             answered: None,
         },
     );
@@ -87,9 +92,13 @@ fn context_of(id: f64) -> Option<RequestContext> {
     PENDING.lock().get(&(id as u64)).map(|p| p.ctx.clone())
 }
 
+/// Answers in the order they were given.
+type Answers = Vec<(Responder, Reply)>;
+
 thread_local! {
-    /// Answers given on the JS thread since the last `requestFlush`, in order.
-    static OUTBOX: RefCell<Vec<(Responder, Reply)>> = const { RefCell::new(Vec::new()) };
+    /// Answers given on the JS thread since the last `requestFlush`, in order: those of requests
+    /// fed from stdin, and the others.
+    static OUTBOX: RefCell<(Answers, Answers)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Completes request `id` with `reply` at the next `requestFlush`; `false` if it was answered
@@ -101,7 +110,8 @@ fn finish(id: f64, reply: Reply) -> bool {
         return false;
     };
     drop(p.answered);
-    OUTBOX.with_borrow_mut(|o| o.push((p.responder, reply)));
+    OUTBOX
+        .with_borrow_mut(|(fed, other)| if p.fed { fed } else { other }.push((p.responder, reply)));
     true
 }
 
@@ -109,17 +119,36 @@ fn finish(id: f64, reply: Reply) -> bool {
 /// event-loop turn in which it answered, see `lib/server.js`).
 #[napi]
 pub fn request_flush() {
-    let batch = OUTBOX.with_borrow_mut(std::mem::take);
-    // Answers may start engine work (legacy input rounds spawn tasks and call handlers again,
-    // which parks requests: the table is not locked here): give them the runtime. Over stdio the
-    // batch is written from this thread with one `write` when the writer is idle.
-    napi::bindgen_prelude::within_runtime_if_available(|| {
-        libmcp::transport::stdio::batched(|| {
-            for (responder, reply) in batch {
+    let (fed, other) = OUTBOX.with_borrow_mut(std::mem::take);
+    if !fed.is_empty() {
+        // Answers may start engine work (legacy input rounds spawn tasks and call handlers again,
+        // which parks requests: the table is not locked here): give them the runtime. Over stdio
+        // the batch is written from this thread with one `write` when the writer is idle.
+        napi::bindgen_prelude::within_runtime_if_available(|| {
+            libmcp::transport::stdio::batched(|| {
+                for (responder, reply) in fed {
+                    responder.reply(reply);
+                }
+            })
+        });
+    }
+    if !other.is_empty() {
+        // The others (HTTP, or stdio read by an engine thread) are answered on the runtime: one
+        // wake-up of it for the whole batch, where answering here woke it for each connection
+        // whose task was asleep.
+        let answer = move || {
+            for (responder, reply) in other {
                 responder.reply(reply);
             }
-        })
-    });
+        };
+        napi::bindgen_prelude::within_runtime_if_available(move || {
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => drop(runtime.spawn(async move { answer() })),
+                // No runtime (Node is shutting down): answered here.
+                Err(_) => answer(),
+            }
+        });
+    }
 }
 
 /// The request's params as JSON text and their large strings, absent when there are none (what

@@ -52,11 +52,11 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<(Han
         };
         let id = request::next_number();
         if crate::stdio::call_here(key, id, ctx.params()) {
-            request::park(id, ctx, responder);
+            request::park(id, ctx, responder, true);
             return;
         }
         let (params, strings) = request::params_json(&ctx);
-        request::park(id, ctx, responder);
+        request::park(id, ctx, responder, false);
         // When Node is shutting down the call is refused; the request is dropped, which answers
         // it with an internal error.
         let status = tsfn.call(
