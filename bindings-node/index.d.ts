@@ -240,18 +240,13 @@ export declare function requestProgress(id: number, progress: number, total?: nu
 
 /**
  * Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if
- * it was answered already.
+ * it was answered already. `strings` are the result's large strings, written in `result` as the
+ * marker of `large_strings.rs` followed by their index.
  */
-export declare function requestReply(id: number, result: string): boolean
+export declare function requestReply(id: number, result: string, strings?: Array<string> | undefined | null): boolean
 
 /** Answers request `id` with a JSON-RPC error; `data` is JSON text. */
 export declare function requestReplyError(id: number, code: number, message: string, data?: string | undefined | null): boolean
-
-/**
- * Answers request `id` like `requestReply`, with the result's large strings given apart:
- * `result` holds each as the marker of `large_strings.rs` followed by its index in `strings`.
- */
-export declare function requestReplyWithStrings(id: number, result: string, strings: Array<string>): boolean
 
 /**
  * Runs pending request `id` as a task if it may (a tool with task support, a client that takes

@@ -855,5 +855,4 @@ module.exports.requestOnCancel = nativeBinding.requestOnCancel
 module.exports.requestProgress = nativeBinding.requestProgress
 module.exports.requestReply = nativeBinding.requestReply
 module.exports.requestReplyError = nativeBinding.requestReplyError
-module.exports.requestReplyWithStrings = nativeBinding.requestReplyWithStrings
 module.exports.requestStartTask = nativeBinding.requestStartTask

@@ -62,9 +62,7 @@ function stringifyWithStrings (value) {
  * answered already. Throws what `JSON.stringify` throws (a cycle, a BigInt). */
 function replyResult (id, value) {
   const { text, strings } = stringifyWithStrings(value)
-  return strings === undefined
-    ? native.requestReply(id, text)
-    : native.requestReplyWithStrings(id, text, strings)
+  return native.requestReply(id, text, strings)
 }
 
 /** Parses JSON `text` whose large strings are in `strings` (written by the addon as markers),

@@ -176,14 +176,8 @@ pub struct CallResult {
 
 impl CallResult {
     fn of(value: &Value) -> CallResult {
-        let mut text = Vec::new();
-        let mut strings = Vec::new();
-        crate::large_strings::write_json(&mut text, value, &mut strings);
-        CallResult {
-            // serde_json writes UTF-8.
-            text: String::from_utf8(text).expect("JSON text is UTF-8"),
-            strings: (!strings.is_empty()).then_some(strings),
-        }
+        let (text, strings) = crate::large_strings::to_json(value);
+        CallResult { text, strings }
     }
 }
 

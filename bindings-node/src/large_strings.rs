@@ -1,5 +1,5 @@
-//! Large strings of a request's params and of a handler's result, handed between the engine and
-//! JS beside their JSON text instead of inside it. Writing a string as JSON and reading it back
+//! Large strings of params and results (a server's handlers and a client's calls), handed between
+//! the engine and JS beside their JSON text instead of inside it. Writing a string as JSON and reading it back
 //! checks every character for escapes (`JSON.stringify` one at a time: a 64 KiB text costs it
 //! about a fifth of a whole echo call on Node 20); a string handed over as a JS string is copied
 //! with two fast passes. Each such string is written as [`large_string_marker`] followed by its
@@ -88,6 +88,17 @@ pub(crate) fn write_json(out: &mut Vec<u8>, value: &Value, strings: &mut Vec<Str
         // Not reached: a value with nothing apart was written whole above.
         other => serde_json::to_writer(&mut *out, other).expect("JSON into memory"),
     }
+}
+
+/// `value` as JSON text with its large strings apart (see [`write_json`]), `None` when there are
+/// none.
+pub(crate) fn to_json(value: &Value) -> (String, Option<Vec<String>>) {
+    let mut text = Vec::new();
+    let mut strings = Vec::new();
+    write_json(&mut text, value, &mut strings);
+    // serde_json writes UTF-8, and so does `write_json` around it.
+    let text = String::from_utf8(text).expect("JSON text is UTF-8");
+    (text, (!strings.is_empty()).then_some(strings))
 }
 
 /// Replaces every string of `value` that is the marker followed by an index into `strings` with

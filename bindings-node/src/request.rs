@@ -154,12 +154,7 @@ pub fn request_flush() {
 /// The request's params as JSON text and their large strings, absent when there are none (what
 /// the JS handler is called with, see `large_strings.rs`).
 pub(crate) fn params_json(ctx: &RequestContext) -> (String, Option<Vec<String>>) {
-    let mut text = Vec::new();
-    let mut strings = Vec::new();
-    crate::large_strings::write_json(&mut text, ctx.params(), &mut strings);
-    // serde_json writes UTF-8.
-    let text = String::from_utf8(text).expect("JSON text is UTF-8");
-    (text, (!strings.is_empty()).then_some(strings))
+    crate::large_strings::to_json(ctx.params())
 }
 
 /// The request's context as one JSON object (what `ctx` shows in JS, besides the params).
@@ -218,25 +213,13 @@ pub fn request_context(id: f64) -> Option<String> {
 }
 
 /// Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if
-/// it was answered already.
+/// it was answered already. `strings` are the result's large strings, written in `result` as the
+/// marker of `large_strings.rs` followed by their index.
 #[napi]
-pub fn request_reply(id: f64, result: String) -> bool {
-    let reply = match serde_json::from_str::<Value>(&result) {
-        Ok(v) => Reply::Result(v),
-        Err(e) => Reply::Error(RpcError::internal(format!(
-            "the handler's result is not JSON: {e}"
-        ))),
-    };
-    finish(id, reply)
-}
-
-/// Answers request `id` like `requestReply`, with the result's large strings given apart:
-/// `result` holds each as the marker of `large_strings.rs` followed by its index in `strings`.
-#[napi]
-pub fn request_reply_with_strings(id: f64, result: String, strings: Vec<String>) -> bool {
+pub fn request_reply(id: f64, result: String, strings: Option<Vec<String>>) -> bool {
     let reply = match serde_json::from_str::<Value>(&result) {
         Ok(mut v) => {
-            if crate::large_strings::restore(&mut v, strings) {
+            if strings.is_none_or(|strings| crate::large_strings::restore(&mut v, strings)) {
                 Reply::Result(v)
             } else {
                 Reply::Error(RpcError::internal(
