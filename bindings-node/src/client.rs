@@ -22,6 +22,7 @@ use tokio::sync::oneshot;
 
 use crate::client_options;
 use crate::error::{engine, invalid, parse};
+use crate::js_strings::{JsStrings, JsText};
 
 /// A JS input handler: called with the request's params as JSON text, resolves to
 /// `{"result": ...}` or `{"error": {code, message, data?}}` as JSON text.
@@ -170,14 +171,19 @@ fn member<'a>(p: &'a Value, k: &str) -> napi::Result<&'a str> {
 /// `strings` (absent when there are none, see `large_strings.rs`).
 #[napi(object)]
 pub struct CallResult {
-    pub text: String,
-    pub strings: Option<Vec<String>>,
+    #[napi(ts_type = "string")]
+    pub text: JsText,
+    #[napi(ts_type = "Array<string>")]
+    pub strings: Option<JsStrings>,
 }
 
 impl CallResult {
     fn of(value: &Value) -> CallResult {
         let (text, strings) = crate::large_strings::to_json(value);
-        CallResult { text, strings }
+        CallResult {
+            text: JsText(text),
+            strings: strings.map(JsStrings),
+        }
     }
 }
 
@@ -322,15 +328,15 @@ impl NativeClient {
         &self,
         env: &'env Env,
         op: String,
-        params: String,
-        strings: Option<Vec<String>>,
+        #[napi(ts_arg_type = "string")] params: JsText,
+        #[napi(ts_arg_type = "Array<string> | undefined | null")] strings: Option<JsStrings>,
         call_id: u32,
         timeout_ms: Option<f64>,
         on_progress: Option<Function<String, ()>>,
     ) -> napi::Result<PromiseRaw<'env, CallResult>> {
-        let mut params = parse("params", &params)?;
+        let mut params = parse("params", &params.0)?;
         if let Some(strings) = strings
-            && !crate::large_strings::restore(&mut params, strings)
+            && !crate::large_strings::restore(&mut params, strings.0)
         {
             return Err(invalid(
                 "a large string of the params was not found in their text",

@@ -13,6 +13,7 @@ mod client_auth;
 mod client_options;
 mod error;
 mod http;
+mod js_strings;
 mod large_strings;
 mod limits;
 mod redis;

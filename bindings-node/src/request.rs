@@ -20,6 +20,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
 use crate::error::{invalid, parse};
+use crate::js_strings::{JsStrings, JsText};
 
 /// A request a JS handler has not answered yet.
 struct Pending {
@@ -216,10 +217,14 @@ pub fn request_context(id: f64) -> Option<String> {
 /// it was answered already. `strings` are the result's large strings, written in `result` as the
 /// marker of `large_strings.rs` followed by their index.
 #[napi]
-pub fn request_reply(id: f64, result: String, strings: Option<Vec<String>>) -> bool {
-    let reply = match serde_json::from_str::<Value>(&result) {
+pub fn request_reply(
+    id: f64,
+    #[napi(ts_arg_type = "string")] result: JsText,
+    #[napi(ts_arg_type = "Array<string> | undefined | null")] strings: Option<JsStrings>,
+) -> bool {
+    let reply = match serde_json::from_str::<Value>(&result.0) {
         Ok(mut v) => {
-            if strings.is_none_or(|strings| crate::large_strings::restore(&mut v, strings)) {
+            if strings.is_none_or(|strings| crate::large_strings::restore(&mut v, strings.0)) {
                 Reply::Result(v)
             } else {
                 Reply::Error(RpcError::internal(

@@ -14,11 +14,12 @@ use napi_derive::napi;
 use serde_json::Value;
 
 use crate::error::{engine, invalid, parse};
+use crate::js_strings::{JsStrings, JsText};
 use crate::{limits, redis, request, skills, task_store};
 
 /// What a JS handler is called with: the request's number (see `request.rs`), its params as JSON
 /// text and their large strings, if any (see `large_strings.rs`).
-pub type HandlerArgs = FnArgs<(f64, String, Option<Vec<String>>)>;
+pub type HandlerArgs = FnArgs<(f64, JsText, Option<JsStrings>)>;
 
 /// A server: handlers are JS functions called on the JS thread with a request's number and params.
 #[napi]
@@ -60,7 +61,7 @@ fn js_handler(f: &Function<HandlerArgs, ()>, in_task: bool) -> napi::Result<(Han
         // When Node is shutting down the call is refused; the request is dropped, which answers
         // it with an internal error.
         let status = tsfn.call(
-            FnArgs::from((id as f64, params, strings)),
+            FnArgs::from((id as f64, JsText(params), strings.map(JsStrings))),
             ThreadsafeFunctionCallMode::NonBlocking,
         );
         if status != napi::Status::Ok {

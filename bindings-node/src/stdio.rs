@@ -14,6 +14,7 @@ use parking_lot::Mutex;
 use serde_json::Value;
 
 use crate::error::engine;
+use crate::js_strings::{JsStrings, JsText};
 
 /// The handler calls collected while this thread feeds stdin, already in the form the JS layer
 /// reads them: `text` is a JSON array holding three items per call, the handler's number, the
@@ -70,8 +71,10 @@ fn collecting<R>(f: impl FnOnce() -> R) -> (R, Calls) {
 /// there are none (see `large_strings.rs`).
 #[napi(object)]
 pub struct Fed {
-    pub calls: Option<String>,
-    pub strings: Option<Vec<String>>,
+    #[napi(ts_type = "string")]
+    pub calls: Option<JsText>,
+    #[napi(ts_type = "Array<string>")]
+    pub strings: Option<JsStrings>,
     pub waiting: f64,
 }
 
@@ -82,11 +85,11 @@ impl Fed {
             let mut text = calls.text;
             text.push(b']');
             // Digits, punctuation and serde_json's output: UTF-8 throughout.
-            String::from_utf8(text).expect("the calls are UTF-8")
+            JsText(String::from_utf8(text).expect("the calls are UTF-8"))
         });
         Fed {
             calls,
-            strings: (!calls_strings.is_empty()).then_some(calls_strings),
+            strings: (!calls_strings.is_empty()).then_some(JsStrings(calls_strings)),
             waiting: waiting as f64,
         }
     }

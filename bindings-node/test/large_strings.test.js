@@ -41,6 +41,15 @@ test('params parsed with their strings: only markers with an index in the list a
   assert.deepEqual(parseWithStrings(text, null), JSON.parse(text))
 })
 
+test('the addon refuses texts and string lists of the wrong type with a clear error', () => {
+  const native = require('../index.js')
+  // An id that names no request: the arguments are converted (and refused) before it is looked up.
+  assert.equal(native.requestReply(-1, '{}', ['x', 'é😀']), false)
+  assert.throws(() => native.requestReply(-1, 42), /expected a string/)
+  assert.throws(() => native.requestReply(-1, '{}', 'not a list'), /expected an array of strings/)
+  assert.throws(() => native.requestReply(-1, '{}', ['ok', 7]), /item 1 of an array of strings: expected a string/)
+})
+
 for (const protocolVersion of [MODERN, LEGACY]) {
   test(`large strings in results arrive unchanged (${protocolVersion})`, async (t) => {
     const client = await Client.connectStdio(process.execPath, [SERVER], { protocolVersion })
@@ -51,10 +60,13 @@ for (const protocolVersion of [MODERN, LEGACY]) {
         'quote " backslash \\ newline \n tab \t nul \u0000 unit \u001f ',
         'é ü ß 日本語 😀 🧪 ',
         'separators \u2028 \u2029 BOM \ufeff ',
+        // One byte per character in V8 but not ASCII: UTF-8 needs two bytes for some.
+        'latin-1 only: café ÿ ñ \u00a0 ',
         'plain ascii ',
       ]
       for (const kind of kinds) {
-        for (const n of [LARGE - 1, LARGE, LARGE + 1, 65536]) {
+        // Small texts cross inside the JSON text, the others apart from it.
+        for (const n of [1, 100, LARGE - 1, LARGE, LARGE + 1, 65536]) {
           // A surrogate pair cut in half by `fill` would not be text: keep whole characters.
           let text = fill(kind, n)
           if (/[\ud800-\udbff]$/.test(text)) text = text.slice(0, -1)
