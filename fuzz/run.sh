@@ -10,6 +10,8 @@
 # FUZZ_PROFILE=dev builds without optimizations (about half the build time, fewer executions per
 # second: what the test command's short run uses); the default is cargo-fuzz's optimized build.
 # FUZZ_CORPUS=DIR keeps the corpora in DIR (seeded there) instead of fuzz/corpus.
+# FUZZ_LOGS=DIR writes each target's libFuzzer output to DIR/TARGET.log instead of fuzz/logs (so a
+# short run beside a long one leaves the long run's logs alone).
 # Do not pause a run (SIGSTOP) to free the CPU for something else: libFuzzer times units by the wall
 # clock, so the unit running across the pause is reported as a slow unit or a timeout (and the
 # run stops), though it takes milliseconds when run again.
@@ -34,10 +36,11 @@ esac
 corpus=${FUZZ_CORPUS:-corpus}
 python3 seed_corpora.py "$corpus"
 cargo +nightly fuzz build "${profile_arg[@]}"
-mkdir -p logs
+logs=${FUZZ_LOGS:-logs}
+mkdir -p "$logs"
 printf '%-16s %8s %12s %8s %8s %8s\n' target seconds execs cov corpus crashes
 for t in "${targets[@]}"; do
-  log="logs/$t.log"
+  log="$logs/$t.log"
   status=0
   cargo +nightly fuzz run "${profile_arg[@]}" "$t" "$corpus/$t" -- -max_total_time="$secs" -timeout=20 \
     -rss_limit_mb=4096 -print_final_stats=1 "${seed_arg[@]}" > "$log" 2>&1 || status=$?
@@ -49,7 +52,7 @@ for t in "${targets[@]}"; do
   printf '%-16s %8s %12s %8s %8s %8s\n' "$t" "$secs" "${execs:-?}" "${cov:-?}" "${corp:-?}" "$crashes"
   if [ "$status" != 0 ]; then
     tail -60 "$log" >&2
-    echo "error: fuzz target $t failed (exit $status); see fuzz/$log and fuzz/artifacts/$t/" >&2
+    echo "error: fuzz target $t failed (exit $status); see $log (under fuzz/ if relative) and fuzz/artifacts/$t/" >&2
     exit 1
   fi
 done

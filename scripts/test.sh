@@ -54,8 +54,10 @@ set -m
 side_lane > "$side_log" 2>&1 &
 side_pid=$!
 set +m
-# A failure or an interrupt of the main lane stops the side lane too (its fuzzers included).
-trap 'kill -- -$side_pid 2> /dev/null || true' EXIT
+# A failure or an interrupt of the main lane stops the side lane too (its fuzzers included). Each
+# step runs under `timeout`, which puts itself and the step in a process group of their own: the
+# `timeout` is signalled first (it passes the signal on to its step's group), then the lane.
+trap 'pkill -TERM -P "$side_pid" -x timeout 2> /dev/null; kill -- -$side_pid 2> /dev/null || true' EXIT
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings

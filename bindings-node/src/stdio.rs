@@ -104,6 +104,8 @@ pub struct NativeStdio {
 
 impl NativeStdio {
     pub(crate) fn open(server: &libmcp::server::Server) -> NativeStdio {
+        // Node reads stdin itself; the engine's stdout writer widens its own pipe too.
+        libmcp::transport::stdio::widen_process_pipes();
         let feed = within_runtime_if_available(|| StdioFeed::process_stdout(server));
         NativeStdio {
             feed: Mutex::new(Some(feed)),

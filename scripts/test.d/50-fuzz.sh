@@ -30,5 +30,5 @@ step "fuzz targets: cargo fmt --check"
 corpus="$PWD/target/fuzz-step-corpus"
 rm -rf "$corpus"
 step "every fuzz target for ${FUZZ_SECONDS:-20} s, from the seeds"
-FUZZ_CORPUS="$corpus" FUZZ_SEED="${FUZZ_SEED:-1}" FUZZ_PROFILE="${FUZZ_PROFILE:-dev}" \
-  fuzz/run.sh "${FUZZ_SECONDS:-20}"
+FUZZ_CORPUS="$corpus" FUZZ_LOGS="$PWD/target/fuzz-step-logs" FUZZ_SEED="${FUZZ_SEED:-1}" \
+  FUZZ_PROFILE="${FUZZ_PROFILE:-dev}" fuzz/run.sh "${FUZZ_SECONDS:-20}"

@@ -9,5 +9,6 @@ pub(crate) mod lines;
 pub mod stdio;
 mod stdio_feed;
 mod stdio_out;
+mod stdio_pipes;
 
 pub use crate::outgoing::{OutKind, Outbound, Outgoing, Sink};

@@ -18,6 +18,7 @@ use super::stdio_feed::dispatch;
 pub use super::stdio_feed::{HIGH_WATER, StdioFeed};
 pub use super::stdio_out::batched;
 use super::stdio_out::{DirectPipe, OutBuf, StdioOut, StdioSink};
+pub use super::stdio_pipes::widen_process_pipes;
 use super::{Outgoing, Sink};
 use crate::server::Server;
 
@@ -215,21 +216,25 @@ pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
 /// users. Tokio's own stdin/stdout go through a blocking thread pool, a thread hop per read and write,
 /// and a read of stdin there cannot be interrupted: a runtime would wait for it at shutdown until the
 /// peer writes or closes. Each end is chosen on its own, so a pipe on stdin is read without blocking
-/// also when stdout is a terminal or a file.
+/// also when stdout is a terminal or a file. Each pipe is widened (`stdio_pipes.rs`).
 #[cfg(target_os = "linux")]
 pub(crate) fn nonblocking_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
     // Fails (and we fall back) when the descriptor is not a pipe.
-    tokio::net::unix::pipe::OpenOptions::new()
+    let rx = tokio::net::unix::pipe::OpenOptions::new()
         .open_receiver("/proc/self/fd/0")
-        .ok()
+        .ok()?;
+    super::stdio_pipes::widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&rx));
+    Some(rx)
 }
 
 /// The stdout half of [`nonblocking_stdin`].
 #[cfg(target_os = "linux")]
 pub(crate) fn nonblocking_stdout() -> Option<tokio::net::unix::pipe::Sender> {
-    tokio::net::unix::pipe::OpenOptions::new()
+    let tx = tokio::net::unix::pipe::OpenOptions::new()
         .open_sender("/proc/self/fd/1")
-        .ok()
+        .ok()?;
+    super::stdio_pipes::widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&tx));
+    Some(tx)
 }
 
 /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves.
