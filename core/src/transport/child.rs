@@ -118,6 +118,12 @@ pub fn spawn(spec: &ChildSpec) -> std::io::Result<(ChildProcess, ChildPipes)> {
     let stdin = child.stdin.take().expect("stdin was piped");
     let stdout = child.stdout.take().expect("stdout was piped");
     let stderr = child.stderr.take().expect("stderr was piped");
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        super::stdio_pipes::widen_pipe(stdin.as_raw_fd());
+        super::stdio_pipes::widen_pipe(stdout.as_raw_fd());
+    }
     let sink = spec.stderr.clone().unwrap_or_else(|| {
         let name = spec.program.clone();
         Arc::new(move |line: &str| tracing::info!(target: CHILD_STDERR, program = %name, "{line}"))

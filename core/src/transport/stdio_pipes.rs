@@ -33,7 +33,8 @@ pub(crate) fn widen_pipe(fd: RawFd) {
 
 /// Grows this process's stdin and stdout pipes (see the module comment), for a host that reads or
 /// writes them itself (the Node package reads stdin with Node's own stream). The engine's stdio
-/// transport does this for itself.
+/// transport does this for itself, and a client for the pipes to the server it starts
+/// (`child.rs`).
 pub fn widen_process_pipes() {
     #[cfg(target_os = "linux")]
     {
