@@ -5,7 +5,7 @@
 //! length (a second), has V8 write into it (a third) and checks it is UTF-8 (a fourth);
 //! [`string_from_js`] lets V8 write into an uninitialized buffer of the string's length in UTF-16
 //! units, which holds it whole when it is ASCII, and checks that with one pass (`is_ascii`). Other
-//! strings are written again into a buffer of the longest UTF-8 they can have. To JS, an ASCII
+//! strings are measured and written again into a buffer of their UTF-8 length. To JS, an ASCII
 //! string is made with `napi_create_string_latin1` (a copy) instead of V8's UTF-8 decoder (a scan
 //! for multi-byte sequences, then the copy).
 
@@ -49,9 +49,19 @@ pub(crate) unsafe fn string_from_js(
         // SAFETY: checked ASCII just above.
         return Ok(unsafe { String::from_utf8_unchecked(ascii) });
     }
-    // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, two units, is 4; a lone
-    // surrogate becomes U+FFFD, 3), so this buffer holds the whole string.
-    let bytes = unsafe { write_utf8(env, value, units * 3 + 1)? };
+    // Not ASCII: V8 measures its UTF-8 (one more pass) and writes it into a buffer of that size.
+    let mut len = 0usize;
+    check(
+        unsafe { sys::napi_get_value_string_utf8(env, value, ptr::null_mut(), 0, &mut len) },
+        "could not measure a JS string",
+    )?;
+    let bytes = unsafe { write_utf8(env, value, len + 1)? };
+    if bytes.len() != len {
+        return Err(Error::new(
+            Status::GenericFailure,
+            "a JS string changed length while it was copied".to_owned(),
+        ));
+    }
     String::from_utf8(bytes).map_err(|_| {
         Error::new(
             Status::GenericFailure,
