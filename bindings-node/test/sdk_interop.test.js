@@ -1,7 +1,8 @@
 'use strict'
 // The official TypeScript SDK client (@modelcontextprotocol/sdk 1.x, legacy era) against libmcp
 // Node servers (the fixture over stdio, an in-process server over Streamable HTTP and HTTP+SSE),
-// and the libmcp Node client against an official SDK server over stdio and Streamable HTTP.
+// and the libmcp Node client against an official SDK server over stdio, Streamable HTTP and
+// HTTP+SSE.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js')
@@ -98,9 +99,10 @@ test('the libmcp Node client against an official SDK server over stdio', async (
   }
 })
 
-test('the libmcp Node client against an official SDK server over Streamable HTTP', async () => {
-  const { Client } = require('..')
-  const child = require('node:child_process').spawn(process.execPath, [SDK_SERVER, '--http'], { stdio: ['pipe', 'pipe', 'inherit'] })
+/** Runs the SDK fixture server with `flag` (`--http` or `--sse`) and calls `use(url)` with the URL
+ * it listens on; stops it afterwards. */
+async function withSdkHttpServer (flag, use) {
+  const child = require('node:child_process').spawn(process.execPath, [SDK_SERVER, flag], { stdio: ['pipe', 'pipe', 'inherit'] })
   try {
     const url = await new Promise((resolve, reject) => {
       let out = ''
@@ -111,15 +113,63 @@ test('the libmcp Node client against an official SDK server over Streamable HTTP
       })
       child.on('exit', (code) => reject(new Error(`the SDK server exited (${code}) before listening`)))
     })
+    await use(url)
+  } finally {
+    child.stdin.end()
+    if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve))
+  }
+}
+
+test('the libmcp Node client against an official SDK server over Streamable HTTP', async () => {
+  const { Client } = require('..')
+  await withSdkHttpServer('--http', async (url) => {
     const client = await Client.connectHttp(url, { onElicitation })
     try {
       await exerciseSdkServer(client)
     } finally {
       await client.close()
     }
+  })
+})
+
+// A server that predates Streamable HTTP refuses the first POST; the client then falls back to
+// the 2024-11-05 HTTP+SSE transport (GET the URL for an event stream whose `endpoint` event names
+// where to POST), as the specification's backwards-compatibility rules say.
+test('the libmcp Node client against an official SDK server over HTTP+SSE (2024-11-05)', async () => {
+  const { Client } = require('..')
+  await withSdkHttpServer('--sse', async (url) => {
+    // The fixture serves nothing but HTTP+SSE here: every call below crosses that transport. (The
+    // protocol version is whatever initialize agrees on; the SDK offers its latest over it.)
+    assert.match(url, /\/sse$/)
+    const client = await Client.connectHttp(url, { onElicitation })
+    try {
+      await exerciseSdkServer(client)
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+test('the libmcp Node client against a libmcp Node server over HTTP+SSE', async () => {
+  const { Client } = require('..')
+  const server = new Server({ name: 'sse-both', version: '4' })
+  server.tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, ({ text }) => text)
+  const http = await server.serveHttp({ httpSse: true })
+  try {
+    const sse = http.url.replace(/\/mcp$/, '/sse')
+    // The HTTP+SSE endpoint refuses a Streamable HTTP POST, so the client below takes the fallback.
+    const post = await fetch(sse, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })
+    assert.equal(post.status, 405)
+    const client = await Client.connectHttp(sse)
+    try {
+      assert.equal(client.era, 'legacy')
+      assert.deepEqual(client.serverInfo, { name: 'sse-both', version: '4' })
+      assert.equal((await client.callTool('echo', { text: 'both ends libmcp' })).content[0].text, 'both ends libmcp')
+    } finally {
+      await client.close()
+    }
   } finally {
-    child.stdin.end()
-    if (child.exitCode === null) await new Promise((resolve) => child.on('exit', resolve))
+    await server.close()
   }
 })
 
