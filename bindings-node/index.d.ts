@@ -249,6 +249,13 @@ export declare function requestReply(id: number, result: string, strings?: Array
 export declare function requestReplyError(id: number, code: number, message: string, data?: string | undefined | null): boolean
 
 /**
+ * Answers request `id` with `{content: [{type: "text", text}]}` at the next `requestFlush`, the
+ * result most tools give, without the JSON text `requestReply` takes (no `JSON.stringify` in JS,
+ * no parse here); `false` if it was answered already.
+ */
+export declare function requestReplyText(id: number, text: string): boolean
+
+/**
  * Runs pending request `id` as a task if it may (a tool with task support, a client that takes
  * tasks, not a task already): the client gets the task at once, and the request's answer given
  * later completes the task. Resolves to the task's id, or `null` when the request stays a plain

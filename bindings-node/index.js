@@ -855,4 +855,5 @@ module.exports.requestOnCancel = nativeBinding.requestOnCancel
 module.exports.requestProgress = nativeBinding.requestProgress
 module.exports.requestReply = nativeBinding.requestReply
 module.exports.requestReplyError = nativeBinding.requestReplyError
+module.exports.requestReplyText = nativeBinding.requestReplyText
 module.exports.requestStartTask = nativeBinding.requestStartTask

@@ -95,14 +95,36 @@ function runFed (fed) {
   flushNow()
 }
 
+/** The text of a tool result that is exactly `{content: [{type: 'text', text}]}` (plain objects,
+ * those keys in that order and no others, `text` a string), else undefined. Such a result, the
+ * most common one, is handed to the addon as its text alone: what `JSON.stringify` would have
+ * written is the same. */
+function onlyText (value) {
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return undefined
+  const keys = Object.keys(value)
+  if (keys.length !== 1 || keys[0] !== 'content') return undefined
+  const content = value.content
+  if (!Array.isArray(content) || content.length !== 1) return undefined
+  const item = content[0]
+  if (item === null || typeof item !== 'object' || Object.getPrototypeOf(item) !== Object.prototype) return undefined
+  const itemKeys = Object.keys(item)
+  if (itemKeys.length !== 2 || itemKeys[0] !== 'type' || itemKeys[1] !== 'text' || item.type !== 'text') return undefined
+  const text = item.text
+  return typeof text === 'string' ? text : undefined
+}
+
 /** Sends a handler's answer for request `id`: a result object, or input required. */
 function answer (id, kind, value) {
   if (value instanceof InputRequired) {
     native.requestInputRequired(id, JSON.stringify(value.requests), value.state)
     return
   }
-  if (kind === 'tool' && typeof value === 'string') {
-    value = { content: [{ type: 'text', text: value }] }
+  if (kind === 'tool') {
+    const text = typeof value === 'string' ? value : onlyText(value)
+    if (text !== undefined) {
+      native.requestReplyText(id, text)
+      return
+    }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     native.requestReplyError(id, ErrorCode.InternalError, `the ${kind} handler returned ${describe(value)}, not a result object`)

@@ -213,6 +213,19 @@ pub fn request_context(id: f64) -> Option<String> {
     context_of(id).map(|ctx| context_json(&ctx))
 }
 
+/// Answers request `id` with `{content: [{type: "text", text}]}` at the next `requestFlush`, the
+/// result most tools give, without the JSON text `requestReply` takes (no `JSON.stringify` in JS,
+/// no parse here); `false` if it was answered already.
+#[napi]
+pub fn request_reply_text(id: f64, #[napi(ts_arg_type = "string")] text: JsText) -> bool {
+    let mut item = Map::new();
+    item.insert("type".into(), Value::String("text".into()));
+    item.insert("text".into(), Value::String(text.0));
+    let mut result = Map::new();
+    result.insert("content".into(), Value::Array(vec![Value::Object(item)]));
+    finish(id, Reply::Result(Value::Object(result)))
+}
+
 /// Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if
 /// it was answered already. `strings` are the result's large strings, written in `result` as the
 /// marker of `large_strings.rs` followed by their index.

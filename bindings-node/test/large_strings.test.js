@@ -106,6 +106,41 @@ for (const protocolVersion of [MODERN, LEGACY]) {
   })
 }
 
+test('tool results of one text item (handed over as the text alone) and their near misses', async () => {
+  class Result { constructor (text) { this.content = [{ type: 'text', text }] } }
+  const shapes = {
+    string: () => 'just a string',
+    exact: () => ({ content: [{ type: 'text', text: 'exact é 😀 ' + 'x'.repeat(70000) }] }),
+    reversed: () => ({ content: [{ text: 'text first', type: 'text' }] }),
+    extraKey: () => ({ content: [{ type: 'text', text: 'with isError' }], isError: false }),
+    itemExtra: () => ({ content: [{ type: 'text', text: 'annotated', annotations: { priority: 1 } }] }),
+    twoItems: () => ({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }),
+    instance: () => new Result('from a class'),
+    withToJSON: () => ({ content: [{ type: 'text', text: 'not this' }], toJSON: () => ({ content: [{ type: 'text', text: 'but this' }] }) }),
+    marker: () => ({ content: [{ type: 'text', text: MARKER + '0' }] }),
+  }
+  const server = new Server({ name: 'text-results', version: '1' })
+  for (const [name, make] of Object.entries(shapes)) server.tool(name, {}, make)
+  const http = await server.serveHttp({ host: '127.0.0.1', port: 0 })
+  try {
+    for (const protocolVersion of [MODERN, LEGACY]) {
+      const client = await Client.connectHttp(http.url, { protocolVersion })
+      try {
+        for (const [name, make] of Object.entries(shapes)) {
+          const expected = name === 'string' ? { content: [{ type: 'text', text: make() }] } : JSON.parse(JSON.stringify(make()))
+          const got = await client.callTool(name, {})
+          assert.deepEqual(got.content, expected.content, `${name} (${protocolVersion})`)
+          assert.equal(got.isError ?? false, expected.isError ?? false, `${name} (${protocolVersion})`)
+        }
+      } finally {
+        await client.close()
+      }
+    }
+  } finally {
+    await server.close()
+  }
+})
+
 test('large strings cross both ways over HTTP, in both eras', async () => {
   const server = new Server({ name: 'large-http', version: '1' })
   server.tool('result', {}, ({ result }) => result)
