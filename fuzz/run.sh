@@ -48,8 +48,14 @@ for t in "${targets[@]}"; do
   line=$(grep -E '^#[0-9]+' "$log" | tail -1)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$line")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<< "$line")
-  crashes=$(find "artifacts/$t" -type f 2> /dev/null | wc -l)
+  # libFuzzer also writes slow-unit-* files (a unit slower than -report_slow_units, 10 s, by the
+  # wall clock: a starved process writes them too); they are reported apart, not as crashes.
+  crashes=$(find "artifacts/$t" -type f ! -name 'slow-unit-*' 2> /dev/null | wc -l)
+  slow=$(find "artifacts/$t" -type f -name 'slow-unit-*' 2> /dev/null | wc -l)
   printf '%-16s %8s %12s %8s %8s %8s\n' "$t" "$secs" "${execs:-?}" "${cov:-?}" "${corp:-?}" "$crashes"
+  if [ "$slow" != 0 ]; then
+    echo "  ($slow slow-unit file(s) in fuzz/artifacts/$t/: rerun each with the target binary to time it)"
+  fi
   if [ "$status" != 0 ]; then
     tail -60 "$log" >&2
     echo "error: fuzz target $t failed (exit $status); see $log (under fuzz/ if relative) and fuzz/artifacts/$t/" >&2
