@@ -218,12 +218,10 @@ pub fn request_context(id: f64) -> Option<String> {
 /// no parse here); `false` if it was answered already.
 #[napi]
 pub fn request_reply_text(id: f64, #[napi(ts_arg_type = "string")] text: JsText) -> bool {
-    let mut item = Map::new();
-    item.insert("type".into(), Value::String("text".into()));
-    item.insert("text".into(), Value::String(text.0));
-    let mut result = Map::new();
-    result.insert("content".into(), Value::Array(vec![Value::Object(item)]));
-    finish(id, Reply::Result(Value::Object(result)))
+    // The core's own result type writes the shape; a model type always serializes.
+    let result = serde_json::to_value(libmcp::model::CallToolResult::text(text.0))
+        .expect("a tool result serializes");
+    finish(id, Reply::Result(result))
 }
 
 /// Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if
