@@ -243,6 +243,10 @@ impl Connection {
                     );
                 }
             }
+            // Also seen by `on_notification`, as its documentation promises every notification.
+            if let Some(cb) = &self.handlers.on_notification {
+                cb(&n.method, params.unwrap_or(&Value::Null));
+            }
             return;
         }
         let sub_id = meta::of(params)

@@ -13,9 +13,10 @@ use std::sync::{Arc, Mutex};
 use libmcp::auth::client::{OAuthClient, OAuthConfig, SigningKey};
 use libmcp::client::http::HttpClientOptions;
 use libmcp::client::{Client, ClientConfig, TaskCall, VersionPreference, WireDirection};
+use libmcp::model::logging::LoggingLevel;
 use libmcp::model::roots::Root;
 use libmcp::transport::child::ChildSpec;
-use libmcp_examples::cli::{self, Command, Options, ParseError, elicit, format, help, hosts};
+use libmcp_examples::cli::{self, Command, Options, ParseError, elicit, format, help, hosts, out};
 use serde_json::{Value, json};
 
 /// Exit code: the request failed or the tool reported an error.
@@ -59,10 +60,12 @@ impl Failure {
     }
 }
 
-/// Prints the failure (with `--json`, also as one `{"error": ...}` document on stdout) and exits.
-fn fail(json_out: bool, f: Failure) -> ! {
+/// Prints the failure (with `--json`, also as one `{"error": ...}` document on stdout); the exit status
+/// to end with.
+fn report(json_out: bool, f: &Failure) -> i32 {
+    let mut printed = Ok(());
     if let Some(out) = &f.output {
-        println!("{out}");
+        printed = out::stdout_line(out);
     }
     if json_out && f.output.is_none() {
         let mut err = json!({"message": f.message, "exitCode": f.code});
@@ -72,10 +75,25 @@ fn fail(json_out: bool, f: Failure) -> ! {
                 err["data"] = d.clone();
             }
         }
-        println!("{}", pretty(&json!({ "error": err })));
+        printed = out::stdout_line(&pretty(&json!({ "error": err })));
     }
-    eprintln!("mcp: {}", f.message);
-    std::process::exit(f.code)
+    out::stderr_line(&format!("mcp: {}", f.message));
+    out::status(printed, f.code)
+}
+
+/// Reports the failure and exits (before any server was started, or when none is left to close).
+fn fail(json_out: bool, f: Failure) -> ! {
+    std::process::exit(report(json_out, &f))
+}
+
+/// Prints `text` (and a newline when `line`) and exits: 0, or [`out::EXIT_CLOSED_PIPE`].
+fn print_and_exit(text: &str, line: bool) -> ! {
+    let printed = if line {
+        out::stdout_line(text)
+    } else {
+        out::stdout(text)
+    };
+    std::process::exit(out::status(printed, 0))
 }
 
 fn pretty(v: &Value) -> String {
@@ -85,31 +103,24 @@ fn pretty(v: &Value) -> String {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let json_out = cli::wants_json(&args);
     let opts = match cli::parse(&args) {
         Ok(o) => o,
-        Err(ParseError::Help(None)) => {
-            println!("{}", cli::USAGE);
-            return;
-        }
+        Err(ParseError::Help(None)) => print_and_exit(cli::USAGE, true),
+        Err(ParseError::Version) => print_and_exit(&help::version_line(), true),
         Err(ParseError::Help(Some(c))) => match help::page(&c) {
-            Some(page) => {
-                print!("{page}");
-                return;
+            Some(page) => print_and_exit(&page, false),
+            None => {
+                let hint = cli::suggest::hint(&c, help::commands());
+                usage_error(json_out, &format!("unknown command {c}{hint}"), None)
             }
-            None => usage_error(&format!("unknown command {c}"), None),
         },
-        Err(ParseError::Usage(m, c)) => usage_error(&m, c.as_deref()),
+        Err(ParseError::Usage(m, c)) => usage_error(json_out, &m, c.as_deref()),
     };
     match &opts.command {
-        Command::Completions { shell } => {
-            print!("{}", shell.script());
-            return;
-        }
+        Command::Completions { shell } => print_and_exit(&shell.script(), false),
         Command::Config { .. } => match config(&opts) {
-            Ok(text) => {
-                println!("{text}");
-                return;
-            }
+            Ok(text) => print_and_exit(&text, true),
             Err(f) => fail(opts.json, f),
         },
         _ => {}
@@ -119,16 +130,26 @@ async fn main() {
         Err(f) => fail(opts.json, f),
     };
     let outcome = run(&client, &opts).await;
+    // The answer is printed as soon as it is there; closing the server comes after (it may take the
+    // child's shutdown grace periods, a few seconds, for a server slow to exit).
+    let code = match outcome {
+        Ok(text) => out::status(out::stdout_line(&text), 0),
+        Err(f) => report(opts.json, &f),
+    };
     client.close().await;
-    match outcome {
-        Ok(text) => println!("{text}"),
-        Err(f) => fail(opts.json, f),
-    }
+    std::process::exit(code)
 }
 
-fn usage_error(message: &str, command: Option<&str>) -> ! {
-    eprintln!("mcp: {message}\n{}", ParseError::hint(command));
-    std::process::exit(EXIT_USAGE)
+/// Reports a usage error on stderr (with `--json`, also as `{"error": ...}` on stdout) and exits 2.
+fn usage_error(json_out: bool, message: &str, command: Option<&str>) -> ! {
+    let hint = ParseError::hint(command);
+    let mut printed = Ok(());
+    if json_out {
+        let err = json!({"message": message, "exitCode": EXIT_USAGE, "hint": hint});
+        printed = out::stdout_line(&pretty(&json!({ "error": err })));
+    }
+    out::stderr_line(&format!("mcp: {message}\n{hint}"));
+    std::process::exit(out::status(printed, EXIT_USAGE))
 }
 
 /// The server's stderr: the last lines kept for a start-up failure, and its exit status.
@@ -174,6 +195,12 @@ async fn connect(opts: &Options) -> Result<Client, Failure> {
         config.request_timeout = t;
         config.probe_timeout = config.probe_timeout.min(t);
     }
+    // Progress and the server's log messages: shown on a terminal (the wire trace of --verbose
+    // already holds them), silenced by --quiet or when stderr is piped.
+    let notes = !opts.quiet && !opts.verbose && std::io::stderr().is_terminal();
+    if notes {
+        config.log_level = Some(LoggingLevel::Info);
+    }
     let mut builder = Client::builder("mcp-cli", env!("CARGO_PKG_VERSION"))
         .version_preference(opts.preference.clone())
         .config(config)
@@ -197,11 +224,18 @@ async fn connect(opts: &Options) -> Result<Client, Failure> {
                 }
                 let (result, notes) = elicit::from_answers(&params, &answers);
                 for n in notes {
-                    eprintln!("mcp: elicitation: {n}");
+                    out::stderr_line(&format!("mcp: elicitation: {n}"));
                 }
                 Ok(result)
             }
         });
+    if notes {
+        builder = builder.on_notification(|method, params| {
+            if let Some(line) = format::notification(method, params) {
+                out::stderr_line(&format!("mcp: {line}"));
+            }
+        });
+    }
     if !opts.roots.is_empty() {
         builder = builder.roots(roots(&opts.roots)?);
     }
@@ -211,7 +245,10 @@ async fn connect(opts: &Options) -> Result<Client, Failure> {
                 WireDirection::Sent => "-->",
                 WireDirection::Received => "<--",
             };
-            eprintln!("mcp: {arrow} {}", String::from_utf8_lossy(bytes).trim_end());
+            out::stderr_line(&format!(
+                "mcp: {arrow} {}",
+                String::from_utf8_lossy(bytes).trim_end()
+            ));
         });
     }
     let (program, rest) = opts.server.split_first().expect("parse checked a server");
@@ -227,7 +264,7 @@ async fn connect(opts: &Options) -> Result<Client, Failure> {
         let (sink, verbose) = (log.clone(), opts.verbose);
         spec.stderr = Some(Arc::new(move |line: &str| {
             if verbose {
-                eprintln!("[server] {line}");
+                out::stderr_line(&format!("[server] {line}"));
             }
             let mut tail = sink.tail.lock().unwrap();
             if tail.len() == STDERR_TAIL {
@@ -414,14 +451,18 @@ fn config(opts: &Options) -> Result<String, Failure> {
 async fn call_as_task(client: &Client, tool: &str, args: &Value) -> libmcp::Result<Value> {
     let result = match client.call_tool_as_task(tool, args).await? {
         TaskCall::Complete(r) => {
-            eprintln!("mcp: the server ran {tool} at once, not as a task");
+            out::stderr_line(&format!(
+                "mcp: the server ran {tool} at once, not as a task"
+            ));
             r
         }
         TaskCall::Task(t) => {
             client
-                .follow_task(&t, |t| match &t.status_message {
-                    Some(m) => eprintln!("mcp: task {}: {} ({m})", t.task_id, t.status.as_str()),
-                    None => eprintln!("mcp: task {}: {}", t.task_id, t.status.as_str()),
+                .follow_task(&t, |t| {
+                    out::stderr_line(&match &t.status_message {
+                        Some(m) => format!("mcp: task {}: {} ({m})", t.task_id, t.status.as_str()),
+                        None => format!("mcp: task {}: {}", t.task_id, t.status.as_str()),
+                    })
                 })
                 .await?
         }

@@ -141,7 +141,7 @@ pub fn tools(tools: &[Value]) -> String {
             let _ = writeln!(out, "    args: {p}");
         }
     }
-    let _ = write!(out, "({} tools)", tools.len());
+    let _ = write!(out, "({})", count(tools.len(), "tool", "tools"));
     out
 }
 
@@ -155,12 +155,13 @@ pub fn resources(list: &[Value], uri_key: &str) -> String {
         }
         let _ = writeln!(out, "  {}", s(r, "description"));
     }
-    let what = if uri_key == "uri" {
-        "resources"
+    let n = list.len();
+    let counted = if uri_key == "uri" {
+        count(n, "resource", "resources")
     } else {
-        "templates"
+        count(n, "template", "templates")
     };
-    let _ = write!(out, "({} {what})", list.len());
+    let _ = write!(out, "({counted})");
     out
 }
 
@@ -186,7 +187,7 @@ pub fn prompts(list: &[Value]) -> String {
             let _ = writeln!(out, "    args: {}", args.join(", "));
         }
     }
-    let _ = write!(out, "({} prompts)", list.len());
+    let _ = write!(out, "({})", count(list.len(), "prompt", "prompts"));
     out
 }
 
@@ -260,6 +261,46 @@ pub fn prompt_result(r: &Value) -> String {
     out
 }
 
+/// `1 tool`, `0 tools`, `2 tools`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A progress or log notification from the server as one line for the terminal, or `None` for other
+/// notifications: `progress 3/10: message`, `[warning] logger: data`.
+pub fn notification(method: &str, params: &Value) -> Option<String> {
+    // Whole numbers without a fraction (`3`, not `3.0`, as a server in any language may send them).
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 && n.is_f64() => format!("{f:.0}"),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    };
+    match method {
+        "notifications/progress" => {
+            let mut line = format!("progress {}", text(&params["progress"]));
+            if let Some(total) = params.get("total") {
+                let _ = write!(line, "/{}", text(total));
+            }
+            if let Some(m) = params.get("message").and_then(Value::as_str) {
+                let _ = write!(line, ": {m}");
+            }
+            Some(line)
+        }
+        "notifications/message" => {
+            let mut line = format!("[{}] ", s(params, "level"));
+            if let Some(l) = params.get("logger").and_then(Value::as_str) {
+                let _ = write!(line, "{l}: ");
+            }
+            line.push_str(&text(&params["data"]));
+            Some(line)
+        }
+        _ => None,
+    }
+}
+
 /// A CompleteResult: one value per line, or `(no completions)`.
 pub fn completion(r: &Value) -> String {
     let c = &r["completion"];
@@ -279,4 +320,51 @@ pub fn completion(r: &Value) -> String {
         });
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        assert_eq!(tools(&[]), "(0 tools)");
+        let one = tools(&[json!({"name": "t", "description": "d"})]);
+        assert_eq!(one, "t  d\n(1 tool)");
+        assert!(resources(&[json!({"uri": "u", "name": "n"})], "uri").ends_with("(1 resource)"));
+        assert!(resources(&[], "uriTemplate").ends_with("(0 templates)"));
+        assert!(prompts(&[json!({"name": "p"})]).ends_with("(1 prompt)"));
+    }
+
+    #[test]
+    fn progress_and_log_notifications_are_one_line_each() {
+        let progress = |p: Value| notification("notifications/progress", &p);
+        assert_eq!(
+            progress(json!({"progressToken": 1, "progress": 3, "total": 10, "message": "step"}))
+                .as_deref(),
+            Some("progress 3/10: step")
+        );
+        assert_eq!(
+            progress(json!({"progressToken": 1, "progress": 0.5})).as_deref(),
+            Some("progress 0.5")
+        );
+        assert_eq!(
+            progress(json!({"progressToken": 1, "progress": 50.0, "total": 100.0})).as_deref(),
+            Some("progress 50/100")
+        );
+        let log = |p: Value| notification("notifications/message", &p);
+        assert_eq!(
+            log(json!({"level": "warning", "logger": "db", "data": "slow query"})).as_deref(),
+            Some("[warning] db: slow query")
+        );
+        assert_eq!(
+            log(json!({"level": "info", "data": {"n": 1}})).as_deref(),
+            Some("[info] {\"n\":1}")
+        );
+        assert_eq!(
+            notification("notifications/tools/list_changed", &json!({})),
+            None
+        );
+    }
 }

@@ -31,6 +31,8 @@ Options:
   --cwd DIR           run the server program in DIR
   --timeout SECONDS   fail a request that gets no answer or progress for SECONDS (default 60)
   -v, --verbose       trace every message both ways on stderr, and show the server's stderr
+  -q, --quiet         do not show the server's progress and log messages (shown by default when
+                      stderr is a terminal; never when it is piped)
   --answer KEY=VALUE  answer the elicitation form field KEY with VALUE (repeatable)
   --decline           decline every elicitation
   --header 'NAME: VALUE'
@@ -41,6 +43,7 @@ Options:
   --client-secret S     authenticated with the secret S,
   --client-key FILE     or with a private_key_jwt assertion signed by the PKCS #8 PEM ES256 key in FILE
   -h, --help          print this help
+  -V, --version       print the version of mcp and the protocol revisions it speaks
 
 Authorization: an http URL that answers 401 is authorized with OAuth 2.1: the authorization URL is
 printed; the redirect is taken on a loopback listener (http://127.0.0.1:<port>/callback), or as a
@@ -53,7 +56,21 @@ questions are asked interactively. Otherwise the form is filled from --answer va
 defaults, and accepted only if every required field has a value; if not, it is declined.
 
 Exit codes: 0 success, 1 the request failed or the tool reported an error, 2 usage error,
-3 the server could not be started or connected to.";
+3 the server could not be started or connected to, 141 stdout was closed by its reader (as a shell
+reports a program ended by SIGPIPE; nothing more is printed).";
+
+/// What `mcp --version` prints: `mcp VERSION (protocol revisions ...)`.
+pub fn version_line() -> String {
+    let revisions: Vec<&str> = libmcp::ProtocolVersion::KNOWN
+        .iter()
+        .map(|v| v.as_str())
+        .collect();
+    format!(
+        "mcp {} (protocol revisions {})",
+        env!("CARGO_PKG_VERSION"),
+        revisions.join(", ")
+    )
+}
 
 /// One command's page: synopsis, description, its own options, examples.
 struct Page {

@@ -8,6 +8,8 @@ pub mod format;
 pub mod help;
 pub mod hosts;
 pub mod oauth;
+pub mod out;
+pub mod suggest;
 
 use std::time::Duration;
 
@@ -119,6 +121,8 @@ pub struct Options {
     pub timeout: Option<Duration>,
     /// `--verbose`: every message on stderr, and the server's stderr as it comes.
     pub verbose: bool,
+    /// `--quiet`: no progress or log messages of the server on stderr, even on a terminal.
+    pub quiet: bool,
     /// The command.
     pub command: Command,
     /// The server program and its arguments, or one http(s) URL.
@@ -130,6 +134,8 @@ pub struct Options {
 pub enum ParseError {
     /// `--help` was asked for, for this command (or in general).
     Help(Option<String>),
+    /// `--version` was asked for.
+    Version,
     /// A usage error, described, and the command it concerns (for the hint).
     Usage(String, Option<String>),
 }
@@ -142,6 +148,43 @@ impl ParseError {
             None => "hint: see 'mcp --help'".into(),
         }
     }
+}
+
+/// Every option `mcp` takes before `--`, for "did you mean" (the parser's match arms must agree: a
+/// test parses each).
+pub const OPTIONS: &[&str] = &[
+    "--help",
+    "--version",
+    "--json",
+    "--decline",
+    "--verbose",
+    "--quiet",
+    "--write",
+    "--task",
+    "--legacy",
+    "--modern",
+    "--answer",
+    "--arg",
+    "--env",
+    "--header",
+    "--bearer",
+    "--cacert",
+    "--client-id",
+    "--client-secret",
+    "--client-key",
+    "--root",
+    "--cwd",
+    "--name",
+    "--file",
+    "--timeout",
+];
+
+/// Whether the command line asks for JSON output (`--json` before any `--`), for reporting a usage
+/// error in the form the caller reads.
+pub fn wants_json(args: &[String]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--json")
 }
 
 fn usage(msg: impl Into<String>) -> ParseError {
@@ -231,6 +274,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
         cwd: None,
         timeout: None,
         verbose: false,
+        quiet: false,
         command: Command::Info,
         server: Vec::new(),
     };
@@ -246,6 +290,8 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
         };
         match a.as_str() {
             "-h" | "--help" => help = true,
+            "-V" | "--version" => return Err(ParseError::Version),
+            "-q" | "--quiet" => o.quiet = true,
             "--json" => o.json = true,
             "--decline" => o.decline = true,
             "-v" | "--verbose" => o.verbose = true,
@@ -280,7 +326,9 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
                 o.timeout = Some(Duration::from_secs_f64(secs));
             }
             s if s.starts_with('-') && s.len() > 1 => {
-                return Err(usage(format!("unknown option {s}")));
+                let typed = s.split('=').next().unwrap_or(s);
+                let hint = suggest::hint(typed, OPTIONS.iter().copied());
+                return Err(usage(format!("unknown option {s}{hint}")));
             }
             _ => positional.push(a.clone()),
         }
@@ -389,7 +437,10 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
         "read" | "config" | "completions" => 1,
         "call" | "prompt" => 2,
         "complete" => 3,
-        other => return Err(usage(format!("unknown command {other}"))),
+        other => {
+            let hint = suggest::hint(other, help::commands().chain(["help"]));
+            return Err(usage(format!("unknown command {other}{hint}")));
+        }
     };
     if rest.len() > max_args {
         return Err(usage(format!(
@@ -624,6 +675,30 @@ mod tests {
             )
         );
         assert!(parse(&args(&["completions", "fish"])).is_ok());
+    }
+
+    #[test]
+    fn every_listed_option_is_known_and_typos_get_a_suggestion() {
+        for o in OPTIONS {
+            if let Err(ParseError::Usage(m, _)) = parse(&args(&[o])) {
+                assert!(!m.starts_with("unknown option"), "{o}: {m}");
+            }
+        }
+        let e = |a: &[&str]| parse(&args(a)).unwrap_err();
+        assert_eq!(
+            e(&["--jsno", "tools", "--", "s"]),
+            usage("unknown option --jsno (did you mean --json?)")
+        );
+        assert_eq!(
+            e(&["toosl", "--", "s"]),
+            usage("unknown command toosl (did you mean tools?)")
+        );
+        assert_eq!(e(&["deploy", "--", "s"]), usage("unknown command deploy"));
+        assert_eq!(e(&["-V"]), ParseError::Version);
+        assert_eq!(e(&["tools", "--version", "--", "s"]), ParseError::Version);
+        assert!(parse(&args(&["-q", "tools", "--", "s"])).unwrap().quiet);
+        assert!(wants_json(&args(&["tools", "--json", "x"])));
+        assert!(!wants_json(&args(&["tools", "--", "srv", "--json"])));
     }
 
     #[test]
