@@ -12,17 +12,18 @@ use serde_json::Value;
 const MCP: &str = env!("CARGO_BIN_EXE_mcp");
 const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 
-/// Runs `mcp ARGS` with its stdout a pipe whose reader has gone; its exit status and stderr.
+/// Runs `mcp ARGS` with its stdout a pipe whose reader is gone before it starts; its exit status
+/// and stderr.
 fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(MCP)
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(MCP)
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("mcp starts");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("mcp ends");
+        .output()
+        .expect("mcp runs");
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),

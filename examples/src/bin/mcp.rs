@@ -389,6 +389,7 @@ fn config(opts: &Options) -> Result<String, Failure> {
         host,
         name,
         write,
+        scope,
         file,
     } = &opts.command
     else {
@@ -403,10 +404,23 @@ fn config(opts: &Options) -> Result<String, Failure> {
             url: opts.server[0].clone(),
             headers: opts.headers.clone(),
         }
-    } else {
+    } else if host.portable() {
+        // A plugin runs on other machines: the command as given.
         let (program, args) = opts.server.split_first().expect("parse checked a server");
         hosts::Server::Stdio {
-            command: hosts::absolute_program(program, &base, path.as_deref()).map_err(usage)?,
+            command: program.clone(),
+            args: args.to_vec(),
+            env: opts.env.clone(),
+        }
+    } else {
+        let (program, args) = opts.server.split_first().expect("parse checked a server");
+        let found = hosts::absolute_program(program, &base, path.as_deref()).map_err(usage)?;
+        let (command, note) = hosts::shims::resolve(&found, &base, path.as_deref());
+        if let Some(note) = note {
+            out::stderr_line(&format!("mcp: {note}"));
+        }
+        hosts::Server::Stdio {
+            command,
             args: hosts::absolute_args(args, &base),
             env: opts.env.clone(),
         }
@@ -417,30 +431,50 @@ fn config(opts: &Options) -> Result<String, Failure> {
         .clone()
         .unwrap_or_else(|| hosts::default_name(&opts.server));
     let entry = hosts::entry(*host, &server, &npx);
-    if !write {
-        return Ok(pretty(&hosts::snippet(*host, &name, entry)));
+    let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+    if *write && file.is_none() && home.is_none() {
+        return Err(usage("HOME is not set; give --file".into()));
     }
-    let file = match file {
-        Some(f) => cwd.join(f),
-        None => {
-            let home = PathBuf::from(
-                std::env::var("HOME").map_err(|_| usage("HOME is not set; give --file".into()))?,
-            );
-            let config_dir = if cfg!(target_os = "macos") {
-                home.join("Library/Application Support")
-            } else {
-                std::env::var("XDG_CONFIG_HOME")
-                    .ok()
-                    .filter(|d| !d.is_empty())
-                    .map_or(home.join(".config"), PathBuf::from)
-            };
-            hosts::default_file(*host, &home, &config_dir, &cwd)
-        }
+    let home = PathBuf::from(home.unwrap_or_default());
+    let config_dir = if cfg!(target_os = "macos") {
+        home.join("Library/Application Support")
+    } else {
+        std::env::var("XDG_CONFIG_HOME")
+            .ok()
+            .filter(|d| !d.is_empty())
+            .map_or(home.join(".config"), PathBuf::from)
     };
-    let note =
-        hosts::write(&file, *host, &name, entry).map_err(|m| Failure::new(EXIT_FAILED, m))?;
+    let codex_home = std::env::var("CODEX_HOME")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from);
+    let dirs = hosts::Dirs {
+        home: &home,
+        config_dir: &config_dir,
+        cwd: &cwd,
+        codex_home: codex_home.as_deref(),
+    };
+    let target = hosts::target(*host, *scope, &dirs, file.as_ref().map(|f| cwd.join(f)));
+    if !write {
+        if opts.json {
+            // The entry where it goes, as JSON whatever the file's format.
+            let mut doc = json!({ name.as_str(): entry });
+            for key in target.servers.iter().rev() {
+                doc = json!({ key.as_str(): doc });
+            }
+            return Ok(pretty(&doc));
+        }
+        return target
+            .snippet(&name, &entry)
+            .map_err(|m| Failure::new(EXIT_FAILED, m));
+    }
+    let note = hosts::write(&target, &name, &entry).map_err(|m| Failure::new(EXIT_FAILED, m))?;
     Ok(if opts.json {
-        pretty(&json!({"written": file.display().to_string(), "name": name}))
+        let written = match host {
+            hosts::Host::AgentPlugin => target.file.join("mcp.json"),
+            _ => target.file.clone(),
+        };
+        pretty(&json!({"written": written.display().to_string(), "name": name}))
     } else {
         note
     })

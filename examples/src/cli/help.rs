@@ -17,7 +17,8 @@ Commands:
   complete <prompt|uri> <arg> [value]
                                     complete an argument of a prompt or resource template
   config <host>                     print (or --write) the server's entry for claude-desktop,
-                                    claude-code, cursor or vscode
+                                    claude-code, cursor, vscode, windsurf, gemini-cli, zed, codex,
+                                    cline or agent-plugin
   completions <shell>               print a completion script for bash, zsh or fish
   help [command]                    this text, or a command's page (also: mcp <command> --help)
 
@@ -172,15 +173,18 @@ line, or \"(no completions)\". Needs the server's completions capability.",
     Page {
         name: "config",
         summary: "register the server in a host application",
-        synopsis: "mcp config <claude-desktop|claude-code|cursor|vscode> [--name NAME] [--write [--file FILE]]",
-        description: "Prints the host application's configuration entry for the server, ready to paste: \
-the command and any argument naming an existing file made absolute (hosts start servers from \
-another directory; relative ones are taken from --cwd when it is given), --env values as its env. \
-For a URL, the host's remote-server form, with --header values as headers (Claude Desktop reaches \
-remote servers through the mcp-remote bridge). With --write, the entry is merged into the host's \
-file (kept: everything else in it; saved first: FILE.bak):\n  claude-desktop  Claude/claude_desktop_config.json in the user's configuration directory\n  claude-code     .mcp.json in the current directory (project scope)\n  cursor          ~/.cursor/mcp.json\n  vscode          .vscode/mcp.json in the current directory",
-        options: "  --name NAME   the server's key (default: from the program or URL)\n  --write       merge into the host's file instead of printing\n  --file FILE   the file to merge into",
-        examples: "mcp config claude-desktop --env API_KEY=k -- node build/index.js\nmcp config vscode --write -- uvx mcp-server-time\nmcp config cursor --header 'Authorization: Bearer t' https://example.com/mcp",
+        synopsis: "mcp config <host> [--name NAME] [--scope user|project|local] [--write [--file FILE]]",
+        description: "Prints the host application's configuration entry for the server, ready to paste, in \
+the host's own format: the command and any argument naming an existing file made absolute (hosts \
+start servers from another directory; relative ones are taken from --cwd when it is given), a \
+version-manager shim (pyenv, asdf, mise, rbenv, nodenv) replaced by the interpreter it selects in \
+the project (or kept, with the reason), --env values as its env. For a URL, the host's remote-server \
+form, with --header values as headers (Claude Desktop reaches remote servers through the mcp-remote \
+bridge). With --write, the entry is merged into the host's file in place: comments, key order and \
+formatting of everything else are kept, and the previous file is saved first as FILE.bak. Hosts and \
+their files (default scope first):\n  claude-desktop  Claude/claude_desktop_config.json in the user's configuration directory\n  claude-code     .mcp.json here (project); ~/.claude.json (user; local: this project's entry in it)\n  cursor          ~/.cursor/mcp.json (user); .cursor/mcp.json (project)\n  vscode          .vscode/mcp.json (project, JSON with comments); Code/User/mcp.json (user)\n  windsurf        ~/.codeium/windsurf/mcp_config.json (remote servers as serverUrl)\n  gemini-cli      ~/.gemini/settings.json (user); .gemini/settings.json (project); httpUrl for URLs\n  zed             zed/settings.json in the configuration directory (user); .zed/settings.json (project)\n  codex           ~/.codex/config.toml ($CODEX_HOME; user); .codex/config.toml (project): [mcp_servers.NAME]\n  cline           Cline's cline_mcp_settings.json in VS Code's global storage\n  agent-plugin    mcp.json (and plugin.json when missing) of an Agent Plugins 1.0 plugin in the\n                  current directory or --file DIR; the command is kept as given (plugins are portable)",
+        options: "  --name NAME     the server's key (default: from the program or URL)\n  --scope SCOPE   user, project or local: which of the host's files (see above)\n  --write         merge into the host's file instead of printing\n  --file FILE     the file to merge into (agent-plugin: the plugin's folder)",
+        examples: "mcp config claude-desktop --env API_KEY=k -- node build/index.js\nmcp config vscode --write -- uvx mcp-server-time\nmcp config claude-code --scope user --write -- python3 server.py\nmcp config codex --header 'Authorization: Bearer t' https://example.com/mcp\nmcp config agent-plugin --write -- npx -y my-mcp-server",
     },
     Page {
         name: "completions",

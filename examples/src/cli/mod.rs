@@ -7,6 +7,7 @@ pub mod elicit;
 pub mod format;
 pub mod help;
 pub mod hosts;
+pub mod jsonc;
 pub mod oauth;
 pub mod out;
 pub mod suggest;
@@ -72,6 +73,8 @@ pub enum Command {
         name: Option<String>,
         /// Merge into the host's file instead of printing.
         write: bool,
+        /// Which of the host's files: `--scope`, or the host's default.
+        scope: hosts::Scope,
         /// The file to merge into (default: the host's usual file).
         file: Option<String>,
     },
@@ -176,6 +179,7 @@ pub const OPTIONS: &[&str] = &[
     "--cwd",
     "--name",
     "--file",
+    "--scope",
     "--timeout",
 ];
 
@@ -250,6 +254,7 @@ struct CommandFlags {
     name: Option<String>,
     write: bool,
     file: Option<String>,
+    scope: Option<hosts::Scope>,
     task: bool,
 }
 
@@ -314,6 +319,10 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
             "--cwd" => o.cwd = Some(value("a DIR")?),
             "--name" => flags.name = Some(value("a NAME")?),
             "--file" => flags.file = Some(value("a FILE")?),
+            "--scope" => {
+                flags.scope =
+                    Some(hosts::Scope::parse(&value("user, project or local")?).map_err(usage)?)
+            }
             "--timeout" => {
                 let v = value("SECONDS")?;
                 let secs: f64 = v
@@ -384,8 +393,12 @@ fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), Par
         return Err(usage("--task applies only to call"));
     }
     let is_config = matches!(o.command, Command::Config { .. });
-    if !is_config && (flags.write || flags.name.is_some() || flags.file.is_some()) {
-        return Err(usage("--name, --write and --file apply only to config"));
+    if !is_config
+        && (flags.write || flags.name.is_some() || flags.file.is_some() || flags.scope.is_some())
+    {
+        return Err(usage(
+            "--name, --write, --file and --scope apply only to config",
+        ));
     }
     if let Command::Completions { .. } = o.command {
         return if server.is_empty() {
@@ -471,16 +484,18 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
             name: need(0, "a prompt name")?,
             args: json_object("prompt arguments", rest.get(1))?,
         },
-        "config" => Command::Config {
-            host: hosts::Host::parse(&need(
-                0,
-                "a host (claude-desktop, claude-code, cursor or vscode)",
-            )?)
-            .map_err(usage)?,
-            name: flags.name.take(),
-            write: std::mem::take(&mut flags.write),
-            file: flags.file.take(),
-        },
+        "config" => {
+            let host =
+                hosts::Host::parse(&need(0, &format!("a host ({})", hosts::HOSTS.join(", ")))?)
+                    .map_err(usage)?;
+            Command::Config {
+                host,
+                name: flags.name.take(),
+                write: std::mem::take(&mut flags.write),
+                scope: host.scope(flags.scope.take()).map_err(usage)?,
+                file: flags.file.take(),
+            }
+        }
         "completions" => Command::Completions {
             shell: completions::Shell::parse(&need(0, "a shell (bash, zsh or fish)")?)
                 .map_err(usage)?,
