@@ -3,6 +3,7 @@
 //! server is closed, and the server's progress and log messages on a terminal only.
 
 use std::io::{BufRead, BufReader};
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -15,7 +16,12 @@ const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 /// Runs `mcp ARGS` with its stdout a pipe whose reader is gone before it starts; its exit status
 /// and stderr.
 fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
-    let (reader, writer) = std::io::pipe().expect("a pipe");
+    let mut ends = [0; 2];
+    // SAFETY: `ends` has room for the two descriptors pipe(2) writes.
+    assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0, "pipe(2)");
+    // SAFETY: pipe(2) returned these two descriptors, owned by nothing else.
+    let (reader, writer) =
+        unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
     drop(reader);
     let out = Command::new(MCP)
         .args(args)

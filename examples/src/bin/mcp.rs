@@ -125,11 +125,19 @@ async fn main() {
         },
         _ => {}
     }
+    // What a bundle would hold is worked out before the server is started (usage errors first).
+    let bundle = match &opts.command {
+        Command::Pack { .. } => Some(pack_plan(&opts).unwrap_or_else(|f| fail(opts.json, f))),
+        _ => None,
+    };
     let client = match connect(&opts).await {
         Ok(c) => c,
         Err(f) => fail(opts.json, f),
     };
-    let outcome = run(&client, &opts).await;
+    let outcome = match &bundle {
+        Some(b) => pack(&client, &opts, b).await,
+        None => run(&client, &opts).await,
+    };
     // The answer is printed as soon as it is there; closing the server comes after (it may take the
     // child's shutdown grace periods, a few seconds, for a server slow to exit).
     let code = match outcome {
@@ -480,6 +488,72 @@ fn config(opts: &Options) -> Result<String, Failure> {
     })
 }
 
+/// What `mcp pack` packs, from the command line.
+fn pack_plan(opts: &Options) -> Result<cli::pack::Bundle, Failure> {
+    let usage = |m: String| Failure::new(EXIT_USAGE, m);
+    let cwd = std::env::current_dir().map_err(|e| usage(format!("no current directory: {e}")))?;
+    let base = opts.cwd.as_ref().map_or(cwd.clone(), |d| cwd.join(d));
+    let path = std::env::var("PATH").ok();
+    let program =
+        hosts::absolute_program(&opts.server[0], &base, path.as_deref()).map_err(usage)?;
+    cli::pack::plan(&opts.server, &base, &program).map_err(usage)
+}
+
+/// `mcp pack`: the bundle of the connected stdio server, written; what was written.
+async fn pack(
+    client: &Client,
+    opts: &Options,
+    bundle: &cli::pack::Bundle,
+) -> Result<String, Failure> {
+    let Command::Pack { name, author, file } = &opts.command else {
+        unreachable!("called for pack only");
+    };
+    let failed = |m: String| Failure::new(EXIT_FAILED, m);
+    let cwd = std::env::current_dir()
+        .map_err(|e| Failure::new(EXIT_USAGE, format!("no current directory: {e}")))?;
+    let d = client.server();
+    let tools = if d.capabilities.get("tools").is_some() {
+        client
+            .list_all_raw("tools/list")
+            .await
+            .map_err(|e| Failure::from_error(EXIT_FAILED, "tools/list failed", e))?
+    } else {
+        Vec::new()
+    };
+    let user = std::env::var("USER").ok().filter(|u| !u.is_empty());
+    let author = author.clone().or(user).unwrap_or_else(|| {
+        out::stderr_line(
+            "mcp: no --author and no $USER: the manifest names the author \"unknown\"",
+        );
+        "unknown".into()
+    });
+    let manifest = cli::pack::manifest(bundle, &d, &tools, name.as_deref(), &author, &opts.env);
+    let out_file = match file {
+        Some(f) => cwd.join(f),
+        None => cwd.join(format!(
+            "{}-{}.mcpb",
+            manifest["name"].as_str().unwrap_or("server"),
+            manifest["version"].as_str().unwrap_or("0.0.0")
+        )),
+    };
+    let (count, size) = cli::pack::write(bundle, &manifest, &out_file).map_err(failed)?;
+    Ok(if opts.json {
+        pretty(
+            &json!({"written": out_file.display().to_string(), "files": count, "bytes": size, "manifest": manifest}),
+        )
+    } else {
+        format!(
+            "wrote {} ({}, {size} bytes): {} server, entry point {}",
+            out_file.display(),
+            format::count(count, "file", "files"),
+            bundle.kind,
+            manifest["server"]["entry_point"]
+                .as_str()
+                .unwrap_or_default()
+        )
+    })
+}
+
 /// `call --task`: offers to run the tool as a task and follows it to its end, printing each status
 /// it reports on stderr; the result, as `tools/call` would have given it.
 async fn call_as_task(client: &Client, tool: &str, args: &Value) -> libmcp::Result<Value> {
@@ -623,8 +697,8 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
                 format::completion(&r)
             }
         }
-        Command::Config { .. } | Command::Completions { .. } => {
-            unreachable!("handled before connecting")
+        Command::Config { .. } | Command::Completions { .. } | Command::Pack { .. } => {
+            unreachable!("handled apart")
         }
     })
 }

@@ -19,6 +19,7 @@ Commands:
   config <host>                     print (or --write) the server's entry for claude-desktop,
                                     claude-code, cursor, vscode, windsurf, gemini-cli, zed, codex,
                                     cline or agent-plugin
+  pack                              build an MCP Bundle (.mcpb) of a stdio server
   completions <shell>               print a completion script for bash, zsh or fish
   help [command]                    this text, or a command's page (also: mcp <command> --help)
 
@@ -185,6 +186,21 @@ formatting of everything else are kept, and the previous file is saved first as 
 their files (default scope first):\n  claude-desktop  Claude/claude_desktop_config.json in the user's configuration directory\n  claude-code     .mcp.json here (project); ~/.claude.json (user; local: this project's entry in it)\n  cursor          ~/.cursor/mcp.json (user); .cursor/mcp.json (project)\n  vscode          .vscode/mcp.json (project, JSON with comments); Code/User/mcp.json (user)\n  windsurf        ~/.codeium/windsurf/mcp_config.json (remote servers as serverUrl)\n  gemini-cli      ~/.gemini/settings.json (user); .gemini/settings.json (project); httpUrl for URLs\n  zed             zed/settings.json in the configuration directory (user); .zed/settings.json (project)\n  codex           ~/.codex/config.toml ($CODEX_HOME; user); .codex/config.toml (project): [mcp_servers.NAME]\n  cline           Cline's cline_mcp_settings.json in VS Code's global storage\n  agent-plugin    mcp.json (and plugin.json when missing) of an Agent Plugins 1.0 plugin in the\n                  current directory or --file DIR; the command is kept as given (plugins are portable)",
         options: "  --name NAME     the server's key (default: from the program or URL)\n  --scope SCOPE   user, project or local: which of the host's files (see above)\n  --write         merge into the host's file instead of printing\n  --file FILE     the file to merge into (agent-plugin: the plugin's folder)",
         examples: "mcp config claude-desktop --env API_KEY=k -- node build/index.js\nmcp config vscode --write -- uvx mcp-server-time\nmcp config claude-code --scope user --write -- python3 server.py\nmcp config codex --header 'Authorization: Bearer t' https://example.com/mcp\nmcp config agent-plugin --write -- npx -y my-mcp-server",
+    },
+    Page {
+        name: "pack",
+        summary: "build an MCP Bundle (.mcpb) of a stdio server",
+        synopsis: "mcp pack [--name NAME] [--author NAME] [--file OUT.mcpb]",
+        description: "Starts the server, asks what it is (serverInfo, instructions, tools) and writes an MCP \
+Bundle, manifest version 0.3: a zip archive with manifest.json and the server under server/, which \
+hosts that install bundles run with the bundle's folder as ${__dirname}. A node SCRIPT.js server is \
+packed with the folder of its nearest package.json (node_modules included), a python3 SCRIPT.py \
+server with the folder of its nearest pyproject.toml (packages installed elsewhere are not packed), \
+and any other program alone, as a binary. Version-control folders, caches, virtual environments, \
+target/ and earlier bundles are left out. --env values become the manifest's env. The manifest's \
+name, version, display name and description come from the server; its tools are listed.",
+        options: "  --name NAME     the bundle's name (default: the server's name, lowercase with hyphens)\n  --author NAME   the author in the manifest (default: $USER)\n  --file FILE     where to write the bundle (default: NAME-VERSION.mcpb here)",
+        examples: "mcp pack -- node build/index.js\nmcp pack --author 'Ada L.' -- python3 server.py\nmcp pack --file dist/srv.mcpb -- ./target/release/my-server",
     },
     Page {
         name: "completions",

@@ -262,12 +262,19 @@ fn indent_unit(text: &str, root: &Node) -> String {
 }
 
 /// Keys first in this order when a value is rendered; the rest after them, alphabetically.
-const KEY_ORDER: [&str; 14] = [
+const KEY_ORDER: [&str; 22] = [
     "$schema",
+    "manifest_version",
     "name",
+    "display_name",
     "version",
     "description",
+    "author",
+    "homepage",
+    "server",
     "type",
+    "entry_point",
+    "mcp_config",
     "source",
     "command",
     "args",
@@ -277,6 +284,7 @@ const KEY_ORDER: [&str; 14] = [
     "httpUrl",
     "serverUrl",
     "headers",
+    "tools",
 ];
 
 fn ordered(map: &serde_json::Map<String, Value>) -> Vec<(&String, &Value)> {

@@ -10,6 +10,7 @@ pub mod hosts;
 pub mod jsonc;
 pub mod oauth;
 pub mod out;
+pub mod pack;
 pub mod suggest;
 
 use std::time::Duration;
@@ -76,6 +77,15 @@ pub enum Command {
         /// Which of the host's files: `--scope`, or the host's default.
         scope: hosts::Scope,
         /// The file to merge into (default: the host's usual file).
+        file: Option<String>,
+    },
+    /// `pack [--name NAME] [--author NAME] [--file OUT.mcpb]`: an MCP Bundle of a stdio server.
+    Pack {
+        /// The bundle's name (default: the server's name).
+        name: Option<String>,
+        /// The author named in the manifest (default: `$USER`).
+        author: Option<String>,
+        /// Where to write the bundle (default: `NAME-VERSION.mcpb` here).
         file: Option<String>,
     },
     /// `completions <shell>`.
@@ -180,6 +190,7 @@ pub const OPTIONS: &[&str] = &[
     "--name",
     "--file",
     "--scope",
+    "--author",
     "--timeout",
 ];
 
@@ -255,6 +266,7 @@ struct CommandFlags {
     write: bool,
     file: Option<String>,
     scope: Option<hosts::Scope>,
+    author: Option<String>,
     task: bool,
 }
 
@@ -319,6 +331,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
             "--cwd" => o.cwd = Some(value("a DIR")?),
             "--name" => flags.name = Some(value("a NAME")?),
             "--file" => flags.file = Some(value("a FILE")?),
+            "--author" => flags.author = Some(value("a NAME")?),
             "--scope" => {
                 flags.scope =
                     Some(hosts::Scope::parse(&value("user, project or local")?).map_err(usage)?)
@@ -393,12 +406,15 @@ fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), Par
         return Err(usage("--task applies only to call"));
     }
     let is_config = matches!(o.command, Command::Config { .. });
-    if !is_config
-        && (flags.write || flags.name.is_some() || flags.file.is_some() || flags.scope.is_some())
-    {
-        return Err(usage(
-            "--name, --write, --file and --scope apply only to config",
-        ));
+    let is_pack = matches!(o.command, Command::Pack { .. });
+    if !is_config && (flags.write || flags.scope.is_some()) {
+        return Err(usage("--write and --scope apply only to config"));
+    }
+    if !is_config && !is_pack && (flags.name.is_some() || flags.file.is_some()) {
+        return Err(usage("--name and --file apply only to config and pack"));
+    }
+    if !is_pack && flags.author.is_some() {
+        return Err(usage("--author applies only to pack"));
     }
     if let Command::Completions { .. } = o.command {
         return if server.is_empty() {
@@ -413,6 +429,11 @@ fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), Par
         ));
     }
     let url = is_http_url(server);
+    if is_pack && url {
+        return Err(usage(
+            "pack bundles a server program (mcp pack -- my-server), not a URL",
+        ));
+    }
     let http_options = !o.headers.is_empty() || !o.cacerts.is_empty();
     if http_options && !url {
         return Err(usage(
@@ -446,7 +467,7 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
         return Err(usage("no command given"));
     };
     let max_args = match name.as_str() {
-        "info" | "tools" | "resources" | "templates" | "prompts" => 0,
+        "info" | "tools" | "resources" | "templates" | "prompts" | "pack" => 0,
         "read" | "config" | "completions" => 1,
         "call" | "prompt" => 2,
         "complete" => 3,
@@ -496,6 +517,11 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
                 file: flags.file.take(),
             }
         }
+        "pack" => Command::Pack {
+            name: flags.name.take(),
+            author: flags.author.take(),
+            file: flags.file.take(),
+        },
         "completions" => Command::Completions {
             shell: completions::Shell::parse(&need(0, "a shell (bash, zsh or fish)")?)
                 .map_err(usage)?,
