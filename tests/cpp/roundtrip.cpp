@@ -1,0 +1,151 @@
+// mcp.hpp end to end: a C++ server (tools returning JSON, a throwing tool, a tool answering through
+// its responder from another thread, an rpc_error, a resource and a prompt) reached by a C++ client
+// over Streamable HTTP in both eras and over stdio (this program started again with --serve-stdio),
+// plus the async call, the error type and the builder's refusals. Built with -std=c++17 (and c++20)
+// -Wall -Wextra -Wpedantic -Werror; run plainly, under ASan+UBSan and under valgrind
+// (scripts/test.d/11-cpp.sh).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "mcp.hpp"
+
+namespace {
+
+int failures = 0;
+
+void expect(bool ok, const char *what, const std::string &got) {
+  if (!ok) {
+    std::fprintf(stderr, "FAIL: %s\n  got: %s\n", what, got.c_str());
+    failures++;
+  }
+}
+
+bool has(const std::string &haystack, const std::string &needle) { return haystack.find(needle) != std::string::npos; }
+
+mcp::server make_server() {
+  mcp::server_builder b("cpp-roundtrip", "1.0.0");
+  b.instructions("A C++ server for the mcp.hpp tests.");
+  b.tool(R"({"name":"greet","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}})",
+         [](const mcp::request &req) -> std::string {
+           std::string args(req.arguments());
+           std::string name = has(args, "\"Ada\"") ? "Ada" : "stranger";
+           return R"({"content":[{"type":"text","text":"hello )" + name + R"("}]})";
+         });
+  b.tool(R"({"name":"fails","inputSchema":{"type":"object"}})",
+         [](const mcp::request &) -> std::string { throw std::runtime_error("the disk is full"); });
+  b.tool(R"({"name":"refuses","inputSchema":{"type":"object"}})", [](const mcp::request &) -> std::string {
+    throw mcp::rpc_error(-32602, "no such city", R"({"city":"Atlantis"})");
+  });
+  b.tool(R"({"name":"not_json","inputSchema":{"type":"object"}})",
+         [](const mcp::request &) -> std::string { return "this is not JSON"; });
+  b.tool(R"({"name":"later","inputSchema":{"type":"object"}})", [](mcp::responder r) {
+    // Answered from a thread of our own, after the handler returned.
+    std::thread([r = std::move(r)]() mutable {
+      r.progress(1, 2, "half way");
+      r.result(R"({"content":[{"type":"text","text":"answered later"}]})");
+    }).detach();
+  });
+  b.resource(R"({"uri":"test://motd","name":"motd","mimeType":"text/plain"})", [](const mcp::request &req) {
+    return R"({"contents":[{"uri":")" + std::string(req.uri()) + R"(","mimeType":"text/plain","text":"be kind"}]})";
+  });
+  b.prompt(R"({"name":"haiku","arguments":[{"name":"topic","required":true}]})",
+           [](const mcp::request &) -> std::string { throw std::logic_error("prompt broke"); });
+  return b.build();
+}
+
+void exercise(const mcp::client &c, const char *how) {
+  std::string label = std::string(how) + ": ";
+  std::string tools = c.list_tools();
+  expect(has(tools, "\"greet\"") && has(tools, "\"later\""), (label + "tools listed").c_str(), tools);
+  std::string r = c.call_tool("greet", R"({"name":"Ada"})");
+  expect(has(r, "hello Ada") && !has(r, "\"isError\":true"), (label + "greet").c_str(), r);
+  r = c.call_tool("fails");
+  expect(has(r, "\"isError\":true") && has(r, "the disk is full"), (label + "a throwing tool is a tool error").c_str(), r);
+  try {
+    c.call_tool("refuses");
+    expect(false, (label + "rpc_error reaches the client").c_str(), "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_RPC_ERROR && e.code() == -32602 && std::string(e.what()) == "no such city" &&
+               has(e.data(), "Atlantis"),
+           (label + "rpc_error reaches the client").c_str(), e.what());
+  }
+  try {
+    c.call_tool("not_json");
+    expect(false, (label + "a result that is not JSON").c_str(), "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.code() == -32603 && has(e.what(), "not JSON"), (label + "a result that is not JSON").c_str(), e.what());
+  }
+  r = c.call_tool("later");
+  expect(has(r, "answered later"), (label + "answered from another thread").c_str(), r);
+  std::future<std::string> f = c.call_tool_async("greet", R"({"name":"Ada"})");
+  r = f.get();
+  expect(has(r, "hello Ada"), (label + "async call").c_str(), r);
+  r = c.read_resource("test://motd");
+  expect(has(r, "be kind"), (label + "resource").c_str(), r);
+  try {
+    c.get_prompt("haiku", R"({"topic":"rain"})");
+    expect(false, (label + "a throwing prompt is an internal error").c_str(), "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.code() == -32603 && has(e.what(), "prompt broke"), (label + "a throwing prompt is an internal error").c_str(),
+           e.what());
+  }
+  try {
+    c.call_tool("no_such_tool");
+    expect(false, (label + "unknown tool").c_str(), "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_RPC_ERROR, (label + "unknown tool").c_str(), e.what());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  mcp::runtime rt(2);
+  if (argc > 1 && std::string(argv[1]) == "--serve-stdio") {
+    mcp::server server = make_server();
+    mcp::serve s = server.serve_stdio(rt);
+    s.wait();
+    return 0;
+  }
+  expect(mcp::version() == MCP_VERSION_STRING, "header and library versions agree", mcp::version());
+  {
+    mcp::server server = make_server();
+    mcp::http_server http = server.serve_http(rt, "127.0.0.1:0");
+    for (const char *v : {"2026-07-28", "2025-11-25"}) {
+      mcp::client c = mcp::client_builder("cpp-client", "1.0.0").protocol_version(v).connect_http(rt, http.url());
+      expect(c.era() == (std::string(v) == "2026-07-28" ? MCP_ERA_MODERN : MCP_ERA_LEGACY), "era", v);
+      exercise(c, v);
+      c.close();
+    }
+  }
+  {
+    mcp::client c = mcp::client_builder("cpp-client", "1.0.0").connect_stdio(rt, argv[0], {"--serve-stdio"});
+    std::string info = c.server_info();
+    expect(has(info, "cpp-roundtrip") && has(info, "mcp.hpp tests"), "stdio: server info", info);
+    exercise(c, "stdio");
+  }
+  // The builder's refusals are exceptions naming the reason.
+  try {
+    mcp::server_builder b("bad", "1.0.0");
+    b.tool(R"({"inputSchema":{"type":"object"}})", [](const mcp::request &) { return std::string("{}"); });
+    b.build();
+    expect(false, "a tool without a name is refused", "built");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT && std::string(e.what()).size() > 0, "a tool without a name is refused",
+           e.what());
+  }
+  try {
+    mcp::client_builder("c", "1").protocol_version("1999-01-01");
+    expect(false, "an unknown revision is refused", "accepted");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "an unknown revision is refused", e.what());
+  }
+  if (failures) {
+    std::fprintf(stderr, "%d failed\n", failures);
+    return 1;
+  }
+  std::printf("mcp.hpp roundtrip: every check passed\n");
+  return 0;
+}
