@@ -4,6 +4,10 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+#[path = "support/http_server.rs"]
+mod http_server;
+use http_server::http_server;
+
 const MCP: &str = env!("CARGO_BIN_EXE_mcp");
 const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 const ERAS: [[&str; 2]; 2] = [["--legacy", "2025-11-25"], ["--modern", "2026-07-28"]];
@@ -201,40 +205,6 @@ fn failures_have_messages_and_exit_codes() {
     let o = mcp(&["frobnicate", "--", SERVER]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown command frobnicate"));
-}
-
-/// The everything-server over HTTP on a free loopback port, killed on drop.
-struct HttpServer {
-    child: std::process::Child,
-    url: String,
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn http_server() -> HttpServer {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(SERVER)
-        .args(["--http", "127.0.0.1:0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("everything-server starts");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = lines.next().expect("a listening line").expect("stderr");
-        if let Some(at) = line.find("http://") {
-            break line[at..].trim().to_string();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    HttpServer { child, url }
 }
 
 #[test]

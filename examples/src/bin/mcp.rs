@@ -554,6 +554,46 @@ async fn pack(
     })
 }
 
+/// `mcp server-json`: the registry's `server.json`, printed or written to `file`.
+fn server_json(
+    client: &Client,
+    opts: &Options,
+    name: &str,
+    package: Option<&cli::server_json::Package>,
+    file: Option<&str>,
+) -> Result<String, Failure> {
+    use cli::server_json::{Reach, detect_package, document};
+    let reach = if cli::is_http_url(&opts.server) {
+        Reach::Remote(&opts.server[0], &opts.headers)
+    } else {
+        let package = package
+            .cloned()
+            .or_else(|| detect_package(&opts.server))
+            .ok_or_else(|| {
+                Failure::new(
+                    EXIT_USAGE,
+                    format!(
+                        "server-json needs --package REGISTRY:SPEC (npm:NAME@VERSION, pypi:NAME==VERSION or oci:IMAGE:TAG): {} runs no package the registry knows (npx or uvx)",
+                        opts.server[0]
+                    ),
+                )
+            })?;
+        Reach::Package(package, &opts.env)
+    };
+    let doc = document(name, &client.server(), reach);
+    let text = cli::jsonc::render(&doc, "", "  ");
+    let Some(file) = file else {
+        return Ok(text);
+    };
+    std::fs::write(file, text + "\n")
+        .map_err(|e| Failure::new(EXIT_FAILED, format!("cannot write {file}: {e}")))?;
+    Ok(if opts.json {
+        pretty(&json!({"written": file, "name": name}))
+    } else {
+        format!("wrote {file} ({name})")
+    })
+}
+
 /// `call --task`: offers to run the tool as a task and follows it to its end, printing each status
 /// it reports on stderr; the result, as `tools/call` would have given it.
 async fn call_as_task(client: &Client, tool: &str, args: &Value) -> libmcp::Result<Value> {
@@ -697,6 +737,11 @@ async fn run(client: &Client, opts: &Options) -> Result<String, Failure> {
                 format::completion(&r)
             }
         }
+        Command::ServerJson {
+            name,
+            package,
+            file,
+        } => server_json(client, opts, name, package.as_ref(), file.as_deref())?,
         Command::Config { .. } | Command::Completions { .. } | Command::Pack { .. } => {
             unreachable!("handled apart")
         }

@@ -20,6 +20,7 @@ Commands:
                                     claude-code, cursor, vscode, windsurf, gemini-cli, zed, codex,
                                     cline or agent-plugin
   pack                              build an MCP Bundle (.mcpb) of a stdio server
+  server-json --name NS/NAME        write the MCP registry's server.json for the server
   completions <shell>               print a completion script for bash, zsh or fish
   help [command]                    this text, or a command's page (also: mcp <command> --help)
 
@@ -201,6 +202,21 @@ target/ and earlier bundles are left out. --env values become the manifest's env
 name, version, display name and description come from the server; its tools are listed.",
         options: "  --name NAME     the bundle's name (default: the server's name, lowercase with hyphens)\n  --author NAME   the author in the manifest (default: $USER)\n  --file FILE     where to write the bundle (default: NAME-VERSION.mcpb here)",
         examples: "mcp pack -- node build/index.js\nmcp pack --author 'Ada L.' -- python3 server.py\nmcp pack --file dist/srv.mcpb -- ./target/release/my-server",
+    },
+    Page {
+        name: "server-json",
+        summary: "write the MCP registry's server.json for the server",
+        synopsis: "mcp server-json --name NAMESPACE/NAME [--package REGISTRY:SPEC] [--file FILE]",
+        description: "Connects to the server and prints (or writes to --file) its server.json for the MCP \
+registry, schema 2025-09-29: --name (reverse DNS namespace, a slash, the server's name), the title, \
+description (at most 100 characters) and version the server reports, its websiteUrl, and how to \
+reach it: for a URL a streamable-http remote (an Authorization header is declared as a required \
+secret, never written; other --header values are written); for a program, the package it runs, \
+found in an npx or uvx command line (its later arguments as positional package arguments) or given \
+with --package npm:NAME@VERSION, pypi:NAME==VERSION or oci:IMAGE:TAG (the server's version when the \
+package names none). --env values become the package's environment variables.",
+        options: "  --name NS/NAME          the registry name (required)\n  --package REG:SPEC      the package, when the command line does not run one through npx or uvx\n  --file FILE             write the file instead of printing it",
+        examples: "mcp server-json --name io.github.you/weather -- npx -y @you/weather-mcp@1.2.0\nmcp server-json --name io.github.you/weather --package pypi:weather-mcp==1.2.0 -- python3 server.py\nmcp server-json --name com.example/api --bearer TOKEN https://api.example.com/mcp",
     },
     Page {
         name: "completions",

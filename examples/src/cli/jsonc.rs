@@ -262,16 +262,20 @@ fn indent_unit(text: &str, root: &Node) -> String {
 }
 
 /// Keys first in this order when a value is rendered; the rest after them, alphabetically.
-const KEY_ORDER: [&str; 22] = [
+const KEY_ORDER: [&str; 32] = [
     "$schema",
     "manifest_version",
     "name",
     "display_name",
+    "title",
     "version",
     "description",
     "author",
     "homepage",
+    "websiteUrl",
     "server",
+    "registryType",
+    "identifier",
     "type",
     "entry_point",
     "mcp_config",
@@ -284,6 +288,12 @@ const KEY_ORDER: [&str; 22] = [
     "httpUrl",
     "serverUrl",
     "headers",
+    "runtimeHint",
+    "packageArguments",
+    "environmentVariables",
+    "transport",
+    "packages",
+    "remotes",
     "tools",
 ];
 

@@ -11,6 +11,7 @@ pub mod jsonc;
 pub mod oauth;
 pub mod out;
 pub mod pack;
+pub mod server_json;
 pub mod suggest;
 
 use std::time::Duration;
@@ -86,6 +87,16 @@ pub enum Command {
         /// The author named in the manifest (default: `$USER`).
         author: Option<String>,
         /// Where to write the bundle (default: `NAME-VERSION.mcpb` here).
+        file: Option<String>,
+    },
+    /// `server-json --name NAMESPACE/NAME [--package REGISTRY:SPEC] [--file FILE]`: the registry's
+    /// `server.json` for the server.
+    ServerJson {
+        /// The registry name (reverse DNS namespace, a slash, the server's name).
+        name: String,
+        /// The package, when the command line does not show it (`npx`/`uvx`).
+        package: Option<server_json::Package>,
+        /// Where to write it (default: printed).
         file: Option<String>,
     },
     /// `completions <shell>`.
@@ -191,6 +202,7 @@ pub const OPTIONS: &[&str] = &[
     "--file",
     "--scope",
     "--author",
+    "--package",
     "--timeout",
 ];
 
@@ -267,6 +279,7 @@ struct CommandFlags {
     file: Option<String>,
     scope: Option<hosts::Scope>,
     author: Option<String>,
+    package: Option<String>,
     task: bool,
 }
 
@@ -332,6 +345,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
             "--name" => flags.name = Some(value("a NAME")?),
             "--file" => flags.file = Some(value("a FILE")?),
             "--author" => flags.author = Some(value("a NAME")?),
+            "--package" => flags.package = Some(value("REGISTRY:SPEC")?),
             "--scope" => {
                 flags.scope =
                     Some(hosts::Scope::parse(&value("user, project or local")?).map_err(usage)?)
@@ -407,11 +421,17 @@ fn check(o: &Options, server: &[String], flags: &CommandFlags) -> Result<(), Par
     }
     let is_config = matches!(o.command, Command::Config { .. });
     let is_pack = matches!(o.command, Command::Pack { .. });
+    let is_server_json = matches!(o.command, Command::ServerJson { .. });
     if !is_config && (flags.write || flags.scope.is_some()) {
         return Err(usage("--write and --scope apply only to config"));
     }
-    if !is_config && !is_pack && (flags.name.is_some() || flags.file.is_some()) {
-        return Err(usage("--name and --file apply only to config and pack"));
+    if !is_config && !is_pack && !is_server_json && (flags.name.is_some() || flags.file.is_some()) {
+        return Err(usage(
+            "--name and --file apply only to config, pack and server-json",
+        ));
+    }
+    if flags.package.is_some() {
+        return Err(usage("--package applies only to server-json"));
     }
     if !is_pack && flags.author.is_some() {
         return Err(usage("--author applies only to pack"));
@@ -467,7 +487,7 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
         return Err(usage("no command given"));
     };
     let max_args = match name.as_str() {
-        "info" | "tools" | "resources" | "templates" | "prompts" | "pack" => 0,
+        "info" | "tools" | "resources" | "templates" | "prompts" | "pack" | "server-json" => 0,
         "read" | "config" | "completions" => 1,
         "call" | "prompt" => 2,
         "complete" => 3,
@@ -522,6 +542,23 @@ fn command(p: &[String], flags: &mut CommandFlags) -> Result<Command, ParseError
             author: flags.author.take(),
             file: flags.file.take(),
         },
+        "server-json" => {
+            let name = flags.name.take().ok_or_else(|| {
+                usage("server-json needs --name NAMESPACE/NAME (reverse DNS, e.g. io.github.you/weather)")
+            })?;
+            server_json::check_name(&name).map_err(usage)?;
+            let package = flags
+                .package
+                .take()
+                .map(|p| server_json::parse_package(&p))
+                .transpose()
+                .map_err(usage)?;
+            Command::ServerJson {
+                name,
+                package,
+                file: flags.file.take(),
+            }
+        }
         "completions" => Command::Completions {
             shell: completions::Shell::parse(&need(0, "a shell (bash, zsh or fish)")?)
                 .map_err(usage)?,
