@@ -738,7 +738,7 @@ enum mcp_status mcp_client_builder_connect_stdio(struct mcp_client_builder *buil
 // number twice for a connected socket), newline-delimited JSON. Negotiates the era and writes the
 // client to `*client_out`; blocks until connected. The library owns the descriptors from this call
 // on, also when it fails: it sets `O_NONBLOCK` on them and closes them when the client is closed or
-// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT`; one the reactor cannot watch (a
+// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT` (the reason in `*error_out`); one the reactor cannot watch (a
 // regular file) `MCP_STATUS_IO` with the reason; other failures as for `connect_stdio`, with the reason in
 // `*error_out` (may be NULL; written only on failure). `MCP_STATUS_ALREADY_USED` after a connect.
 // Not from a callback.
@@ -1501,7 +1501,8 @@ const struct mcp_request *mcp_responder_request(const struct mcp_responder *resp
 
 // Answers with a result object (`json`, `len`: a JSON object such as a CallToolResult). Fails with
 // `MCP_STATUS_INVALID_JSON` (nothing sent, the responder can still answer) or
-// `MCP_STATUS_ALREADY_USED`. The text is copied. When the engine rejects the result (a tool's
+// `MCP_STATUS_ALREADY_USED` (checked first, here and in every answering function: a responder that
+// has answered says so whatever it is given). The text is copied. When the engine rejects the result (a tool's
 // `content` that is not an array, `structuredContent` missing or against the tool's
 // `outputSchema`, a shape the legacy revision does not allow) the client is answered with an
 // internal error (-32603) carrying the reason, the engine logs it (see `mcp_set_log_callback`),

@@ -248,7 +248,7 @@ pub extern "C" fn mcp_client_builder_connect_stdio(
 /// number twice for a connected socket), newline-delimited JSON. Negotiates the era and writes the
 /// client to `*client_out`; blocks until connected. The library owns the descriptors from this call
 /// on, also when it fails: it sets `O_NONBLOCK` on them and closes them when the client is closed or
-/// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT`; one the reactor cannot watch (a
+/// freed. A negative descriptor is `MCP_STATUS_INVALID_ARGUMENT` (the reason in `*error_out`); one the reactor cannot watch (a
 /// regular file) `MCP_STATUS_IO` with the reason; other failures as for `connect_stdio`, with the reason in
 /// `*error_out` (may be NULL; written only on failure). `MCP_STATUS_ALREADY_USED` after a connect.
 /// Not from a callback.
@@ -265,7 +265,10 @@ pub extern "C" fn mcp_client_builder_connect_fds(
     let fds = crate::fd_stream::owned_pair(read_fd, write_fd);
     ffi_boundary!({
         let Some((reader, writer)) = fds else {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
+            let why = format!(
+                "descriptors must be 0 or more (read_fd {read_fd}, write_fd {write_fd}); a duplicate of the read descriptor could not be made when both are the same"
+            );
+            return mcp_error::new(mcp_status::MCP_STATUS_INVALID_ARGUMENT, why).store(error_out);
         };
         let rt = try_ref!(runtime).rt.clone();
         let streams = {

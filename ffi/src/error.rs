@@ -34,7 +34,7 @@ impl mcp_error {
                 message: nul_terminated(rpc.message.clone()),
                 data: rpc.data.as_ref().map(|d| nul_terminated(d.to_string())),
             },
-            other => mcp_error::new(status_of(other), other.to_string()),
+            other => mcp_error::new(status_of(other), detail(other)),
         }
     }
 
@@ -50,6 +50,21 @@ impl mcp_error {
             unsafe { *out = Box::into_raw(Box::new(self)) };
         }
         status
+    }
+}
+
+/// What an engine error says beyond its status: printed as the header's examples print errors
+/// (`mcp_status_describe(status)`, then this), the kind is not said twice ("transport error:
+/// connection refused", not "transport error: transport error: connection refused").
+fn detail(e: &Error) -> String {
+    match e {
+        Error::Transport(t) => t.to_string(),
+        Error::Timeout(after) => format!("no answer within {after:?}"),
+        Error::Cancelled => "by this side, before the answer arrived".into(),
+        Error::Closed => "the connection closed".into(),
+        Error::Protocol(m) | Error::Negotiation(m) | Error::InvalidArgument(m) => m.clone(),
+        // These keep their own words: the status they share does not name them.
+        other => other.to_string(),
     }
 }
 

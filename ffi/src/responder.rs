@@ -60,6 +60,15 @@ impl mcp_responder {
         Ok(self.request.ctx.task_id().is_some())
     }
 
+    /// `MCP_STATUS_ALREADY_USED` with its reason when an answer went out before; checked before a
+    /// call's input, so a used responder is reported as used whatever it is given.
+    fn unused(&self) -> Result<(), mcp_error> {
+        if self.answered_already() {
+            return Err(already_answered());
+        }
+        Ok(())
+    }
+
     /// Answers with `f`, or `MCP_STATUS_ALREADY_USED` when an answer went out before.
     fn answer(&self, f: impl FnOnce(Responder)) -> mcp_status {
         self.answer_checked(|r| {
@@ -82,12 +91,16 @@ impl mcp_responder {
                 let _entered = self.runtime.as_ref().map(|h| h.enter());
                 f(r).map_err(|e| mcp_error::new(mcp_status::MCP_STATUS_INVALID_RESULT, e.message))
             }
-            None => Err(mcp_error::new(
-                mcp_status::MCP_STATUS_ALREADY_USED,
-                "the responder has answered already",
-            )),
+            None => Err(already_answered()),
         }
     }
+}
+
+fn already_answered() -> mcp_error {
+    mcp_error::new(
+        mcp_status::MCP_STATUS_ALREADY_USED,
+        "the responder has answered already",
+    )
 }
 
 /// The request this responder answers; valid until `mcp_responder_free(responder)`. NULL for NULL.
@@ -103,7 +116,8 @@ pub extern "C" fn mcp_responder_request(responder: *const mcp_responder) -> *con
 
 /// Answers with a result object (`json`, `len`: a JSON object such as a CallToolResult). Fails with
 /// `MCP_STATUS_INVALID_JSON` (nothing sent, the responder can still answer) or
-/// `MCP_STATUS_ALREADY_USED`. The text is copied. When the engine rejects the result (a tool's
+/// `MCP_STATUS_ALREADY_USED` (checked first, here and in every answering function: a responder that
+/// has answered says so whatever it is given). The text is copied. When the engine rejects the result (a tool's
 /// `content` that is not an array, `structuredContent` missing or against the tool's
 /// `outputSchema`, a shape the legacy revision does not allow) the client is answered with an
 /// internal error (-32603) carrying the reason, the engine logs it (see `mcp_set_log_callback`),
@@ -131,6 +145,10 @@ pub extern "C" fn mcp_responder_result_checked(
 ) -> mcp_status {
     ffi_boundary!({
         let r = try_ref!(responder);
+        // The handle's state before its input: a used responder says so whatever it is given.
+        if let Err(e) = r.unused() {
+            return e.store(error_out);
+        }
         let value = try_json!(json, len);
         if !value.is_object() {
             return mcp_status::MCP_STATUS_INVALID_JSON;
@@ -151,6 +169,9 @@ pub extern "C" fn mcp_responder_tool_error(
 ) -> mcp_status {
     ffi_boundary!({
         let r = try_ref!(responder);
+        if let Err(e) = r.unused() {
+            return e.status();
+        }
         let text = try_str!(text, len).to_string();
         r.answer(|x| x.tool_error(text))
     })
@@ -169,6 +190,9 @@ pub extern "C" fn mcp_responder_error(
 ) -> mcp_status {
     ffi_boundary!({
         let r = try_ref!(responder);
+        if let Err(e) = r.unused() {
+            return e.status();
+        }
         let mut error = RpcError::new(code, try_str!(message, message_len));
         if !data.is_null() {
             error = error.with_data(try_json!(data, data_len));
@@ -191,6 +215,9 @@ pub extern "C" fn mcp_responder_input_required(
 ) -> mcp_status {
     ffi_boundary!({
         let r = try_ref!(responder);
+        if let Err(e) = r.unused() {
+            return e.status();
+        }
         let Value::Object(requests) = try_json!(requests, requests_len) else {
             return mcp_status::MCP_STATUS_INVALID_JSON;
         };

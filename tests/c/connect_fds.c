@@ -2,8 +2,11 @@
  * served with mcp_server_serve_fds in the same process: over a connected Unix socket (one descriptor
  * both ways, era probed) and over a pair of pipes (legacy era pinned), a tool call answered, and the
  * server's serve ending when the client is freed (the library closed the client's descriptors).
- * Misuse: negative descriptors, a regular file (MCP_STATUS_IO with the reason; the descriptor is
- * closed), a second connect. */
+ * Misuse: negative descriptors (MCP_STATUS_INVALID_ARGUMENT with the reason), a regular file
+ * (MCP_STATUS_IO with the reason; the descriptor is closed), a second connect. A responder that has
+ * answered says MCP_STATUS_ALREADY_USED to every answer, whatever input it is given (its state is
+ * checked before its input). An engine error's message does not repeat its status when printed after
+ * mcp_status_describe, as the header's examples print errors. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -24,6 +27,23 @@ static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
   mcp_string_free(quoted);
   mcp_string_free(text);
   OK(mcp_responder_result(r, buf, (size_t)n));
+  mcp_responder_free(r);
+}
+
+/* Answers, then tries every answer again with input that is itself bad: the responder's state wins. */
+static void twice(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud;
+  (void)req;
+  OK(mcp_responder_result(r, MCP_LIT("{\"content\":[]}")));
+  mcp_error *err = NULL;
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_result_checked(r, MCP_LIT("{not json"), &err));
+  mcp_str m = mcp_error_message(err);
+  CHECK(strcmp(m.data, "the responder has answered already") == 0);
+  mcp_error_free(err);
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_result(r, MCP_LIT("[1, 2]")));
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_tool_error(r, "\xff\xfe", 2));
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_error(r, -1, MCP_LIT("m"), MCP_LIT("{bad")));
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_input_required(r, MCP_LIT("[]"), NULL, 0));
   mcp_responder_free(r);
 }
 
@@ -53,6 +73,9 @@ static void round_trip(mcp_server *s, mcp_runtime *rt, int serve_in, int serve_o
                           &err));
   CHECK(has(out, "\"text\":\"over a descriptor\""));
   mcp_string_free(out);
+  OK(mcp_client_call_tool(c, MCP_LIT("twice"), NULL, 0, &out, &err));
+  CHECK(has(out, "\"content\":[]"));
+  mcp_string_free(out);
   mcp_client_free(c);
   /* The client's descriptors are closed: the serve reads end of file and ends. */
   st = mcp_serve_wait(serve, &err);
@@ -70,6 +93,9 @@ static mcp_server *echo_server(void) {
                                              "\"object\",\"properties\":{\"text\":{\"type\":"
                                              "\"string\"}}}}"),
                                  echo, NULL, NULL));
+  OK(mcp_server_builder_add_tool(sb, MCP_LIT("{\"name\":\"twice\",\"inputSchema\":{\"type\":"
+                                             "\"object\"}}"),
+                                 twice, NULL, NULL));
   OK(mcp_server_builder_build(sb, &s, NULL));
   mcp_server_builder_free(sb);
   return s;
@@ -99,8 +125,13 @@ int main(void) {
   int half[2];
   CHECK(pipe(half) == 0);
   close(half[0]);
-  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_connect_fds(b, rt, -1, half[1], &c, NULL));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_client_builder_connect_fds(b, rt, -1, half[1], &c, &err));
   CHECK(fcntl(half[1], F_GETFD) == -1); /* the valid one is closed too */
+  CHECK(mcp_error_status(err) == MCP_STATUS_INVALID_ARGUMENT);
+  CHECK(strstr(mcp_error_message(err).data, "descriptors must be 0 or more (read_fd -1") ==
+        mcp_error_message(err).data);
+  mcp_error_free(err);
+  err = NULL;
   char path[] = "/tmp/mcp-connect-fds-XXXXXX";
   int file = mkstemp(path);
   CHECK(file >= 0);
@@ -115,6 +146,18 @@ int main(void) {
   CHECK(pipe(p) == 0);
   EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_client_builder_connect_fds(NULL, rt, p[0], p[1], &c, NULL));
   CHECK(fcntl(p[0], F_GETFD) == -1 && fcntl(p[1], F_GETFD) == -1);
+  mcp_client_builder_free(b);
+
+  /* Printed as "<describe>: <message>", an engine error names its kind once. */
+  OK(mcp_client_builder_new(MCP_LIT("fds-client"), MCP_LIT("1.0"), &b));
+  EXPECT(MCP_STATUS_TRANSPORT,
+         mcp_client_builder_connect_http(b, rt, MCP_LIT("http://127.0.0.1:9/mcp"), NULL, 0, &c, &err));
+  char printed[512];
+  snprintf(printed, sizeof printed, "%s: %s", mcp_status_describe(mcp_error_status(err)),
+           mcp_error_message(err).data);
+  CHECK(strstr(printed, "transport error: transport error") == NULL);
+  CHECK(strncmp(printed, "transport error: ", 17) == 0 && strlen(printed) > 17);
+  mcp_error_free(err);
   mcp_client_builder_free(b);
 
   mcp_server_free(s);
