@@ -13,7 +13,8 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare class NativeClient {
   /**
    * What the client learned about the server: `{era, protocolVersion, supportedVersions,
-   * capabilities, serverInfo?, instructions?}` as JSON text.
+   * capabilities, serverInfo, instructions}` as JSON text (the binding kit's description: every
+   * key present, `null` where the server sent nothing).
    */
   server(): string
   /** The process id of a spawned server, while it runs. */

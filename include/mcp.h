@@ -524,8 +524,9 @@ enum mcp_status mcp_client_builder_set_child_cwd(struct mcp_client_builder *buil
 enum mcp_era mcp_client_era(const struct mcp_client *client);
 
 // What the client learned when it connected, as a JSON object `{"era", "protocolVersion",
-// "supportedVersions", "capabilities", "serverInfo", "instructions"}` written to `*json_out` (free
-// with `mcp_string_free`).
+// "supportedVersions", "capabilities", "serverInfo", "instructions"}` (every key present, the last
+// two `null` when the server sent none; the binding kit's description, the same on every host)
+// written to `*json_out` (free with `mcp_string_free`).
 enum mcp_status mcp_client_server_info(const struct mcp_client *client,
                                        struct mcp_string **json_out);
 
@@ -2039,7 +2040,7 @@ enum mcp_status mcp_server_config_set_task_ttl_ms(struct mcp_server_config *conf
                                                   uint64_t ttl_ms);
 
 // Sets how often clients are asked to poll a task, in milliseconds (`pollIntervalMs`; default
-// 500). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+// 500). 0 is `MCP_STATUS_INVALID_ARGUMENT` (the reason goes to the log callback).
 enum mcp_status mcp_server_config_set_task_poll_interval_ms(struct mcp_server_config *config,
                                                             uint64_t interval_ms);
 

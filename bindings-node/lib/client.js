@@ -175,15 +175,21 @@ class Client {
     return Client.connectStdio(opts.command, opts.args, opts)
   }
 
+  /**
+   * What the client learned at connect: `{era, protocolVersion, supportedVersions, capabilities,
+   * serverInfo, instructions}`, every key present (`null` where the server sent nothing), the same
+   * object as on every libmcp host. A copy: changing it changes nothing.
+   */
+  get server () { return structuredClone(this.#server) }
   /** `'modern'` or `'legacy'`. */
   get era () { return this.#server.era }
   /** The protocol version in use. */
   get protocolVersion () { return this.#server.protocolVersion }
   /** The server's capabilities. */
   get serverCapabilities () { return this.#server.capabilities }
-  /** The server's implementation object. */
+  /** The server's implementation object (`null` when it sent none). */
   get serverInfo () { return this.#server.serverInfo }
-  /** The server's instructions. */
+  /** The server's instructions (`null` when it sent none). */
   get instructions () { return this.#server.instructions }
   /** The process id of a spawned server. */
   get serverPid () { return this.#native.serverPid ?? undefined }

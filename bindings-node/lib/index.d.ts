@@ -371,7 +371,7 @@ export interface ListRootsResult {
 export interface ClientOptions {
   name?: string
   version?: string
-  /** Pins the era and version (e.g. '2025-11-25' for the legacy handshake); default: probe. */
+  /** Pins the era and version (e.g. '2025-11-25' for the legacy handshake); 'auto' or absent: probe. Any other text rejects with an InvalidArgumentError. */
   protocolVersion?: string
   timeoutMs?: number
   probeTimeoutMs?: number
@@ -441,17 +441,31 @@ export type EnterpriseManagedGrant = {
   clientSecret?: string
 } & AssertionOf<'idToken'>
 
+/** What a client learned about the server at connect, the same object on every libmcp host. */
+export interface ServerDescription {
+  era: 'modern' | 'legacy'
+  protocolVersion: string
+  supportedVersions: string[]
+  capabilities: JsonObject
+  serverInfo: JsonObject | null
+  instructions: string | null
+}
+
 /** An MCP client connected to one server. */
 export declare class Client {
   private constructor ()
   static connectStdio (command: string, args?: string[], options?: StdioOptions): Promise<Client>
   static connectHttp (url: string | URL, options?: HttpClientOptions): Promise<Client>
   static connect (options: (StdioOptions & { command: string, args?: string[] }) | (HttpClientOptions & { url: string | URL })): Promise<Client>
+  /** What the client learned at connect (a copy); every key present, `null` where the server sent nothing. */
+  readonly server: ServerDescription
   readonly era: 'modern' | 'legacy'
   readonly protocolVersion: string
   readonly serverCapabilities: JsonObject
-  readonly serverInfo?: JsonObject
-  readonly instructions?: string
+  /** `null` when the server sent none. */
+  readonly serverInfo: JsonObject | null
+  /** `null` when the server sent none. */
+  readonly instructions: string | null
   readonly serverPid?: number
   listTools (options?: CallOptions): Promise<{ tools: JsonObject[] }>
   listResources (options?: CallOptions): Promise<{ resources: JsonObject[] }>

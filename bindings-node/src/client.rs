@@ -11,13 +11,13 @@ use base64::engine::general_purpose::STANDARD;
 use libmcp::client::{CallOptions, Client, ClientBuilder, TaskCall};
 use libmcp::model::Task;
 use libmcp::skills::SkillEntry;
-use libmcp::{Era, Error, RpcError};
+use libmcp::{Error, RpcError};
 use napi::bindgen_prelude::{Function, Promise, PromiseRaw};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Status};
 use napi_derive::napi;
 use parking_lot::Mutex;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::client_options;
@@ -284,26 +284,11 @@ impl NativeClient {
 #[napi]
 impl NativeClient {
     /// What the client learned about the server: `{era, protocolVersion, supportedVersions,
-    /// capabilities, serverInfo?, instructions?}` as JSON text.
+    /// capabilities, serverInfo, instructions}` as JSON text (the binding kit's description: every
+    /// key present, `null` where the server sent nothing).
     #[napi]
     pub fn server(&self) -> String {
-        let d = self.client.server();
-        let mut o = Map::new();
-        let era = match d.era {
-            Era::Modern => "modern",
-            Era::Legacy => "legacy",
-        };
-        o.insert("era".into(), json!(era));
-        o.insert("protocolVersion".into(), json!(d.version.as_str()));
-        o.insert("supportedVersions".into(), json!(d.supported_versions));
-        o.insert("capabilities".into(), d.capabilities);
-        if let Some(i) = d.server_info {
-            o.insert("serverInfo".into(), i);
-        }
-        if let Some(i) = d.instructions {
-            o.insert("instructions".into(), json!(i));
-        }
-        Value::Object(o).to_string()
+        libmcp::host::server_description(&self.client.server()).to_string()
     }
 
     /// The process id of a spawned server, while it runs.

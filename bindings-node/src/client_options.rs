@@ -4,9 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use libmcp::client::{ClientBuilder, ClientConfig, VersionPreference};
+use libmcp::client::{ClientBuilder, ClientConfig};
 use libmcp::transport::child::ChildSpec;
-use libmcp::{Era, ProtocolVersion};
 use napi::bindgen_prelude::{Function, Promise};
 use serde_json::{Map, Value};
 
@@ -36,16 +35,14 @@ pub(crate) fn builder(o: &Map<String, Value>) -> napi::Result<ClientBuilder> {
         str_of(o, "name").unwrap_or("libmcp-node-client"),
         str_of(o, "version").unwrap_or(env!("CARGO_PKG_VERSION")),
     );
-    if let Some(v) = str_of(o, "protocolVersion") {
-        let v = ProtocolVersion::new(v);
-        if !v.is_known() {
-            return Err(invalid(format!("unknown protocol version {v}")));
-        }
-        b = b.version_preference(match v.era() {
-            Era::Modern => VersionPreference::Modern(v),
-            Era::Legacy => VersionPreference::Legacy(v),
-        });
-    }
+    let version = match o.get("protocolVersion") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(v)) => Some(v.as_str()),
+        Some(_) => return Err(invalid("protocolVersion: must be a string")),
+    };
+    let preference = libmcp::host::version_preference(version)
+        .map_err(|e| invalid(format!("protocolVersion: {}", e.reason)))?;
+    b = b.version_preference(preference);
     let mut config = ClientConfig::default();
     if let Some(t) = millis(o, "timeoutMs")? {
         config.request_timeout = t;

@@ -1,5 +1,6 @@
 //! The server's limits given from JS (`new Server(info, {maxMessageBytes, ...})`), applied to the
-//! core's [`ServerConfig`] and checked by [`ServerConfig::validate`]; a refusal names the JS option.
+//! core's [`ServerConfig`], which the server then checks through the binding kit
+//! (`libmcp::host::validate_server_config`; a refusal names the JS option).
 //! The JS layer has checked that each value is a non-negative integer (`lib/server.js`).
 
 use std::time::Duration;
@@ -7,22 +8,10 @@ use std::time::Duration;
 use libmcp::server::ServerConfig;
 use serde_json::Value;
 
-use crate::error::{invalid, invalid_config};
-
-/// The JS option of each limit and the core field it sets, as [`ServerConfig::validate`] names it.
-const NAMES: [(&str, &str); 8] = [
-    ("pageSize", "page_size"),
-    ("maxMessageBytes", "max_message_bytes"),
-    ("maxInFlight", "max_in_flight"),
-    ("maxInputRounds", "max_input_rounds"),
-    ("maxRequestStateBytes", "max_request_state_bytes"),
-    ("stateTtlMs", "state_ttl"),
-    ("clientRequestTimeoutMs", "client_request_timeout"),
-    ("handlerTimeoutMs", "handler_timeout"),
-];
+use crate::error::invalid;
 
 /// Sets each limit of `limits` (a JSON object: option name to count, durations in milliseconds) on
-/// `config`, then checks the whole config.
+/// `config`; the caller checks the whole config through the binding kit.
 pub(crate) fn apply(config: &mut ServerConfig, limits: &Value) -> napi::Result<()> {
     let Value::Object(map) = limits else {
         return Err(invalid("server limits must be an object"));
@@ -47,5 +36,5 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Value) -> napi::Result<(
             _ => return Err(invalid(format!("unknown server limit {key:?}"))),
         }
     }
-    config.validate().map_err(|e| invalid_config(e, &NAMES))
+    Ok(())
 }

@@ -10,8 +10,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
+use libmcp::RpcError;
 use libmcp::server::{InputRequired, Reply, RequestContext, Responder};
-use libmcp::{Era, RpcError};
 use napi::bindgen_prelude::Function;
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
@@ -160,10 +160,7 @@ pub(crate) fn params_json(ctx: &RequestContext) -> (String, Option<Vec<String>>)
 
 /// The request's context as one JSON object (what `ctx` shows in JS, besides the params).
 fn context_json(ctx: &RequestContext) -> String {
-    let era = match ctx.era() {
-        Era::Modern => "modern",
-        Era::Legacy => "legacy",
-    };
+    let era = libmcp::host::era_name(ctx.era());
     let mut o = Map::new();
     o.insert("id".into(), ctx.id().to_value());
     o.insert("method".into(), json!(ctx.method()));

@@ -116,6 +116,12 @@ impl NativeServer {
         if let Some(store) = task_store::apply(tasks.as_ref(), task_store, &mut config)? {
             builder = builder.task_store(store);
         }
+        libmcp::host::validate_server_config(&config).map_err(|e| {
+            invalid(libmcp::host::server_config_message(
+                libmcp::host::Host::Node,
+                &e,
+            ))
+        })?;
         builder = builder.config(config);
         if let Some(list) = skills {
             for skill in skills::parse(&parse("skills", &list)?)? {

@@ -5,12 +5,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use libmcp::RpcError;
 use libmcp::client::http::HttpClientOptions;
 use libmcp::client::{
     CallOptions, ClientBuilder, ClientConfig, TaskCall, VersionPreference, WireDirection,
 };
 use libmcp::transport::child::ChildSpec;
-use libmcp::{Era, ProtocolVersion, RpcError};
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -96,17 +96,12 @@ fn ask_python(
     }
 }
 
-fn preference(version: Option<String>) -> VersionPreference {
-    match version {
-        None => VersionPreference::Auto,
-        Some(v) => {
-            let v = ProtocolVersion::new(v);
-            match v.era() {
-                Era::Modern => VersionPreference::Modern(v),
-                _ => VersionPreference::Legacy(v),
-            }
-        }
-    }
+/// The binding kit's version preference for `protocol_version` (absent: probe; else "auto" or a known
+/// revision); a refusal is `InvalidArgument` naming the Python option.
+fn preference(version: Option<&str>) -> PyResult<VersionPreference> {
+    libmcp::host::version_preference(version).map_err(|e| {
+        crate::errors::InvalidArgument::new_err(format!("protocol_version: {}", e.reason))
+    })
 }
 
 fn seconds(s: f64, name: &str) -> PyResult<Duration> {
@@ -134,7 +129,7 @@ pub struct Options {
 
 fn builder(o: Options) -> PyResult<ClientBuilder> {
     let mut b = libmcp::client::Client::builder(o.name, o.version)
-        .version_preference(preference(o.protocol_version));
+        .version_preference(preference(o.protocol_version.as_deref())?);
     let mut config = ClientConfig::default();
     if let Some(t) = o.request_timeout {
         config.request_timeout = seconds(t, "request_timeout")?;
@@ -284,19 +279,7 @@ impl Client {
     /// What the client learned about the server, as a dict.
     #[getter]
     fn server(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let s = self.inner.server();
-        let era = match s.era {
-            Era::Modern => "modern",
-            _ => "legacy",
-        };
-        let v = json!({
-            "era": era,
-            "protocolVersion": s.version.as_str(),
-            "supportedVersions": s.supported_versions,
-            "capabilities": s.capabilities,
-            "serverInfo": s.server_info,
-            "instructions": s.instructions,
-        });
+        let v = libmcp::host::server_description(&self.inner.server());
         value(py, v)
     }
 

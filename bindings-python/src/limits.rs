@@ -1,5 +1,6 @@
 //! The server's limits given from Python (`Server(max_message_bytes=..., ...)`), applied to the
-//! core's [`ServerConfig`] and checked by [`ServerConfig::validate`], whose refusal names the field.
+//! core's [`ServerConfig`], which the server then checks through the binding kit
+//! (`libmcp::host::validate_server_config`; a refusal names the Python option).
 
 use std::time::Duration;
 
@@ -30,9 +31,7 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Bound<'_, PyDict>) -> Py
             }
         }
     }
-    config
-        .validate()
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    Ok(())
 }
 
 fn count(value: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {

@@ -2,9 +2,9 @@
 //! completes its [`Responder`] exactly once; everything about the protocol (validation, MRTR versus
 //! legacy server-to-client requests, shapes per revision) stays in the engine.
 
+use libmcp::RpcError;
 use libmcp::model::logging::LoggingLevel;
 use libmcp::server::{CancelFlag, InputRequired, Reply, RequestContext, Responder};
-use libmcp::{Era, RpcError};
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -115,10 +115,7 @@ impl Request {
     /// `"modern"` or `"legacy"`.
     #[getter]
     fn era(&self) -> &'static str {
-        match self.ctx.era() {
-            Era::Modern => "modern",
-            _ => "legacy",
-        }
+        libmcp::host::era_name(self.ctx.era())
     }
 
     /// The client capabilities in force.

@@ -149,11 +149,19 @@ impl Server {
             config.task_ttl_ms = Some(millis(s, "task_ttl")?);
         }
         if let Some(s) = task_poll_interval {
-            config.task_poll_interval_ms = millis(s, "task_poll_interval")?;
+            // Zero stays zero for the binding kit to refuse; a positive interval is at least 1 ms.
+            let d = seconds(s, "task_poll_interval")?;
+            config.task_poll_interval_ms = if d.is_zero() { 0 } else { whole_millis(d) };
         }
         if let Some(limits) = limits {
             crate::limits::apply(&mut config, limits)?;
         }
+        libmcp::host::validate_server_config(&config).map_err(|e| {
+            crate::errors::InvalidArgument::new_err(libmcp::host::server_config_message(
+                libmcp::host::Host::Python,
+                &e,
+            ))
+        })?;
         for parts in skills.unwrap_or_default() {
             b = b.skill(skill_of(parts)?);
         }
@@ -437,7 +445,12 @@ fn millis(s: f64, name: &str) -> PyResult<u64> {
             "{name} must be more than 0 seconds"
         )));
     }
-    Ok(u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1))
+    Ok(whole_millis(d))
+}
+
+/// A positive duration in whole milliseconds, at least 1.
+fn whole_millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1)
 }
 
 /// Stops a stdio server.

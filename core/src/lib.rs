@@ -36,6 +36,8 @@ pub mod client;
 pub mod server;
 pub mod transport;
 
+pub mod host;
+
 pub use error::{Error, ErrorKind, Result, RpcError};
 
 /// An MCP tool from a function: `#[tool] fn name(params...) -> R` becomes `fn name() -> ToolDef`,

@@ -35,8 +35,9 @@ pub extern "C" fn mcp_client_era(client: *const mcp_client) -> mcp_era {
 }
 
 /// What the client learned when it connected, as a JSON object `{"era", "protocolVersion",
-/// "supportedVersions", "capabilities", "serverInfo", "instructions"}` written to `*json_out` (free
-/// with `mcp_string_free`).
+/// "supportedVersions", "capabilities", "serverInfo", "instructions"}` (every key present, the last
+/// two `null` when the server sent none; the binding kit's description, the same on every host)
+/// written to `*json_out` (free with `mcp_string_free`).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_client_server_info(
     client: *const mcp_client,
@@ -45,7 +46,7 @@ pub extern "C" fn mcp_client_server_info(
     ffi_boundary!({
         let c = try_ref!(client);
         try_out!(json_out);
-        let json = serde_json::to_string(&c.client.server()).unwrap_or_default();
+        let json = libmcp::host::server_description(&c.client.server()).to_string();
         unsafe { *json_out = mcp_string::new_raw(json) };
         mcp_status::MCP_STATUS_OK
     })

@@ -33,9 +33,10 @@ pub(crate) fn set_log_level(config: &mut ClientConfig, level: u32) -> mcp_status
 }
 
 /// The one rule of `mcp_client_config_set_version` and `mcp_client_builder_set_protocol_version`:
-/// the core's `VersionPreference` parsing ("auto" or a known revision).
+/// the binding kit's version preference ("auto" or a known revision), the reason of a refusal
+/// logged.
 pub(crate) fn version_preference(text: &str) -> Result<VersionPreference, mcp_status> {
-    text.parse().map_err(|e: libmcp::error::ConfigError| {
+    libmcp::host::version_preference(Some(text)).map_err(|e| {
         tracing::debug!(target: "libmcp_ffi", "setting refused: {e}");
         mcp_status::MCP_STATUS_INVALID_ARGUMENT
     })

@@ -21,8 +21,9 @@ impl Validated for ClientConfig {
 }
 
 impl Validated for ServerConfig {
+    /// The binding kit's rules of a server config (every host applies the same).
     fn check(&self) -> Result<(), ConfigError> {
-        self.validate()
+        libmcp::host::validate_server_config(self)
     }
 }
 

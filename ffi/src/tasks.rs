@@ -83,7 +83,7 @@ pub extern "C" fn mcp_server_config_set_task_ttl_ms(
 }
 
 /// Sets how often clients are asked to poll a task, in milliseconds (`pollIntervalMs`; default
-/// 500). 0 is `MCP_STATUS_INVALID_ARGUMENT`.
+/// 500). 0 is `MCP_STATUS_INVALID_ARGUMENT` (the reason goes to the log callback).
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_server_config_set_task_poll_interval_ms(
     config: *mut mcp_server_config,
@@ -91,9 +91,6 @@ pub extern "C" fn mcp_server_config_set_task_poll_interval_ms(
 ) -> mcp_status {
     ffi_boundary!({
         let config = try_mut!(config);
-        if interval_ms == 0 {
-            return mcp_status::MCP_STATUS_INVALID_ARGUMENT;
-        }
         change(&mut config.config, |c| {
             c.task_poll_interval_ms = interval_ms
         })
