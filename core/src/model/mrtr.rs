@@ -12,6 +12,11 @@ use super::elicitation::{ElicitRequestParams, ElicitResult};
 use super::roots::{ListRootsParams, ListRootsResult};
 use super::sampling::{CreateMessageParams, CreateMessageResult};
 
+/// The methods that may answer `input_required` (2026-07-28 MRTR): `tools/call`, `prompts/get`
+/// and `resources/read`. The server refuses an input request from any other method's handler; the
+/// client refuses such an answer from the server.
+pub(crate) const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+
 /// The `resultType` discriminator of a 2026-07-28 result.
 ///
 /// Kept as an open enum rather than `Option<String>`: the two core values are matched on everywhere,
