@@ -68,7 +68,6 @@ const CORE_KNOWN: &[&[&str]] = &[
         "store/redis/sessions.rs",
         "store/redis/tasks.rs",
     ],
-    &["transport/stdio.rs", "transport/stdio_feed.rs"],
     &[
         "uri_template.rs",
         "uri_template/expand.rs",
