@@ -41,11 +41,6 @@ const CORE_KNOWN: &[&[&str]] = &[
         "client/subscription.rs",
     ],
     &[
-        "schema/compile.rs",
-        "schema/elicitation.rs",
-        "schema/mod.rs",
-    ],
-    &[
         "store/redis/events.rs",
         "store/redis/fanout.rs",
         "store/redis/mod.rs",
