@@ -40,16 +40,6 @@ const CORE_KNOWN: &[&[&str]] = &[
         "client/mrtr.rs",
         "client/subscription.rs",
     ],
-    &[
-        "store/redis/events.rs",
-        "store/redis/fanout.rs",
-        "store/redis/mod.rs",
-        "store/redis/pubsub.rs",
-        "store/redis/relay.rs",
-        "store/redis/sealing.rs",
-        "store/redis/sessions.rs",
-        "store/redis/tasks.rs",
-    ],
 ];
 
 /// Known circles of `ffi/src`, to be removed.
