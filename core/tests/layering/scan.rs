@@ -6,8 +6,13 @@
 //! the item (`pub use context::RequestContext;` in a `mod.rs`) is followed to the file that defines
 //! it, and a re-export itself (`pub use`, `pub(crate) use`) is not an arrow: a module whose code
 //! only declares and re-exports its children is a doorway, neither above nor below them. `mod x;`
-//! declarations are not arrows either. Code compiled only for tests (an inline `#[cfg(test)] mod` and files declared under
-//! `#[cfg(test)]`) is not part of the layering and is skipped.
+//! declarations are not arrows either. Code compiled only for tests (an inline `#[cfg(test)] mod`
+//! and files declared under `#[cfg(test)]`) is not part of the layering and is skipped.
+//!
+//! The scanner reads text, not types: a method call (`c.finish()`) names no path, so the arrow to
+//! the file whose `impl` defines the method is not seen. Code that must stay visible to this check
+//! calls across files through paths (`complete::finish(c, reply)`), and an `impl` added to a type
+//! of another file depends only on files below that type's users.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
