@@ -33,39 +33,14 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
+pub use parts::TemplateValue;
+use parts::{Modifier, Op, Part, VarSpec, is_hex};
+
 mod expand;
 mod matching;
+mod parts;
 #[cfg(test)]
 mod tests;
-
-/// The value of one template variable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TemplateValue {
-    /// A string.
-    String(String),
-    /// A list of strings (an empty list counts as undefined).
-    List(Vec<String>),
-    /// An associative array, in order (an empty one counts as undefined).
-    Assoc(Vec<(String, String)>),
-}
-
-impl From<&str> for TemplateValue {
-    fn from(s: &str) -> Self {
-        TemplateValue::String(s.to_owned())
-    }
-}
-
-impl From<String> for TemplateValue {
-    fn from(s: String) -> Self {
-        TemplateValue::String(s)
-    }
-}
-
-impl From<Vec<String>> for TemplateValue {
-    fn from(v: Vec<String>) -> Self {
-        TemplateValue::List(v)
-    }
-}
 
 /// Why a template failed to parse; `offset` is the byte offset in the template.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -75,96 +50,6 @@ pub struct TemplateError {
     pub offset: usize,
     /// What is wrong.
     pub reason: &'static str,
-}
-
-/// An RFC 6570 expression operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
-    Simple,
-    Reserved,
-    Fragment,
-    Label,
-    Path,
-    Param,
-    Query,
-    Continuation,
-}
-
-impl Op {
-    fn from_char(c: char) -> Option<Op> {
-        Some(match c {
-            '+' => Op::Reserved,
-            '#' => Op::Fragment,
-            '.' => Op::Label,
-            '/' => Op::Path,
-            ';' => Op::Param,
-            '?' => Op::Query,
-            '&' => Op::Continuation,
-            _ => return None,
-        })
-    }
-
-    /// The text put before the first defined variable.
-    pub(crate) fn first(self) -> &'static str {
-        match self {
-            Op::Simple | Op::Reserved => "",
-            Op::Fragment => "#",
-            Op::Label => ".",
-            Op::Path => "/",
-            Op::Param => ";",
-            Op::Query => "?",
-            Op::Continuation => "&",
-        }
-    }
-
-    /// The separator between defined variables (and exploded items).
-    pub(crate) fn sep(self) -> char {
-        match self {
-            Op::Simple | Op::Reserved | Op::Fragment => ',',
-            Op::Label => '.',
-            Op::Path => '/',
-            Op::Param => ';',
-            Op::Query | Op::Continuation => '&',
-        }
-    }
-
-    /// Whether values are written as `name=value`.
-    pub(crate) fn named(self) -> bool {
-        matches!(self, Op::Param | Op::Query | Op::Continuation)
-    }
-
-    /// What a named empty value is written as after its name.
-    fn if_empty(self) -> &'static str {
-        match self {
-            Op::Query | Op::Continuation => "=",
-            _ => "",
-        }
-    }
-
-    /// Whether reserved characters and percent-escapes pass through unencoded.
-    fn allow_reserved(self) -> bool {
-        matches!(self, Op::Reserved | Op::Fragment)
-    }
-}
-
-/// How a variable is modified in an expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Modifier {
-    None,
-    Prefix(usize),
-    Explode,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct VarSpec {
-    pub(crate) name: String,
-    pub(crate) modifier: Modifier,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
-    Literal(String),
-    Expr { op: Op, vars: Vec<VarSpec> },
 }
 
 /// A parsed RFC 6570 URI template.
@@ -190,10 +75,6 @@ impl std::str::FromStr for UriTemplate {
 
 fn err(offset: usize, reason: &'static str) -> TemplateError {
     TemplateError { offset, reason }
-}
-
-fn is_hex(b: u8) -> bool {
-    b.is_ascii_hexdigit()
 }
 
 /// Checks the `%XX` escape at `i` (which holds `%`).

@@ -7,9 +7,7 @@ use serde_json::{Map, Value};
 use super::Client;
 use super::connection::CallOptions;
 use crate::error::{Error, Result};
-
-/// Methods on which a server may answer `input_required`.
-const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+use crate::model::mrtr::INPUT_METHODS;
 
 /// How a result is to be read.
 #[derive(Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::mrtr::ResultType;
+use super::result_type::ResultType;
 
 /// A `_meta` object: reserved and vendor keys mapped to any JSON.
 pub type Meta = Map<String, Value>;

@@ -10,38 +10,10 @@ use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::common::{Meta, from_value, ser_opt_f64, str_field};
+pub use super::annotations::{Annotations, Role};
+use super::common::{Meta, from_value, str_field};
 use super::implementation::Icon;
-use super::resources::ResourceContents;
-
-/// The sender or recipient of a message, and the audience of annotated data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// The human user (or the client acting for them).
-    User,
-    /// The model.
-    Assistant,
-}
-
-/// Hints for the client about how to use or display an object.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Annotations {
-    /// Who the data is meant for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub audience: Option<Vec<Role>>,
-    /// Importance from 0 (least) to 1 (most).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "ser_opt_f64"
-    )]
-    pub priority: Option<f64>,
-    /// When the underlying data last changed (ISO 8601).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_modified: Option<String>,
-}
+use super::resource_contents::ResourceContents;
 
 /// `{"type":"text"}`: text for or from a model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

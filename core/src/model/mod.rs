@@ -7,6 +7,7 @@
 //! every revision. `resultType` is a [`ResultType`] (open enum: core values plus extension strings);
 //! constructors of results set it to `complete`.
 
+mod annotations;
 pub mod cache;
 pub mod cancellation;
 pub mod capabilities;
@@ -23,11 +24,14 @@ pub mod mrtr;
 pub mod pagination;
 pub mod progress;
 pub mod prompts;
+mod resource_contents;
 pub mod resources;
+mod result_type;
 pub mod roots;
 pub mod sampling;
 pub mod subscriptions;
 pub mod tasks;
+mod tool;
 pub mod tools;
 
 pub use cache::CacheScope;

@@ -4,61 +4,19 @@
 use std::collections::BTreeMap;
 
 use serde::de::Deserializer;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::common::{Meta, from_value, str_field};
 use super::elicitation::{ElicitRequestParams, ElicitResult};
+pub use super::result_type::ResultType;
 use super::roots::{ListRootsParams, ListRootsResult};
 use super::sampling::{CreateMessageParams, CreateMessageResult};
 
-/// The `resultType` discriminator of a 2026-07-28 result.
-///
-/// Kept as an open enum rather than `Option<String>`: the two core values are matched on everywhere,
-/// while extension values (the tasks extension's `"task"`) must survive a round trip unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ResultType {
-    /// `"complete"`: the final result of the method.
-    Complete,
-    /// `"input_required"`: an [`InputRequiredResult`]; retry with the requested input.
-    InputRequired,
-    /// A value defined by an extension, for example `"task"`.
-    Other(String),
-}
-
-impl ResultType {
-    /// The wire name.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ResultType::Complete => "complete",
-            ResultType::InputRequired => "input_required",
-            ResultType::Other(s) => s,
-        }
-    }
-}
-
-impl From<&str> for ResultType {
-    fn from(s: &str) -> Self {
-        match s {
-            "complete" => ResultType::Complete,
-            "input_required" => ResultType::InputRequired,
-            other => ResultType::Other(other.to_owned()),
-        }
-    }
-}
-
-impl Serialize for ResultType {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for ResultType {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Ok(ResultType::from(s.as_str()))
-    }
-}
+/// The methods that may answer `input_required` (2026-07-28 MRTR): `tools/call`, `prompts/get`
+/// and `resources/read`. The server refuses an input request from any other method's handler; the
+/// client refuses such an answer from the server.
+pub(crate) const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
 /// One request for client input inside `inputRequests`: a JSON-RPC-less `{method, params}` pair.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,12 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::annotations::Annotations;
 use super::cache::CacheScope;
 use super::common::{Meta, optional_setters};
-use super::content::Annotations;
 use super::implementation::Icon;
 use super::mrtr::{InputResponses, ResultType};
 use super::pagination::Cursor;
+pub use super::resource_contents::{BlobResourceContents, ResourceContents, TextResourceContents};
 
 /// A resource the server can read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -122,94 +123,6 @@ impl ResourceTemplate {
         "The same template with icons." icons: Vec<Icon>,
         "The same template with annotations." annotations: Annotations,
         "The same template with `_meta`." meta: Meta,
-    }
-}
-
-/// Text contents of a resource.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TextResourceContents {
-    /// The resource URI.
-    pub uri: String,
-    /// The MIME type, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// The text.
-    pub text: String,
-    /// Contents metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
-}
-
-/// Binary contents of a resource, base64-encoded.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BlobResourceContents {
-    /// The resource URI.
-    pub uri: String,
-    /// The MIME type, if known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// Base64-encoded bytes.
-    pub blob: String,
-    /// Contents metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
-}
-
-/// Resource contents: text or blob (told apart by which of the two keys is present).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ResourceContents {
-    /// Text contents.
-    Text(TextResourceContents),
-    /// Binary contents.
-    Blob(BlobResourceContents),
-}
-
-impl ResourceContents {
-    /// Text contents of `uri`.
-    pub fn text(
-        uri: impl Into<String>,
-        mime_type: Option<String>,
-        text: impl Into<String>,
-    ) -> Self {
-        ResourceContents::Text(TextResourceContents {
-            uri: uri.into(),
-            mime_type,
-            text: text.into(),
-            meta: None,
-        })
-    }
-
-    /// Binary contents of `uri` (already base64-encoded).
-    pub fn blob(
-        uri: impl Into<String>,
-        mime_type: Option<String>,
-        blob: impl Into<String>,
-    ) -> Self {
-        ResourceContents::Blob(BlobResourceContents {
-            uri: uri.into(),
-            mime_type,
-            blob: blob.into(),
-            meta: None,
-        })
-    }
-
-    /// The text, if these are text contents.
-    pub fn as_text(&self) -> Option<&str> {
-        match self {
-            ResourceContents::Text(t) => Some(&t.text),
-            ResourceContents::Blob(_) => None,
-        }
-    }
-
-    /// The URI of the contents.
-    pub fn uri(&self) -> &str {
-        match self {
-            ResourceContents::Text(t) => &t.uri,
-            ResourceContents::Blob(b) => &b.uri,
-        }
     }
 }
 

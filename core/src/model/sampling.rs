@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::common::{JsonObject, Meta, from_value, ser_opt_f64, str_field};
 use super::content::{AudioContent, ContentBlock, ImageContent, Role, TextContent};
-use super::tools::Tool;
+use super::tool::Tool;
 
 /// `{"type":"tool_use"}`: the model asks to call a tool.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

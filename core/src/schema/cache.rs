@@ -6,8 +6,11 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use serde_json::Value;
 
+use super::check_object_shape;
+use super::compile::CompiledSchema;
 use super::compile::{build, canonical_hash, check_bounds};
-use super::{CompiledSchema, DEFAULT_CACHE_CAPACITY, SchemaError, check_object_shape};
+use super::error::SchemaError;
+use super::limits::DEFAULT_CACHE_CAPACITY;
 
 /// Compiled schemas shared by content; cloning shares the same cache.
 ///

@@ -9,8 +9,52 @@ use parking_lot::Mutex;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::SchemaError;
-use super::{CompiledSchema, Dialect, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, REGEX_BACKTRACK_LIMIT};
+use super::dialect::Dialect;
+use super::error::SchemaError;
+use super::limits::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, REGEX_BACKTRACK_LIMIT};
+use super::report::ValidationErrors;
+
+/// A schema compiled once, ready to validate many instances; share it through `Arc`.
+pub struct CompiledSchema {
+    validator: jsonschema::Validator,
+    dialect: Dialect,
+}
+
+impl std::fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledSchema")
+            .field("dialect", &self.dialect)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CompiledSchema {
+    /// Compiles `schema` without caching (prefer [`SchemaCache::compile`](super::SchemaCache::compile) on hot paths).
+    pub fn new(schema: &Value) -> Result<CompiledSchema, SchemaError> {
+        check_bounds(schema)?;
+        build(schema)
+    }
+
+    /// The dialect the schema is validated under.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Whether `instance` satisfies the schema (faster than [`validate`](Self::validate) on failure).
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Validates `instance`, listing what is wrong and where when it does not conform.
+    pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
+        if self.validator.is_valid(instance) {
+            return Ok(());
+        }
+        Err(ValidationErrors::collect(
+            self.validator.iter_errors(instance),
+        ))
+    }
+}
 
 /// Rejects schemas that are too deep or too large, before anything recursive touches them.
 ///

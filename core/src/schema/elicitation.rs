@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use super::SchemaError;
+use super::error::SchemaError;
 
 fn fail<T>(reason: impl Into<String>) -> Result<T, SchemaError> {
     Err(SchemaError::NotAnElicitationSchema(reason.into()))

@@ -10,12 +10,17 @@ use parking_lot::{Mutex, RwLock};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::context::{Reply, RequestContext, Responder};
-use super::listen::Listeners;
+use super::config::ServerConfig;
+use super::context::{Reply, RequestContext};
+use super::handlers::{async_handler, starts_task, sync_handler};
 use super::registry::{
     Handler, PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry, Validator,
 };
-use super::{Offers, Server, ServerConfig, ServerInner};
+use super::skills;
+use super::state::{Listeners, Offers, Server, ServerInner, Tasks};
+use super::tasks::{TaskStore, TaskSupport};
+#[cfg(feature = "schemars")]
+use super::typed::{ToolDef, ToolOutput};
 use crate::error::{DefinitionError, DefinitionKind, Error, Result};
 use crate::request_state::StateSealer;
 use crate::schema::SchemaCache;
@@ -30,53 +35,17 @@ pub struct ServerBuilder {
     config: ServerConfig,
     key: Option<[u8; 32]>,
     sealer: Option<StateSealer>,
-    task_store: Option<Arc<dyn super::tasks::TaskStore>>,
+    task_store: Option<Arc<dyn TaskStore>>,
     enabled: Offers,
     schemas: SchemaCache,
     errors: Vec<DefinitionError>,
 }
 
-/// Wraps a synchronous closure as a [`Handler`].
-pub fn sync_handler<F, R>(f: F) -> Handler
-where
-    F: Fn(&RequestContext) -> R + Send + Sync + 'static,
-    R: Into<Reply>,
-{
-    Arc::new(move |ctx: RequestContext, responder: Responder| {
-        let reply = f(&ctx);
-        responder.reply(reply);
-    })
-}
-
-/// Wraps a handler so that it runs inside a task whenever the request may run as one.
-fn starts_task(handler: Handler) -> Handler {
-    Arc::new(move |ctx: RequestContext, responder: Responder| handler(ctx, responder.start_task()))
-}
-
-/// Wraps an async function as a [`Handler`]: each call runs as a task on the current tokio runtime and
-/// is dropped if the request is cancelled.
-pub fn async_handler<F, Fut, R>(f: F) -> Handler
-where
-    F: Fn(RequestContext) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = R> + Send + 'static,
-    R: Into<Reply> + Send + 'static,
-{
-    Arc::new(move |ctx: RequestContext, responder: Responder| {
-        let Ok(rt) = tokio::runtime::Handle::try_current() else {
-            responder.error(crate::RpcError::internal(
-                "async handlers need a tokio runtime",
-            ));
-            return;
-        };
-        let cancel = ctx.cancel_flag().clone();
-        let fut = f(ctx);
-        rt.spawn(async move {
-            tokio::select! {
-                reply = fut => responder.reply(reply),
-                _ = cancel.cancelled() => drop(responder),
-            }
-        });
-    })
+impl Server {
+    /// Starts building a server with its implementation name and version.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ServerBuilder {
+        ServerBuilder::new(name, version)
+    }
 }
 
 impl ServerBuilder {
@@ -177,10 +146,10 @@ impl ServerBuilder {
     pub fn typed_tool<A, R, F>(self, definition: impl Into<crate::model::Tool>, f: F) -> Self
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema,
-        R: super::ToolOutput,
+        R: ToolOutput,
         F: Fn(&RequestContext, A) -> R + Send + Sync + 'static,
     {
-        self.register(super::ToolDef::sync_fn(definition, f))
+        self.register(ToolDef::sync_fn(definition, f))
     }
 
     /// Registers a typed tool with an async handler; schemas as in [`ServerBuilder::typed_tool`].
@@ -192,16 +161,16 @@ impl ServerBuilder {
     ) -> Self
     where
         A: serde::de::DeserializeOwned + schemars::JsonSchema,
-        R: super::ToolOutput + Send + 'static,
+        R: ToolOutput + Send + 'static,
         F: Fn(RequestContext, A) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = R> + Send + 'static,
     {
-        self.register(super::ToolDef::async_fn(definition, f))
+        self.register(ToolDef::async_fn(definition, f))
     }
 
     /// Registers a tool made by [`ToolDef`](super::ToolDef) or the `#[tool]` attribute.
     #[cfg(feature = "schemars")]
-    pub fn register(mut self, tool: super::ToolDef) -> Self {
+    pub fn register(mut self, tool: ToolDef) -> Self {
         match tool.into_parts() {
             Ok((definition, handler)) => self.tool_handler(definition, handler),
             Err(e) => {
@@ -223,7 +192,7 @@ impl ServerBuilder {
 
     /// Keeps task state in `store` instead of the default in-memory store (a store shared by several
     /// instances lets any of them answer `tasks/get`).
-    pub fn task_store(mut self, store: Arc<dyn super::tasks::TaskStore>) -> Self {
+    pub fn task_store(mut self, store: Arc<dyn TaskStore>) -> Self {
         self.task_store = Some(store);
         self
     }
@@ -272,7 +241,7 @@ impl ServerBuilder {
     /// Serves a skill (the skills extension): its files become resources and the extension is
     /// declared with `skills/list`, `skills/get` and `resources/directory/read`.
     pub fn skill(mut self, skill: crate::skills::Skill) -> Self {
-        for uri in super::skills::register(&mut self.registry, skill) {
+        for uri in skills::register(&mut self.registry, skill) {
             self.errors.push(duplicate(DefinitionKind::Resource, uri));
         }
         self
@@ -378,8 +347,8 @@ impl ServerBuilder {
                 legacy_sessions: Mutex::new(Vec::new()),
                 change_hook: parking_lot::RwLock::new(None),
                 tasks: match self.task_store {
-                    Some(store) => super::tasks::Tasks::new(store),
-                    None => super::tasks::Tasks::default(),
+                    Some(store) => Tasks::new(store),
+                    None => Tasks::default(),
                 },
             }),
         })
@@ -472,7 +441,7 @@ pub(crate) fn tool_entry(
         .map_err(|e| DefinitionError::new(kind, &name, format!("inputSchema: {e}")))?;
     let input: Validator =
         Arc::new(move |instance: &Value| compiled.validate(instance).map_err(|e| e.to_string()));
-    let task_support = super::tasks::TaskSupport::of_definition(&Value::Object(obj.clone()))
+    let task_support = TaskSupport::of_definition(&Value::Object(obj.clone()))
         .map_err(|e| DefinitionError::new(kind, &name, e))?;
     let output: Option<Validator> = match obj.get("outputSchema") {
         None => None,

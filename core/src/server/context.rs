@@ -1,107 +1,19 @@
-//! What a handler receives: a [`RequestContext`] describing the request, and a [`Responder`] it completes
-//! exactly once, now or later, from any thread.
+//! What a handler receives: a [`RequestContext`] describing the request (its accessors and the
+//! notifications it may send), and a [`Responder`] it completes exactly once with a [`Reply`] (see
+//! `responder`).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
-use tokio::sync::Notify;
+
+pub use super::cancel::CancelFlag;
+pub use super::state::{RequestContext, Responder};
 
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{RequestId, encode_notification};
 use crate::meta;
 use crate::model::logging::LoggingLevel;
-use crate::outgoing::{OutKind, Outgoing, Sink};
+use crate::outgoing::{OutKind, Outgoing};
 use crate::version::{Era, ProtocolVersion};
-
-use super::session::SessionShared;
-
-/// A request's cancellation signal, set by `notifications/cancelled`, a closed stream, shutdown, or
-/// the end of `handler_timeout`. It also records whether the request's one answer has been claimed.
-#[derive(Clone, Default, Debug)]
-pub struct CancelFlag(pub(crate) Arc<(AtomicBool, Notify, AtomicBool)>);
-
-impl CancelFlag {
-    /// Marks the request cancelled and wakes every waiter.
-    pub fn cancel(&self) {
-        self.0.0.store(true, Ordering::SeqCst);
-        self.0.1.notify_waiters();
-    }
-
-    /// Whether the request was cancelled.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.0.load(Ordering::SeqCst)
-    }
-
-    /// Claims the request's one answer: true for the first caller only (the handler's answer, or
-    /// the engine's once `handler_timeout` has passed), who then sends it. Wakes a waiting deadline.
-    pub(crate) fn claim_answer(&self) -> bool {
-        let first = !self.0.2.swap(true, Ordering::SeqCst);
-        self.0.1.notify_waiters();
-        first
-    }
-
-    /// Resolves once the request's answer is claimed or the request is cancelled.
-    pub(crate) async fn answered_or_cancelled(&self) {
-        loop {
-            let notified = self.0.1.notified();
-            if self.is_cancelled() || self.0.2.load(Ordering::SeqCst) {
-                return;
-            }
-            notified.await;
-        }
-    }
-
-    /// Resolves once the request is cancelled.
-    pub async fn cancelled(&self) {
-        loop {
-            let notified = self.0.1.notified();
-            if self.is_cancelled() {
-                return;
-            }
-            notified.await;
-        }
-    }
-}
-
-pub(crate) struct CtxInner {
-    pub(crate) id: RequestId,
-    pub(crate) method: String,
-    pub(crate) params: Value,
-    pub(crate) version: ProtocolVersion,
-    pub(crate) client_capabilities: Value,
-    pub(crate) client_info: Option<Value>,
-    pub(crate) log_level: Option<LoggingLevel>,
-    pub(crate) input_responses: Option<Map<String, Value>>,
-    pub(crate) request_state: Option<String>,
-    pub(crate) template_vars: Option<Map<String, Value>>,
-    pub(crate) cancel: CancelFlag,
-    pub(crate) sink: Sink,
-    pub(crate) session: Arc<SessionShared>,
-    pub(crate) last_progress: Mutex<Option<f64>>,
-    pub(crate) round: u32,
-    pub(crate) auth: Option<Arc<AuthInfo>>,
-    /// Set when this `tools/call` may run as a task (see [`Responder::start_task`]).
-    pub(crate) task_offer: Option<super::tasks::TaskOffer>,
-    /// The task this request runs as, once started.
-    pub(crate) task_id: std::sync::OnceLock<String>,
-}
-
-/// Everything a handler may need to know about the request it serves. Cheap to clone; `Send + Sync`.
-#[derive(Clone)]
-pub struct RequestContext(pub(crate) Arc<CtxInner>);
-
-impl std::fmt::Debug for RequestContext {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RequestContext")
-            .field("id", &self.0.id)
-            .field("method", &self.0.method)
-            .field("version", &self.0.version)
-            .finish_non_exhaustive()
-    }
-}
 
 static EMPTY_OBJECT: std::sync::LazyLock<Value> =
     std::sync::LazyLock::new(|| Value::Object(Map::new()));
@@ -450,76 +362,5 @@ impl<T: Into<Reply>, E: Into<Reply>> From<Result<T, E>> for Reply {
             Ok(v) => v.into(),
             Err(e) => e.into(),
         }
-    }
-}
-
-/// Completes a request exactly once. Dropping it unanswered sends an internal error, so a request
-/// never hangs. `Send`: it may be completed from any thread.
-pub struct Responder {
-    pub(crate) completion: Option<super::complete::Completion>,
-}
-
-impl Responder {
-    /// Runs the request as a task, if it may (see [`RequestContext::can_run_as_task`]): the task is
-    /// stored and the request answered with its `CreateTaskResult`; the returned responder then
-    /// completes the task (its result or error shows on `tasks/get`; [`Reply::InputRequired`] puts
-    /// the task in `input_required` until `tasks/update` answers). Otherwise the responder comes
-    /// back unchanged and answers the request itself.
-    pub fn start_task(mut self) -> Responder {
-        let completion = self.completion.take().map(super::tasks::start);
-        Responder { completion }
-    }
-
-    /// Sends the handler's answer.
-    pub fn reply(self, reply: impl Into<Reply>) {
-        // A rejected result has been answered with an internal error and logged.
-        let _ = self.try_reply(reply);
-    }
-
-    /// Sends the handler's answer and reports whether the engine accepted it: a result that breaks
-    /// the rules for its method (a tool's `content` that is not an array, `structuredContent` that
-    /// violates the tool's `outputSchema`) is answered with this internal error (-32603) instead,
-    /// and the error is returned so the host can report it where the handler lives.
-    pub fn try_reply(mut self, reply: impl Into<Reply>) -> std::result::Result<(), RpcError> {
-        match self.completion.take() {
-            Some(c) => c.finish(reply.into()),
-            None => Ok(()),
-        }
-    }
-
-    /// Sends a complete result.
-    pub fn result(self, result: Value) {
-        self.reply(Reply::Result(result))
-    }
-
-    /// Sends a protocol error.
-    pub fn error(self, error: RpcError) {
-        self.reply(Reply::Error(error))
-    }
-
-    /// Sends a tool failure (`isError: true`).
-    pub fn tool_error(self, text: impl Into<String>) {
-        self.reply(Reply::tool_error(text))
-    }
-
-    /// Asks the client for input (MRTR).
-    pub fn input_required(self, input: InputRequired) {
-        self.reply(Reply::InputRequired(input))
-    }
-}
-
-impl Drop for Responder {
-    fn drop(&mut self) {
-        if let Some(c) = self.completion.take() {
-            let _ = c.finish(Reply::Error(RpcError::internal(
-                "the handler dropped its responder without answering",
-            )));
-        }
-    }
-}
-
-impl std::fmt::Debug for Responder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Responder")
     }
 }

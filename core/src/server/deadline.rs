@@ -3,14 +3,14 @@
 //! cancelled. Whoever claims the request's answer first sends it ([`CancelFlag::claim_answer`]), so
 //! the handler's later answer is dropped and no request gets two.
 //!
-//! [`CancelFlag::claim_answer`]: super::context::CancelFlag::claim_answer
+//! [`CancelFlag::claim_answer`]: super::CancelFlag::claim_answer
 
 use std::time::Duration;
 
 use serde_json::json;
 
-use super::complete::send_answer;
-use super::context::RequestContext;
+use super::answer::send_answer;
+use super::state::RequestContext;
 use crate::error::RpcError;
 use crate::jsonrpc;
 use crate::outgoing::{OutKind, Outgoing};

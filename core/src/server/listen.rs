@@ -2,53 +2,18 @@
 //! message tagged with the listen id); legacy sessions get list_changed notifications on their connection
 //! and `resources/updated` for the URIs they subscribed to.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
-use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
-use super::complete::{add_server_info, send_answer, send_engine_error};
-use super::context::RequestContext;
-use super::session::SessionShared;
+use super::answer::{add_server_info, send_answer, send_engine_error};
+use super::change::Change;
+use super::state::{Listener, Listeners, RequestContext, ServerInner, SessionShared};
+use super::tasks::{self, TaskRecord};
 use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
 use crate::meta;
 use crate::outgoing::{OutKind, Outgoing};
-
-/// A change the server announces.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// The tool list changed.
-    Tools,
-    /// The prompt list changed.
-    Prompts,
-    /// The resource list changed.
-    Resources,
-    /// One resource's content changed.
-    ResourceUpdated(String),
-}
-
-impl Change {
-    /// The notification method announcing this change.
-    pub fn method(&self) -> &'static str {
-        match self {
-            Change::Tools => "notifications/tools/list_changed",
-            Change::Prompts => "notifications/prompts/list_changed",
-            Change::Resources => "notifications/resources/list_changed",
-            Change::ResourceUpdated(_) => "notifications/resources/updated",
-        }
-    }
-}
-
-struct Listener {
-    ctx: RequestContext,
-    tools: bool,
-    prompts: bool,
-    resources: bool,
-    uris: Vec<String>,
-    /// The tasks whose status changes this stream carries (`notifications/tasks`).
-    task_ids: Vec<String>,
-}
 
 impl Listener {
     fn wants(&self, change: &Change) -> bool {
@@ -63,12 +28,6 @@ impl Listener {
     fn session_is(&self, s: &SessionShared) -> bool {
         std::ptr::eq(Arc::as_ptr(&self.ctx.0.session), s)
     }
-}
-
-/// The open listen streams of a server.
-#[derive(Default)]
-pub(crate) struct Listeners {
-    list: Mutex<Vec<Arc<Listener>>>,
 }
 
 impl Listeners {
@@ -112,19 +71,13 @@ impl Listeners {
 
     /// Sends a task's DetailedTask (`notifications/tasks`) to the streams whose filter names it and
     /// whose principal owns it.
-    pub(crate) fn broadcast_task(
-        &self,
-        record: &super::tasks::TaskRecord,
-        detailed: Map<String, Value>,
-    ) {
+    pub(crate) fn broadcast_task(&self, record: &TaskRecord, detailed: Map<String, Value>) {
         let targets: Vec<Arc<Listener>> = self
             .list
             .lock()
             .iter()
             .filter(|l| l.task_ids.contains(&record.id))
-            .filter(|l| {
-                record.owner.is_none() || record.owner == super::tasks::owner_of_ctx(&l.ctx)
-            })
+            .filter(|l| record.owner.is_none() || record.owner == tasks::owner_of(&l.ctx))
             .cloned()
             .collect();
         for l in targets {
@@ -178,6 +131,58 @@ impl Listeners {
     }
 }
 
+impl ServerInner {
+    /// Adds a legacy session to those told of changes.
+    pub(crate) fn remember_session(&self, s: &Arc<SessionShared>) {
+        let mut list = self.legacy_sessions.lock();
+        list.retain(|w| w.strong_count() > 0);
+        if !list
+            .iter()
+            .any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(s)))
+        {
+            list.push(Arc::downgrade(s));
+        }
+    }
+
+    /// Stops telling a closed legacy session of changes.
+    pub(crate) fn forget_session(&self, s: &SessionShared) {
+        self.legacy_sessions
+            .lock()
+            .retain(|w| w.strong_count() > 0 && !std::ptr::eq(w.as_ptr(), s));
+    }
+
+    /// Tells listen streams (modern) and initialized legacy sessions of a change.
+    pub(crate) fn announce(&self, change: Change) {
+        self.listeners.broadcast(&change);
+        let sessions: Vec<Arc<SessionShared>> = self
+            .legacy_sessions
+            .lock()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect();
+        for s in sessions {
+            let wanted = match s.legacy.read().as_ref() {
+                Some(l) if l.initialized => match &change {
+                    Change::ResourceUpdated(uri) => l.subscriptions.contains(uri),
+                    _ => true,
+                },
+                _ => false,
+            };
+            if wanted {
+                let params = match &change {
+                    Change::ResourceUpdated(uri) => Some(json!({ "uri": uri })),
+                    _ => None,
+                };
+                let bytes = crate::jsonrpc::encode_notification(change.method(), params.as_ref());
+                s.sink.send(crate::outgoing::Outgoing {
+                    kind: crate::outgoing::OutKind::Notification,
+                    bytes,
+                });
+            }
+        }
+    }
+}
+
 /// Opens a listen stream: validates the filter, acknowledges the honoured subset, and registers it.
 pub(crate) fn listen(shared: &SessionShared, ctx: RequestContext) {
     let fail = |e: RpcError| send_engine_error(&ctx.0.sink, shared, &ctx.0.id, &ctx.0.cancel, &e);
@@ -218,11 +223,9 @@ pub(crate) fn listen(shared: &SessionShared, ctx: RequestContext) {
             None | Some(Value::Null) => vec![],
             // Task notifications are for clients that declared the extension (tasks extension,
             // "Required Capabilities").
-            Some(_)
-                if !(shared.server.offers_tasks() && super::tasks::client_takes_tasks(&ctx)) =>
-            {
+            Some(_) if !(shared.server.offers_tasks() && tasks::client_takes_tasks(&ctx)) => {
                 return Err(RpcError::missing_capability(
-                    json!({"extensions": { super::tasks::EXTENSION: {} }}),
+                    json!({"extensions": { tasks::EXTENSION: {} }}),
                 ));
             }
             Some(Value::Array(a)) => a

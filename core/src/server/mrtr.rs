@@ -8,16 +8,15 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::complete::{Completion, add_server_info};
-use super::context::{
-    CtxInner, InputRequired, Reply, RequestContext, Responder, client_has_capability,
-};
+use super::answer::add_server_info;
+use super::call;
+use super::context::{InputRequired, client_has_capability};
+use super::state::{Completion, CtxInner, RequestContext, Responder, ServerInner};
+use super::tasks::RELATED_TASK;
 use crate::error::RpcError;
+use crate::model::mrtr::INPUT_METHODS;
 use crate::request_state::{StateBinding, StateSealer, params_digest};
 use crate::version::Era;
-
-/// Methods that may answer `input_required`.
-pub(crate) const INPUT_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
 /// What a (modern) retry carries: the answers and the verified state.
 #[derive(Default)]
@@ -28,7 +27,7 @@ pub(crate) struct Retry {
 
 /// Reads `inputResponses` and a verified `requestState` from a (modern) retry.
 pub(crate) fn read_retry(
-    server: &super::ServerInner,
+    server: &ServerInner,
     method: &str,
     params: &Value,
 ) -> Result<Retry, RpcError> {
@@ -154,14 +153,15 @@ fn check_request_params(req: &Value) -> Result<(), String> {
     }
 }
 
-/// Handles a handler's request for input.
+/// Handles a handler's request for input (of a request not running as a task: a task's input goes
+/// through `tasks`, which calls [`check_input`] and [`legacy`] itself).
 pub(crate) fn input_required(c: Completion, ir: InputRequired) {
     if let Err(e) = check_input(&c.ctx, &ir) {
         return c.send_error(&e);
     }
     match c.ctx.era() {
         Era::Modern => modern(c, ir),
-        Era::Legacy => legacy(c, ir),
+        Era::Legacy => legacy(c, ir, |c, e| c.send_error(&e)),
     }
 }
 
@@ -233,19 +233,11 @@ fn modern(c: Completion, ir: InputRequired) {
     c.send_result(&Value::Object(obj));
 }
 
-/// Ends a request whose legacy input round cannot go on: with an error answer, or, for a request
-/// run as a task (answered with its CreateTaskResult when it started), by failing the task.
-fn fail(mut c: Completion, e: RpcError) {
-    match c.task.take() {
-        Some(live) => {
-            // A task's error goes into its record; the result of `finish` only echoes it.
-            let _ = super::tasks::finish(c, live, Reply::Error(e));
-        }
-        None => c.send_error(&e),
-    }
-}
-
-pub(crate) fn legacy(c: Completion, ir: InputRequired) {
+/// Runs legacy input rounds: the engine sends the handler's input requests to the client as real
+/// requests, then invokes the handler again with the answers. A round that cannot go on ends
+/// through `fail`, given by the caller: an error answer for a plain request, a failed task for a
+/// request run as a task (answered with its CreateTaskResult when it started).
+pub(crate) fn legacy(c: Completion, ir: InputRequired, fail: fn(Completion, RpcError)) {
     let server = c.ctx.0.session.server.clone();
     let round = c.ctx.round() + 1;
     if round > server.config.max_input_rounds {
@@ -285,7 +277,7 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired) {
             if let Some(obj) = p.as_object_mut() {
                 let meta = obj.entry("_meta").or_insert_with(|| json!({}));
                 if let Some(m) = meta.as_object_mut() {
-                    m.insert(super::tasks::RELATED_TASK.into(), json!({ "taskId": task }));
+                    m.insert(RELATED_TASK.into(), json!({ "taskId": task }));
                 }
             }
         }
@@ -345,7 +337,7 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired) {
             handler: Some(handler.clone()),
             task: c.task.clone(),
         };
-        super::methods::invoke(
+        call::invoke(
             &handler,
             next_ctx,
             Responder {

@@ -1,5 +1,6 @@
-//! What a server offers: tools, resources, templates and prompts, each a JSON definition plus a handler,
-//! kept in registration order (lists are deterministic) with a by-name index for the hot path.
+//! What a server offers: tools, resources, templates and prompts, each a JSON definition plus a handler
+//! (the entry types are defined with the rest of the server's data in `state`), kept in registration
+//! order (lists are deterministic) with a by-name index for the hot path, and listed in pages.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -7,67 +8,15 @@ use std::sync::Arc;
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
-use super::context::{RequestContext, Responder};
 use crate::error::RpcError;
 
-/// The lowest-level handler: called once per invocation with the request context and a responder to
-/// complete now or later, from any thread. Every binding registers handlers of this shape.
-pub type Handler = Arc<dyn Fn(RequestContext, Responder) + Send + Sync>;
+pub use super::state::{Handler, PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry};
 
 /// Validates a JSON instance; the error is a readable description of what is wrong.
 pub type Validator = Arc<dyn Fn(&Value) -> Result<(), String> + Send + Sync>;
 
 /// Matches a concrete URI against a resource template, yielding its variables.
 pub type UriMatcher = Arc<dyn Fn(&str) -> Option<Map<String, Value>> + Send + Sync>;
-
-/// A registered tool.
-#[derive(Clone)]
-pub struct ToolEntry {
-    /// The Tool object as listed.
-    pub definition: Value,
-    /// Validates `arguments` against `inputSchema`.
-    pub input: Option<Validator>,
-    /// Validates `structuredContent` against `outputSchema`.
-    pub output: Option<Validator>,
-    /// Whether calls may or must run as tasks (`execution.taskSupport`).
-    pub task_support: super::tasks::TaskSupport,
-    /// The arguments a Streamable HTTP client mirrors into `Mcp-Param-*` headers (the
-    /// `x-mcp-header` annotations of `inputSchema`), read once at registration so that each call
-    /// checks them without walking the schema. Empty when the annotations break the rules: clients
-    /// drop such a tool, and the server then checks no `Mcp-Param-*` header for it.
-    pub header_params: Arc<[crate::names::HeaderParam]>,
-    /// The handler.
-    pub handler: Handler,
-}
-
-/// A registered static resource.
-#[derive(Clone)]
-pub struct ResourceEntry {
-    /// The Resource object as listed.
-    pub definition: Value,
-    /// Reads the resource.
-    pub handler: Handler,
-}
-
-/// A registered resource template.
-#[derive(Clone)]
-pub struct TemplateEntry {
-    /// The ResourceTemplate object as listed.
-    pub definition: Value,
-    /// Matches URIs to this template.
-    pub matcher: UriMatcher,
-    /// Reads a resource matched by the template.
-    pub handler: Handler,
-}
-
-/// A registered prompt.
-#[derive(Clone)]
-pub struct PromptEntry {
-    /// The Prompt object as listed.
-    pub definition: Value,
-    /// Produces the prompt.
-    pub handler: Handler,
-}
 
 /// An insertion-ordered map of named entries.
 #[derive(Clone)]
@@ -136,23 +85,6 @@ impl<T> Ordered<T> {
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
-}
-
-/// Everything registered.
-#[derive(Default, Clone)]
-pub struct Registry {
-    /// Tools by name.
-    pub tools: Ordered<ToolEntry>,
-    /// Static resources by URI.
-    pub resources: Ordered<ResourceEntry>,
-    /// Templates by uriTemplate.
-    pub templates: Ordered<TemplateEntry>,
-    /// Prompts by name.
-    pub prompts: Ordered<PromptEntry>,
-    /// The completion handler.
-    pub completion: Option<Handler>,
-    /// Skills by name (their files are also in `resources`).
-    pub skills: Ordered<crate::skills::Skill>,
 }
 
 const CURSOR_PREFIX: &str = "mcp-offset:";

@@ -1,25 +1,21 @@
 //! The server side of the skills extension (SEP-2640): each registered [`Skill`]'s files are
 //! resources (`skill://<name>/<path>`, `SKILL.md` listed with its frontmatter's name and
-//! description); the extension is declared under `capabilities.extensions` with `directoryRead`;
+//! description); the extension is declared under `capabilities.extensions` with `directoryRead`
+//! (in `capabilities`);
 //! `skills/list`, `skills/get` and `resources/directory/read` answer from the registered skills.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
-use super::context::RequestContext;
+use super::handlers::sync_handler;
 use super::registry::{Registry, ResourceEntry, paginate};
-use super::session::SessionShared;
+use super::state::{RequestContext, SessionShared};
 use crate::error::RpcError;
-use crate::skills::{DIRECTORY, EXTENSION, SKILL_MD, Skill};
+use crate::skills::{DIRECTORY, SKILL_MD, Skill};
 
 /// The methods of the extension.
 pub(crate) const METHODS: [&str; 3] = ["skills/list", "skills/get", "resources/directory/read"];
-
-/// The settings declared under `capabilities.extensions`.
-pub(crate) fn declare(caps: &mut Value) {
-    caps["extensions"][EXTENSION] = json!({ "directoryRead": true });
-}
 
 /// Adds `skill` and a resource per file; the URIs of files already registered as resources.
 pub(crate) fn register(registry: &mut Registry, skill: Skill) -> Vec<String> {
@@ -50,7 +46,7 @@ pub(crate) fn register(registry: &mut Registry, skill: Skill) -> Vec<String> {
             }
         };
         let result = json!({ "contents": [contents] });
-        let handler = super::builder::sync_handler(move |_: &RequestContext| result.clone());
+        let handler = sync_handler(move |_: &RequestContext| result.clone());
         registry.resources.insert(
             uri,
             ResourceEntry {

@@ -10,9 +10,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::builder::{async_handler, sync_handler};
-use super::context::{Reply, RequestContext};
-use super::registry::Handler;
+use super::context::Reply;
+use super::handlers::{async_handler, sync_handler};
+use super::state::{Handler, RequestContext};
 use crate::error::{DefinitionError, DefinitionKind};
 use crate::model::{CallToolResult, Tool};
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::ServerConfig;
+use super::config::ServerConfig;
 use crate::error::ConfigError;
 use crate::error::ConfigError as E;
 

@@ -19,6 +19,8 @@ pub use super::stdio_feed::{HIGH_WATER, StdioFeed};
 pub use super::stdio_out::batched;
 use super::stdio_out::{DirectPipe, OutBuf, StdioOut, StdioSink};
 pub use super::stdio_pipes::widen_process_pipes;
+#[cfg(target_os = "linux")]
+use super::stdio_pipes::{SharedPipe, nonblocking_stdin, nonblocking_stdout};
 use super::{Outgoing, Sink};
 use crate::server::Server;
 
@@ -120,42 +122,6 @@ async fn serve_with(
     read_error.map_or(Ok(()), |e| Err(e.into()))
 }
 
-/// Stdout as a pipe shared with the threads that write to it directly: the serving task's writer.
-#[cfg(target_os = "linux")]
-pub(super) struct SharedPipe(pub(super) DirectPipe);
-
-#[cfg(target_os = "linux")]
-impl AsyncWrite for SharedPipe {
-    fn poll_write(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        bytes: &[u8],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        loop {
-            std::task::ready!(self.0.poll_write_ready(cx))?;
-            match self.0.try_write(bytes) {
-                // Readiness was stale (another thread filled the pipe): wait again.
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
-                r => return std::task::Poll::Ready(r),
-            }
-        }
-    }
-
-    fn poll_flush(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-}
-
 /// Serialised messages waiting for the client-side writer, newline-terminated.
 #[derive(Default)]
 struct ClientBuf {
@@ -209,32 +175,6 @@ pub(crate) async fn write_loop<W: AsyncWrite + Unpin>(
     }
     writer.flush().await?;
     writer.shutdown().await
-}
-
-/// Non-blocking handles on this process's stdin and stdout, each when it is a pipe (the usual case
-/// under an MCP client): reopened through `/proc/self/fd`, so the flag does not leak to the pipes' other
-/// users. Tokio's own stdin/stdout go through a blocking thread pool, a thread hop per read and write,
-/// and a read of stdin there cannot be interrupted: a runtime would wait for it at shutdown until the
-/// peer writes or closes. Each end is chosen on its own, so a pipe on stdin is read without blocking
-/// also when stdout is a terminal or a file. Each pipe is widened (`stdio_pipes.rs`).
-#[cfg(target_os = "linux")]
-pub(crate) fn nonblocking_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
-    // Fails (and we fall back) when the descriptor is not a pipe.
-    let rx = tokio::net::unix::pipe::OpenOptions::new()
-        .open_receiver("/proc/self/fd/0")
-        .ok()?;
-    super::stdio_pipes::widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&rx));
-    Some(rx)
-}
-
-/// The stdout half of [`nonblocking_stdin`].
-#[cfg(target_os = "linux")]
-pub(crate) fn nonblocking_stdout() -> Option<tokio::net::unix::pipe::Sender> {
-    let tx = tokio::net::unix::pipe::OpenOptions::new()
-        .open_sender("/proc/self/fd/1")
-        .ok()?;
-    super::stdio_pipes::widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&tx));
-    Some(tx)
 }
 
 /// Serves this process's stdin and stdout until stdin closes or `shutdown` resolves.

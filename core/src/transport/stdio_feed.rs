@@ -40,9 +40,9 @@ impl StdioFeed {
     /// directly by answering threads, when stdout is a pipe.
     pub fn process_stdout(server: &Server) -> StdioFeed {
         #[cfg(target_os = "linux")]
-        if let Some(tx) = super::stdio::nonblocking_stdout() {
+        if let Some(tx) = super::stdio_pipes::nonblocking_stdout() {
             let tx = Arc::new(tx);
-            return StdioFeed::start(server, super::stdio::SharedPipe(tx.clone()), Some(tx));
+            return StdioFeed::start(server, super::stdio_pipes::SharedPipe(tx.clone()), Some(tx));
         }
         StdioFeed::start(server, tokio::io::stdout(), None)
     }

@@ -1,6 +1,6 @@
 //! The stdio server's output: one buffer shared by the serving task and every thread that answers.
 //!
-//! When stdout is a non-blocking pipe (see [`super::stdio::nonblocking_stdout`]) and nothing is
+//! When stdout is a non-blocking pipe (see [`super::stdio_pipes::nonblocking_stdout`]) and nothing is
 //! waiting to be written, a message is written at once by the thread that sends it, so an answer
 //! given on another thread (a tokio worker, a host's thread) costs one `write` and no wake-up of the
 //! serving task. Otherwise messages are queued, newline-terminated, and the serving task is woken

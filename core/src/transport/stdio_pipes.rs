@@ -1,4 +1,4 @@
-//! Wider pipes under stdio. A pipe holds 64 KiB by default, so a message of that size or more
+//! This process's stdin and stdout as non-blocking pipes, and wider pipes under stdio. A pipe holds 64 KiB by default, so a message of that size or more
 //! crosses it in several writes and reads, each one waking the other side; asking for more room
 //! lets most messages cross in one. Best effort: the kernel refuses sizes above
 //! `/proc/sys/fs/pipe-max-size` (1 MiB by default) or past the user's pipe quota, and the pipe then
@@ -6,6 +6,12 @@
 
 #[cfg(target_os = "linux")]
 use std::os::fd::RawFd;
+
+#[cfg(target_os = "linux")]
+use tokio::io::AsyncWrite;
+
+#[cfg(target_os = "linux")]
+use super::stdio_out::DirectPipe;
 
 /// The pipe size asked for: 1 MiB, the most an unprivileged process may set by default.
 #[cfg(target_os = "linux")]
@@ -40,6 +46,68 @@ pub fn widen_process_pipes() {
     {
         widen_pipe(0);
         widen_pipe(1);
+    }
+}
+
+/// Non-blocking handles on this process's stdin and stdout, each when it is a pipe (the usual case
+/// under an MCP client): reopened through `/proc/self/fd`, so the flag does not leak to the pipes' other
+/// users. Tokio's own stdin/stdout go through a blocking thread pool, a thread hop per read and write,
+/// and a read of stdin there cannot be interrupted: a runtime would wait for it at shutdown until the
+/// peer writes or closes. Each end is chosen on its own, so a pipe on stdin is read without blocking
+/// also when stdout is a terminal or a file. Each pipe is widened ([`widen_pipe`]).
+#[cfg(target_os = "linux")]
+pub(crate) fn nonblocking_stdin() -> Option<tokio::net::unix::pipe::Receiver> {
+    // Fails (and we fall back) when the descriptor is not a pipe.
+    let rx = tokio::net::unix::pipe::OpenOptions::new()
+        .open_receiver("/proc/self/fd/0")
+        .ok()?;
+    widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&rx));
+    Some(rx)
+}
+
+/// The stdout half of [`nonblocking_stdin`].
+#[cfg(target_os = "linux")]
+pub(crate) fn nonblocking_stdout() -> Option<tokio::net::unix::pipe::Sender> {
+    let tx = tokio::net::unix::pipe::OpenOptions::new()
+        .open_sender("/proc/self/fd/1")
+        .ok()?;
+    widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&tx));
+    Some(tx)
+}
+
+/// Stdout as a pipe shared with the threads that write to it directly: the serving task's writer.
+#[cfg(target_os = "linux")]
+pub(super) struct SharedPipe(pub(super) DirectPipe);
+
+#[cfg(target_os = "linux")]
+impl AsyncWrite for SharedPipe {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bytes: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        loop {
+            std::task::ready!(self.0.poll_write_ready(cx))?;
+            match self.0.try_write(bytes) {
+                // Readiness was stale (another thread filled the pipe): wait again.
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                r => return std::task::Poll::Ready(r),
+            }
+        }
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
     }
 }
 

@@ -12,66 +12,25 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, OwnedMutexGuard};
 
-use super::store::{MemoryTaskStore, TaskOwner, TaskRecord, TaskStatus, TaskStore, now_ms};
+use super::owner_of;
+use super::store::{MemoryTaskStore, TaskRecord, TaskStatus, TaskStore, now_ms};
+use super::support::RELATED_TASK;
 use super::wire;
 use crate::error::RpcError;
 use crate::jsonrpc;
 use crate::outgoing::{OutKind, Outgoing};
-use crate::server::complete::{Completion, Kind, add_server_info, send_answer};
-use crate::server::context::{InputRequired, Reply, RequestContext, Responder};
-use crate::server::registry::Handler;
-
-/// The `_meta` key tying 2025-11-25 messages to their task.
-pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
-
-/// That a request may run as a task, decided before its handler runs.
-#[derive(Clone, Debug)]
-pub(crate) struct TaskOffer {
-    /// The TTL the task gets.
-    pub(crate) ttl_ms: Option<u64>,
-    /// Created by a 2025-11-25 `params.task`.
-    pub(crate) legacy: bool,
-}
-
-/// The tasks of one server: the store, and the tasks this instance runs.
-pub(crate) struct Tasks {
-    pub(crate) store: Arc<dyn TaskStore>,
-    live: Mutex<HashMap<String, Arc<Live>>>,
-}
+use crate::server::answer::{add_server_info, send_answer};
+use crate::server::call;
+use crate::server::context::{InputRequired, Reply};
+use crate::server::mrtr;
+use crate::server::state::{
+    Completion, Live, LiveState, RequestContext, Responder, Tasks, Waiting,
+};
 
 impl Default for Tasks {
     fn default() -> Self {
         Tasks::new(Arc::new(MemoryTaskStore::default()))
     }
-}
-
-/// A task run by this instance, until it is terminal or expired.
-pub(crate) struct Live {
-    pub(crate) id: String,
-    /// The cancel flag of the request that created the task, which its handler watches.
-    cancel: crate::server::context::CancelFlag,
-    state: Arc<tokio::sync::Mutex<LiveState>>,
-    /// Woken on every status change (2025-11-25 `tasks/result` waits on it).
-    pub(crate) changed: Notify,
-}
-
-struct LiveState {
-    record: TaskRecord,
-    waiting: Option<Waiting>,
-    /// Numbers the wire keys of input requests, so no key is used twice in the task's life.
-    next_key: u64,
-}
-
-/// A handler waiting for the answers to its input requests.
-struct Waiting {
-    ctx: RequestContext,
-    kind: Kind,
-    handler: Handler,
-    /// Outstanding wire keys and the handler's own key for each.
-    keys: HashMap<String, String>,
-    /// Answers received so far, by the handler's keys.
-    answers: Map<String, Value>,
-    state: Option<String>,
 }
 
 impl Tasks {
@@ -101,14 +60,6 @@ fn new_id() -> String {
     let mut raw = [0u8; 16];
     getrandom::fill(&mut raw).expect("the OS random source failed");
     raw.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The principal of a request, as a task owner.
-pub(crate) fn owner_of(ctx: &RequestContext) -> Option<TaskOwner> {
-    ctx.auth().map(|a| TaskOwner {
-        subject: a.subject.clone(),
-        client_id: a.client_id.clone(),
-    })
 }
 
 /// Turns a completion into one that answers into a new task, if the request may run as one: the
@@ -233,7 +184,7 @@ pub(crate) fn finish(c: Completion, live: Arc<Live>, reply: Reply) -> Result<(),
             }
         },
         Reply::Error(e) => Outcome::Failed(e),
-        Reply::InputRequired(ir) => match crate::server::mrtr::check_input(&c.ctx, &ir) {
+        Reply::InputRequired(ir) => match mrtr::check_input(&c.ctx, &ir) {
             Ok(()) => Outcome::Input(ir),
             Err(e) => Outcome::Failed(e),
         },
@@ -243,6 +194,17 @@ pub(crate) fn finish(c: Completion, live: Arc<Live>, reply: Reply) -> Result<(),
     };
     rt.spawn(apply(c, live, outcome));
     rejected.map_or(Ok(()), Err)
+}
+
+/// Ends a task whose legacy input round cannot go on: the task fails with the error (its request
+/// was answered with the CreateTaskResult when it started).
+fn fail_round(mut c: Completion, e: RpcError) {
+    if let Some(live) = c.task.take() {
+        // A task's error goes into its record; the result of `finish` only echoes it.
+        let _ = finish(c, live, Reply::Error(e));
+    } else {
+        c.send_error(&e);
+    }
 }
 
 async fn apply(c: Completion, live: Arc<Live>, outcome: Outcome) {
@@ -270,7 +232,7 @@ async fn apply(c: Completion, live: Arc<Live>, outcome: Outcome) {
                 task: Some(live.clone()),
                 ..c
             };
-            crate::server::mrtr::legacy(c, ir);
+            mrtr::legacy(c, ir, fail_round);
             return;
         }
         Outcome::Input(ir) => {
@@ -371,14 +333,14 @@ pub(crate) async fn update(live: Arc<Live>, responses: Map<String, Value>) {
     st.record.status = TaskStatus::Working;
     commit(&ctx, &live, &mut st).await;
     drop(st);
-    let next = crate::server::mrtr::next_round(&w.ctx, w.answers, w.state);
+    let next = mrtr::next_round(&w.ctx, w.answers, w.state);
     let completion = Completion {
         ctx: next.clone(),
         kind: w.kind,
         handler: Some(w.handler.clone()),
         task: Some(live),
     };
-    crate::server::methods::invoke(
+    call::invoke(
         &w.handler,
         next,
         Responder {

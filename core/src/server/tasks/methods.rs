@@ -9,19 +9,21 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::engine::{self, owner_of};
+use super::engine;
+use super::owner_of;
 use super::store::TaskRecord;
 use super::wire;
 use crate::error::RpcError;
-use crate::server::complete::{Kind, send_engine_result};
-use crate::server::context::RequestContext;
+use crate::server::answer::{fail, send_engine_result};
+use crate::server::registry::paginate;
+use crate::server::state::{Kind, Live, RequestContext};
 use crate::version::Era;
 
 /// Answers one `tasks/*` request (already gated by era and capability).
 pub(crate) fn handle(ctx: RequestContext) {
     let Ok(rt) = tokio::runtime::Handle::try_current() else {
         let e = RpcError::internal("tasks need a tokio runtime");
-        return crate::server::methods::fail(&ctx, &e);
+        return fail(&ctx, &e);
     };
     rt.spawn(async move {
         let out = match (ctx.era(), ctx.method()) {
@@ -38,7 +40,7 @@ pub(crate) fn handle(ctx: RequestContext) {
         };
         match out {
             Ok(v) => send_engine_result(&ctx, Kind::Plain, v),
-            Err(e) => crate::server::methods::fail(&ctx, &e),
+            Err(e) => fail(&ctx, &e),
         }
     });
 }
@@ -102,7 +104,7 @@ async fn cancel(ctx: &RequestContext) -> Result<TaskRecord, RpcError> {
         engine::cancel(live, ctx).await;
     } else if !record.status.is_terminal() {
         // Run by another instance (or by one that stopped): the record alone says cancelled.
-        record.status = super::store::TaskStatus::Cancelled;
+        record.status = super::TaskStatus::Cancelled;
         record.updated_ms = super::store::now_ms();
         record.input_requests.clear();
         server
@@ -122,7 +124,7 @@ async fn result(ctx: &RequestContext) -> Result<Value, RpcError> {
         let record = load(ctx).await?;
         if record.status.is_terminal() {
             return match (&record.status, record.result) {
-                (super::store::TaskStatus::Completed, Some(Value::Object(mut r))) => {
+                (super::TaskStatus::Completed, Some(Value::Object(mut r))) => {
                     let meta = r
                         .entry("_meta")
                         .or_insert_with(|| Value::Object(Map::new()));
@@ -150,7 +152,7 @@ async fn result(ctx: &RequestContext) -> Result<Value, RpcError> {
 
 /// Waits for a change of a task run here, or a poll interval for one run by another instance;
 /// bounded, so a change between the caller's read and this wait is seen on its next read.
-async fn wait_change(live: Option<Arc<engine::Live>>) {
+async fn wait_change(live: Option<Arc<Live>>) {
     let poll = Duration::from_millis(250);
     match live {
         Some(l) => {
@@ -179,8 +181,7 @@ async fn list(ctx: &RequestContext) -> Result<Value, RpcError> {
         .filter(|r| r.owner.is_none() || r.owner == owner)
         .map(legacy_task)
         .collect();
-    let (page, next) =
-        crate::server::registry::paginate(all.iter(), cursor, server.config.page_size)?;
+    let (page, next) = paginate(all.iter(), cursor, server.config.page_size)?;
     let mut out = json!({ "tasks": page });
     if let Some(n) = next {
         out["nextCursor"] = json!(n);

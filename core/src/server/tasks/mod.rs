@@ -19,50 +19,32 @@
 mod engine;
 mod methods;
 mod store;
+mod support;
 mod wire;
 
 use serde_json::Value;
 
-pub use engine::RELATED_TASK;
-pub(crate) use engine::{Live, TaskOffer, Tasks, finish, owner_of as owner_of_ctx, start};
+pub(crate) use engine::{finish, start};
 pub(crate) use methods::handle;
 pub use store::{
     MemoryTaskStore, TaskFuture, TaskOwner, TaskRecord, TaskStatus, TaskStore, TaskStoreError,
 };
 
+pub(crate) use support::TaskOffer;
+pub use support::{RELATED_TASK, TaskSupport};
+
 use crate::error::RpcError;
-use crate::server::context::RequestContext;
+use crate::server::state::RequestContext;
 use crate::version::{Era, ProtocolVersion};
 
 pub use crate::model::tasks::EXTENSION;
 
-/// Whether a tool runs as a task (`Tool.execution.taskSupport`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TaskSupport {
-    /// Never (the default).
-    #[default]
-    Forbidden,
-    /// When the client can take a task; otherwise synchronously.
-    Optional,
-    /// Only as a task.
-    Required,
-}
-
-impl TaskSupport {
-    /// Reads `execution.taskSupport` of a Tool definition; anything but the three names is an error.
-    pub fn of_definition(definition: &Value) -> Result<TaskSupport, String> {
-        match definition.get("execution").map(|e| e.get("taskSupport")) {
-            None | Some(None) => Ok(TaskSupport::Forbidden),
-            Some(Some(v)) => match v.as_str() {
-                Some("forbidden") => Ok(TaskSupport::Forbidden),
-                Some("optional") => Ok(TaskSupport::Optional),
-                Some("required") => Ok(TaskSupport::Required),
-                _ => Err(format!(
-                    "execution.taskSupport must be \"forbidden\", \"optional\" or \"required\", got {v}"
-                )),
-            },
-        }
-    }
+/// The principal of a request, as a task owner.
+pub(crate) fn owner_of(ctx: &RequestContext) -> Option<TaskOwner> {
+    ctx.auth().map(|a| TaskOwner {
+        subject: a.subject.clone(),
+        client_id: a.client_id.clone(),
+    })
 }
 
 /// Whether tasks exist at this revision (the extension, or the 2025-11-25 task wire).

@@ -15,8 +15,9 @@ use hyper::http::Extensions;
 use hyper::{Method, Request, Response, StatusCode};
 
 use super::body::HttpBody;
-use super::dispatch::{Resp, State, plain, rpc_error};
 use super::headers::SESSION_ID;
+use super::respond::{Resp, plain, rpc_error};
+use super::state::State;
 use crate::auth::prm::WELL_KNOWN_PREFIX;
 use crate::auth::{AuthInfo, Challenge, ChallengeKind, ResourceServerConfig};
 use crate::error::RpcError;

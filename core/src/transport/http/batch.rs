@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use hyper::{HeaderMap, StatusCode};
 
-use super::dispatch::{Resp, State, rpc_error, session_not_found, without_idless_error};
 use super::headers::SESSION_ID;
 use super::input::Input;
+use super::respond::{Resp, rpc_error, without_idless_error};
+use super::shared::session_not_found;
+use super::state::State;
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{ErrorResponse, Message};

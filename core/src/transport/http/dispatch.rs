@@ -9,40 +9,29 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
-use hyper::{HeaderMap, Method, Request, Response, StatusCode};
+use hyper::header::{ALLOW, CONTENT_LENGTH, HeaderValue};
+use hyper::{HeaderMap, Method, Request, StatusCode};
 
 use super::auth;
-use super::body::{HttpBody, OnClose, SseBody};
-use super::config::HttpServerConfig;
+use super::body::{OnClose, SseBody};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::input::Input;
 use super::media::{self, MediaRefusal};
+use super::respond::{Resp, json, plain, rpc_error, sse, without_idless_error};
 use super::security::{self, Refusal};
-use super::sessions::{HttpSession, Outlet, Sessions, new_session_id};
-use super::shared::Refused;
+use super::sessions::{HttpSession, Outlet, new_session_id};
+use super::shared::{Refused, session_not_found};
+use super::state::State;
 use super::streams::SessionStreams;
 use crate::auth::AuthInfo;
 use crate::error::{RpcError, code};
 use crate::jsonrpc::{self, Frame, Message, RequestId};
-use crate::meta::{self, RequestMeta};
-use crate::server::{Server, Session};
+use crate::meta;
+use crate::server::Session;
 use crate::transport::{OutKind, Sink};
-use crate::version::{self, Era, ProtocolVersion};
-
-/// What every request handler shares.
-pub(crate) struct State {
-    pub(crate) server: Server,
-    pub(crate) config: HttpServerConfig,
-    pub(crate) sessions: Sessions,
-    /// Sessions of the 2024-11-05 HTTP+SSE transport, keyed by their `sessionId` query parameter.
-    pub(crate) sse_sessions: Sessions,
-}
-
-pub(crate) type Resp = Response<HttpBody>;
+use crate::version::{Era, ProtocolVersion};
 
 impl State {
     /// Answers one HTTP request.
@@ -240,13 +229,11 @@ impl State {
             {
                 return rpc_error(StatusCode::BAD_REQUEST, Some(&r.id), &e);
             }
-            let sound = version.filter(|v| {
-                version::check_modern(v, &self.server.inner.versions).is_ok()
-                    && RequestMeta::parse(r.params.as_ref()).is_ok()
-            });
-            if sound.is_some()
-                && let Err(e) = headers::check(&self.server, headers, r)
-            {
+            // The era rule decides whether the body would be served (admit, the one place it
+            // lives); only then are the other headers held against it.
+            let sound = crate::server::modern_era(&self.server.inner, r.params.as_ref())
+                .is_some_and(|served| served.is_ok());
+            if sound && let Err(e) = headers::check(&self.server, headers, r) {
                 return rpc_error(StatusCode::BAD_REQUEST, Some(&r.id), &e);
             }
         }
@@ -453,57 +440,6 @@ fn message_id(m: &Message) -> Option<&RequestId> {
         Message::Request(r) => Some(&r.id),
         _ => None,
     }
-}
-
-pub(crate) fn plain(status: StatusCode) -> Resp {
-    let mut r = Response::new(HttpBody::empty());
-    *r.status_mut() = status;
-    r
-}
-
-pub(crate) fn json(status: StatusCode, bytes: Vec<u8>) -> Resp {
-    let mut r = Response::new(HttpBody::bytes(Bytes::from(bytes)));
-    *r.status_mut() = status;
-    r.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    r
-}
-
-pub(crate) fn rpc_error(status: StatusCode, id: Option<&RequestId>, e: &RpcError) -> Resp {
-    json(status, jsonrpc::encode_error(id, e))
-}
-
-pub(crate) fn sse(body: SseBody) -> Resp {
-    let mut r = Response::new(HttpBody::Sse(Box::new(body)));
-    let h = r.headers_mut();
-    h.insert(CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
-    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    h.insert("x-accel-buffering", HeaderValue::from_static("no"));
-    r
-}
-
-/// The message of the 404 for an unknown, deleted or expired session.
-pub(crate) const SESSION_NOT_FOUND: &str =
-    "unknown or expired Mcp-Session-Id: initialize a new session";
-
-pub(crate) fn session_not_found() -> Resp {
-    Refused::session_not_found().answer(None)
-}
-
-/// A GET or DELETE (or a POST of a notification, a response or a batch) answers no one JSON-RPC
-/// request, so its error body has no `id`; before 2025-11-25
-/// (the `MCP-Protocol-Version` header) the schema requires one, so such an error goes out as its
-/// bare HTTP status (a client that deleted its session and still had a GET on the way sees 404).
-pub(crate) fn without_idless_error(r: Resp, headers: &HeaderMap) -> Resp {
-    let old = headers::text(headers, PROTOCOL_VERSION)
-        .ok()
-        .flatten()
-        .map(ProtocolVersion::new)
-        .is_some_and(|v| v.is_known() && !v.errors_may_omit_id());
-    if old && r.status().is_client_error() {
-        return plain(r.status());
-    }
-    r
 }
 
 fn missing_session() -> Resp {

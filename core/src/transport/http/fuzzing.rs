@@ -10,8 +10,8 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::HttpServerConfig;
-use super::dispatch::State;
 use super::sessions::Sessions;
+use super::state::State;
 use crate::error::RpcError;
 use crate::jsonrpc::Request;
 use crate::server::Server;

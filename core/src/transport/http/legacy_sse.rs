@@ -10,8 +10,9 @@ use hyper::body::Incoming;
 use hyper::{Request, StatusCode};
 
 use super::body::{OnClose, SseBody};
-use super::dispatch::{Resp, State, plain, rpc_error, sse};
+use super::respond::{Resp, plain, rpc_error, sse};
 use super::sessions::{HttpSession, Outlet, StandaloneStream, new_session_id};
+use super::state::State;
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc;

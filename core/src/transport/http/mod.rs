@@ -37,12 +37,14 @@ mod input;
 mod legacy_sse;
 mod media;
 mod relay;
+mod respond;
 mod resume;
 mod security;
 mod server;
 mod session_store;
 mod sessions;
 mod shared;
+mod state;
 mod store;
 mod streams;
 

@@ -9,11 +9,12 @@ use hyper::{HeaderMap, StatusCode};
 use tokio::sync::mpsc::{self, UnboundedReceiver};
 
 use super::body::{OnClose, SseBody, priming};
-use super::dispatch::{Resp, State, json, plain, rpc_error, sse};
 use super::events::{Attached, Decision, EventStream, PostWriter, SseItem};
 use super::input::Input;
+use super::respond::{Resp, json, plain, rpc_error, sse};
 use super::sessions::HttpSession;
 use super::shared::Refused;
+use super::state::State;
 use super::streams::{ResumeError, Resumed};
 use crate::auth::AuthInfo;
 use crate::error::RpcError;

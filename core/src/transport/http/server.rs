@@ -14,8 +14,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
 use super::config::HttpServerConfig;
-use super::dispatch::State;
 use super::sessions::Sessions;
+use super::state::State;
 use crate::server::Server;
 
 /// A running HTTP server; see [`serve_http`].

@@ -11,9 +11,10 @@ use std::time::Duration;
 use hyper::StatusCode;
 use serde_json::Value;
 
-use super::dispatch::{Resp, SESSION_NOT_FOUND, State, rpc_error};
+use super::respond::{Resp, SESSION_NOT_FOUND, plain, rpc_error};
 use super::session_store::{SessionRecord, SessionStoreError, StoredPrincipal, now_ms};
 use super::sessions::{HttpSession, Outlet};
+use super::state::State;
 use super::streams::SessionStreams;
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
@@ -224,7 +225,7 @@ impl State {
         }
         self.config.event_store.remove_session(id);
         self.sessions.remove(id);
-        super::dispatch::plain(StatusCode::OK)
+        plain(StatusCode::OK)
     }
 
     /// The periodic sweep: ends here the sessions idle here, deletes their records (and event
@@ -409,4 +410,9 @@ fn store_error(e: &SessionStoreError) -> Refused {
         status,
         error: RpcError::internal(format!("Mcp-Session-Id: {e}")),
     }
+}
+
+/// The 404 for an unknown, deleted or expired session.
+pub(crate) fn session_not_found() -> Resp {
+    Refused::session_not_found().answer(None)
 }
