@@ -274,6 +274,13 @@ fn every_command_has_a_help_page() {
 }
 
 #[test]
+fn version_is_the_workspace_version() {
+    let o = mcp(&["--version"]);
+    assert!(o.status.success());
+    assert_eq!(out(&o), format!("mcp {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
 fn completion_scripts_parse_in_their_shell() {
     for (shell, check) in [
         ("bash", ["bash", "-n"]),

@@ -91,6 +91,10 @@ async fn main() {
             println!("{}", cli::USAGE);
             return;
         }
+        Err(ParseError::Version) => {
+            println!("mcp {}", env!("CARGO_PKG_VERSION"));
+            return;
+        }
         Err(ParseError::Help(Some(c))) => match help::page(&c) {
             Some(page) => {
                 print!("{page}");

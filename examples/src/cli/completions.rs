@@ -19,7 +19,7 @@ pub enum Shell {
 pub const SHELLS: [&str; 3] = ["bash", "zsh", "fish"];
 
 /// The options, each with whether it takes a value and a description.
-pub const OPTIONS: [(&str, bool, &str); 22] = [
+pub const OPTIONS: [(&str, bool, &str); 23] = [
     ("--legacy", true, "use the initialize handshake at VERSION"),
     ("--modern", true, "use the stateless lifecycle at VERSION"),
     ("--json", false, "print one JSON document"),
@@ -50,6 +50,7 @@ pub const OPTIONS: [(&str, bool, &str); 22] = [
     ("--write", false, "merge into the host's file (config)"),
     ("--file", true, "the file config --write merges into"),
     ("--help", false, "print help"),
+    ("--version", false, "print the version"),
 ];
 
 fn options() -> impl Iterator<Item = &'static (&'static str, bool, &'static str)> {

@@ -41,6 +41,7 @@ Options:
   --client-secret S     authenticated with the secret S,
   --client-key FILE     or with a private_key_jwt assertion signed by the PKCS #8 PEM ES256 key in FILE
   -h, --help          print this help
+  -V, --version       print the version of mcp (that of libmcp, which it is built with)
 
 Authorization: an http URL that answers 401 is authorized with OAuth 2.1: the authorization URL is
 printed; the redirect is taken on a loopback listener (http://127.0.0.1:<port>/callback), or as a

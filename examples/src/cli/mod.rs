@@ -130,6 +130,8 @@ pub struct Options {
 pub enum ParseError {
     /// `--help` was asked for, for this command (or in general).
     Help(Option<String>),
+    /// `--version` was asked for.
+    Version,
     /// A usage error, described, and the command it concerns (for the hint).
     Usage(String, Option<String>),
 }
@@ -236,6 +238,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
     };
     let mut flags = CommandFlags::default();
     let mut help = false;
+    let mut version = false;
     let mut positional: Vec<String> = Vec::new();
     let mut it = front.iter();
     while let Some(a) = it.next() {
@@ -246,6 +249,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
         };
         match a.as_str() {
             "-h" | "--help" => help = true,
+            "-V" | "--version" => version = true,
             "--json" => o.json = true,
             "--decline" => o.decline = true,
             "-v" | "--verbose" => o.verbose = true,
@@ -291,6 +295,9 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
     }
     if help {
         return Err(ParseError::Help(positional.first().cloned()));
+    }
+    if version {
+        return Err(ParseError::Version);
     }
     // A bare URL as the last word names the server.
     if server.is_empty() && positional.len() > 1 && positional.last().is_some_and(|p| is_url(p)) {
@@ -616,6 +623,8 @@ mod tests {
             e(&["help", "config"]),
             ParseError::Help(Some("config".into()))
         );
+        assert_eq!(e(&["--version"]), ParseError::Version);
+        assert_eq!(e(&["-V", "tools", "--", "s"]), ParseError::Version);
         assert_eq!(
             e(&["completions", "tcsh"]),
             ParseError::Usage(
