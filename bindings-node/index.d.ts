@@ -160,6 +160,9 @@ export interface CallResult {
  */
 export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
 
+/** The version this addon was built as ("MAJOR.MINOR.PATCH"). */
+export declare function engineVersion(): string
+
 /**
  * What `feed` and `end` hand back: the handler calls to make now, and how many bytes wait to be
  * written. `calls` is one JSON array holding three items per call, the handler's number, the

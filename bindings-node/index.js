@@ -841,6 +841,7 @@ module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.NativeStdio = nativeBinding.NativeStdio
 module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.connect = nativeBinding.connect
+module.exports.engineVersion = nativeBinding.engineVersion
 module.exports.largeStringMarker = nativeBinding.largeStringMarker
 module.exports.missingCapabilityError = nativeBinding.missingCapabilityError
 module.exports.requestAbandoned = nativeBinding.requestAbandoned

@@ -4,6 +4,9 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: any }
 
+/** The version of the package and of its native engine ("MAJOR.MINOR.PATCH", one number for all of libmcp). */
+export declare const version: string
+
 /** JSON-RPC error codes used by MCP. */
 export declare const ErrorCode: Readonly<{
   ParseError: -32700

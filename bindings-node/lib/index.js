@@ -2,11 +2,15 @@
 // The libmcp package: an MCP server and client on a native engine (see README.md). Exports are
 // assigned one by one so that ESM `import { Server } from 'libmcp'` sees them as named exports.
 
+// First, so that a missing addon fails with lib/native.js's error rather than napi's loader's.
+const native = require('./native')
 const server = require('./server')
 const client = require('./client')
 const errors = require('./errors')
 const context = require('./context')
 
+/** The version of the package and of its native engine (one number for all of libmcp). */
+exports.version = native.engineVersion()
 exports.Server = server.Server
 exports.Client = client.Client
 exports.Subscription = client.Subscription

@@ -23,6 +23,7 @@ mod skills;
 mod stdio;
 mod subscription;
 mod task_store;
+mod version;
 
 /// Memory crosses between the engine's threads and the JS thread on every request; mimalloc frees
 /// across threads without a shared lock.

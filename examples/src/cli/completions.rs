@@ -19,7 +19,7 @@ pub enum Shell {
 pub const SHELLS: [&str; 3] = ["bash", "zsh", "fish"];
 
 /// The options, each with whether it takes a value and a description.
-pub const OPTIONS: [(&str, bool, &str); 22] = [
+pub const OPTIONS: [(&str, bool, &str); 27] = [
     ("--legacy", true, "use the initialize handshake at VERSION"),
     ("--modern", true, "use the stateless lifecycle at VERSION"),
     ("--json", false, "print one JSON document"),
@@ -32,6 +32,7 @@ pub const OPTIONS: [(&str, bool, &str); 22] = [
     ("--cwd", true, "working directory of the server"),
     ("--timeout", true, "request timeout in seconds"),
     ("--verbose", false, "trace messages and server stderr"),
+    ("--quiet", false, "no progress or log messages on stderr"),
     ("--answer", true, "answer an elicitation field KEY=VALUE"),
     ("--decline", false, "decline every elicitation"),
     ("--task", false, "run the tool as a task (call)"),
@@ -46,10 +47,22 @@ pub const OPTIONS: [(&str, bool, &str); 22] = [
         "PEM key signing the --client-id assertion",
     ),
     ("--arg", true, "context argument NAME=VALUE for complete"),
-    ("--name", true, "the server's name for config"),
+    ("--name", true, "the name (config, pack, server-json)"),
     ("--write", false, "merge into the host's file (config)"),
-    ("--file", true, "the file config --write merges into"),
+    ("--scope", true, "user, project or local (config)"),
+    (
+        "--file",
+        true,
+        "the file to write (config, pack, server-json)",
+    ),
+    ("--author", true, "the bundle's author (pack)"),
+    (
+        "--package",
+        true,
+        "REGISTRY:SPEC of the server (server-json)",
+    ),
     ("--help", false, "print help"),
+    ("--version", false, "print the version"),
 ];
 
 fn options() -> impl Iterator<Item = &'static (&'static str, bool, &'static str)> {

@@ -310,6 +310,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
     };
     let mut flags = CommandFlags::default();
     let mut help = false;
+    let mut version = false;
     let mut positional: Vec<String> = Vec::new();
     let mut it = front.iter();
     while let Some(a) = it.next() {
@@ -320,7 +321,7 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
         };
         match a.as_str() {
             "-h" | "--help" => help = true,
-            "-V" | "--version" => return Err(ParseError::Version),
+            "-V" | "--version" => version = true,
             "-q" | "--quiet" => o.quiet = true,
             "--json" => o.json = true,
             "--decline" => o.decline = true,
@@ -375,6 +376,9 @@ pub fn parse(args: &[String]) -> Result<Options, ParseError> {
     }
     if help {
         return Err(ParseError::Help(positional.first().cloned()));
+    }
+    if version {
+        return Err(ParseError::Version);
     }
     // A bare URL as the last word names the server.
     if server.is_empty() && positional.len() > 1 && positional.last().is_some_and(|p| is_url(p)) {
@@ -745,6 +749,8 @@ mod tests {
             e(&["help", "config"]),
             ParseError::Help(Some("config".into()))
         );
+        assert_eq!(e(&["--version"]), ParseError::Version);
+        assert_eq!(e(&["-V", "tools", "--", "s"]), ParseError::Version);
         assert_eq!(
             e(&["completions", "tcsh"]),
             ParseError::Usage(
@@ -777,6 +783,16 @@ mod tests {
         assert!(parse(&args(&["-q", "tools", "--", "s"])).unwrap().quiet);
         assert!(wants_json(&args(&["tools", "--json", "x"])));
         assert!(!wants_json(&args(&["tools", "--", "srv", "--json"])));
+    }
+
+    #[test]
+    fn the_completion_scripts_know_every_option() {
+        for o in OPTIONS {
+            assert!(
+                completions::OPTIONS.iter().any(|(name, _, _)| name == o),
+                "{o} is missing from the completion scripts"
+            );
+        }
     }
 
     #[test]
