@@ -61,8 +61,11 @@ done
 header=$(sed -n 's/^#define MCP_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' include/mcp.h | paste -sd.)
 [ "$header" = "$version" ] || fail "include/mcp.h says $header, the workspace $version"
 grep -q "^## $version\b" CHANGELOG.md || fail "CHANGELOG.md has no '## $version' section"
-# The crate is publishable: metadata, readme, versioned path dependencies. libmcp-macros, a path
-# dependency of libmcp, is packaged with it (crates.io must have it first).
+# The crate is publishable: metadata, readme, versioned path dependencies, every file it embeds
+# inside it (core/spec/ links the legacy schemas). libmcp-macros, a path dependency of libmcp, is
+# packaged with it (crates.io must have it first). `--no-verify`: building the packaged crates
+# again (a debug build of the dependency tree in target/package) would add minutes to the step;
+# without it, the same command passes (checked by hand when the schemas moved).
 cargo package -p libmcp-macros -p libmcp --locked --allow-dirty --no-verify --quiet
 
 echo "--- contents and sizes"
