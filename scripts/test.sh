@@ -5,9 +5,11 @@
 #
 # Two lanes run at once, because many steps use one core of two (valgrind, the conformance suite,
 # the fuzzers): the side lane runs the fuzz step (scripts/test.d/50-fuzz.sh, a nightly workspace with
-# its own target directory in fuzz/) and then the C ABI step (10-c-abi.sh: valgrind and sanitizers;
+# its own target directory in fuzz/), then the C ABI step (10-c-abi.sh: valgrind and sanitizers;
 # its cargo builds wait for the main lane's at cargo's lock, and it installs nothing the main lane
-# does); the main lane runs the lints, `cargo test` and every other step, in order. The Debian
+# does), then the distribution step (70-dist.sh: builds for an explicit --target, whose directory
+# the main lane never locks; the conformance suite it shares with the main lane is installed under
+# a lock); the main lane runs the lints, `cargo test` and every other step, in order. The Debian
 # packages of all steps are installed first, once. The side lane's output is kept in
 # target/test-logs/side.log and printed once it ends, each line prefixed "[side]"; the run fails if
 # either lane failed.
@@ -40,7 +42,7 @@ ensure_debian_packages pkg-config cmake valgrind redis-server
 logs=target/test-logs
 mkdir -p "$logs"
 side_log="$logs/side.log"
-side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/10-c-abi.sh)
+side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/10-c-abi.sh scripts/test.d/70-dist.sh)
 side_lane() {
   local extra
   for extra in "${side_steps[@]}"; do

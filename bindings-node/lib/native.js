@@ -79,7 +79,8 @@ function notLoaded (error) {
   else lines.push(`Load error: ${String(error.message).split('\n')[0]}`)
   const e = new Error(lines.join('\n'))
   e.code = 'ERR_LIBMCP_NO_ADDON'
-  e.cause = error
+  // The loader's chain of load errors, without its own message, which blames npm.
+  e.cause = error.cause || error
   return e
 }
 

@@ -12,13 +12,17 @@ conformance_install() {
         return 0
     fi
     mkdir -p "$CONFORMANCE_DIR"
+    # Both lanes of scripts/test.sh may get here at once: one installs, the other waits (flock(1))
+    # and then finds the stamp.
     (
+        flock 9
+        [ -f "$stamp" ] && exit 0
         cd "$CONFORMANCE_DIR"
         [ -f package.json ] || echo '{"name":"libmcp-conformance-tools","private":true}' > package.json
         npm install --no-audit --no-fund --loglevel=error \
             "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "$NODE_PACKAGE"
-    )
-    touch "$stamp"
+        touch "$stamp"
+    ) 9> "$CONFORMANCE_DIR/.install.lock"
 }
 
 # Runs the suite's CLI under Node 22 (the suite needs fs.globSync, which Node 20 lacks).

@@ -29,23 +29,24 @@ pub(crate) struct Spec {
     unions: OnceLock<BTreeMap<usize, Leaves>>,
 }
 
-/// The legacy revisions whose schema is embedded, oldest first, with the schema text.
+/// The legacy revisions whose schema is embedded, oldest first, with the schema text. `core/spec/`
+/// links to the repository's `tests/spec/` files, so that `cargo package` puts them in the crate.
 const SCHEMAS: [(&str, &str); 4] = [
     (
         "2024-11-05",
-        include_str!("../../../tests/spec/2024-11-05/schema.json"),
+        include_str!("../../spec/2024-11-05/schema.json"),
     ),
     (
         "2025-03-26",
-        include_str!("../../../tests/spec/2025-03-26/schema.json"),
+        include_str!("../../spec/2025-03-26/schema.json"),
     ),
     (
         "2025-06-18",
-        include_str!("../../../tests/spec/2025-06-18/schema.json"),
+        include_str!("../../spec/2025-06-18/schema.json"),
     ),
     (
         "2025-11-25",
-        include_str!("../../../tests/spec/2025-11-25/schema.json"),
+        include_str!("../../spec/2025-11-25/schema.json"),
     ),
 ];
 
