@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the C library into a prefix:
 #   PREFIX/lib/libmcp.so.VERSION (SONAME libmcp.so.VERSION), libmcp.so -> it, libmcp.a
-#   PREFIX/include/mcp.h
+#   PREFIX/include/mcp.h, mcp.hpp (the C++ layer)
 #   PREFIX/lib/pkgconfig/mcp.pc               (pkg-config --cflags --libs mcp)
 #   PREFIX/lib/pkgconfig/mcp-static.pc        (pkg-config --static --libs mcp-static: libmcp.a)
 #   PREFIX/lib/cmake/mcp/mcpConfig*.cmake     (find_package(mcp CONFIG) -> mcp::mcp, mcp::mcp_static)
@@ -54,6 +54,7 @@ install -m 0755 "$out/libmcp.so" "$prefix/lib/libmcp.so.$version"
 ln -sf "libmcp.so.$version" "$prefix/lib/libmcp.so"
 install -m 0644 "$out/libmcp.a" "$prefix/lib/libmcp.a"
 install -m 0644 include/mcp.h "$prefix/include/mcp.h"
+install -m 0644 include/mcp.hpp "$prefix/include/mcp.hpp"
 subst() {
   sed -e "s|@PREFIX@|$3|g" -e "s|@VERSION@|$version|g" -e "s|@NATIVE_LIBS@|$native_libs|g" "$1" > "$2"
 }

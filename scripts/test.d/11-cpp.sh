@@ -3,7 +3,7 @@
 # over Streamable HTTP in both eras and over stdio, handler exceptions answered as tool and JSON-RPC
 # errors, async calls, the builder's refusals) compiled with -Wall -Wextra -Wpedantic -Werror as
 # C++17 and C++20, run plainly, under ASan+UBSan and under valgrind, against the debug library
-# installed with ffi/install.sh (pkg-config).
+# installed with ffi/install.sh (the installed mcp.hpp, found through pkg-config).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
@@ -17,7 +17,7 @@ ffi/install.sh "$prefix" debug
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
-flags=(-Wall -Wextra -Wpedantic -Werror -g -Iinclude)
+flags=(-Wall -Wextra -Wpedantic -Werror -g)
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 g++ -std=c++17 "${flags[@]}" tests/cpp/roundtrip.cpp -o "$work/bin/roundtrip" "${libs[@]}"
 g++ -std=c++20 "${flags[@]}" tests/cpp/roundtrip.cpp -o "$work/bin/roundtrip-20" "${libs[@]}"
