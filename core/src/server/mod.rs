@@ -67,6 +67,7 @@ mod typed;
 mod validate;
 
 pub use crate::model::CacheScope;
+#[cfg(feature = "http")]
 pub(crate) use admit::modern_era;
 pub use builder::ServerBuilder;
 pub use change::Change;

@@ -12,10 +12,13 @@ use serde_json::Value;
 
 use super::admit;
 use super::cancel::CancelFlag;
-use super::state::{LegacyState, ServerInner, SessionShared};
+#[cfg(feature = "http")]
+use super::state::LegacyState;
+use super::state::{ServerInner, SessionShared};
 use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, ErrorResponse, Frame, Message, Notification, Request, RequestId};
+#[cfg(feature = "http")]
 use crate::model::logging::LoggingLevel;
 use crate::outgoing::{BatchCollector, Sink};
 use crate::version::ProtocolVersion;
