@@ -18,7 +18,7 @@ use crate::status::mcp_status;
 use crate::string::{mcp_str, nul_terminated};
 
 /// Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
-/// path such as `libmcp::server::complete`, or `libmcp::child_stderr` for a line a child server
+/// path such as `libmcp::server::answer`, or `libmcp::child_stderr` for a line a child server
 /// wrote to its stderr) and the message, with any extra fields appended as ` key=value`. Both views
 /// are valid only during the call. Called on the thread that emitted the event (a runtime thread,
 /// or the caller's own thread inside a library call such as `mcp_responder_result`), possibly on

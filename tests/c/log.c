@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
   run_child(rt, self, -1); /* the default: MCP_CHILD_STDERR_LOG */
   int ok_line =
       await_line(&first, "1 libmcp::child_stderr: hello from the child mark=on cwd=/ program=");
-  int ok_warning = await_line(&first, "1 libmcp::child_stderr: child-log 3 libmcp::server::complete: "
+  int ok_warning = await_line(&first, "1 libmcp::child_stderr: child-log 3 libmcp::server::answer: "
                                       "rejected a handler's result and answered -32603: Internal "
                                       "error: tool bad returned a content field that is not an "
                                       "array method=tools/call");
