@@ -61,12 +61,10 @@ pub fn server_config_message(host: Host, e: &ConfigError) -> String {
     format!("{}: {}", server_option(host, e.field), e.reason)
 }
 
-/// Checks a server's configuration as every host must: [`ServerConfig::validate`], and the task
-/// poll interval above zero (`pollIntervalMs` tells clients how long to wait between `tasks/get`
-/// polls; 0 would ask them to poll without pause).
+/// Checks a server's configuration as every host must: [`ServerConfig::validate`], the one place
+/// the rules live (the Rust API applies the same).
 pub fn validate_server_config(config: &ServerConfig) -> Result<(), ConfigError> {
-    config.validate()?;
-    ConfigError::positive("task_poll_interval_ms", config.task_poll_interval_ms == 0)
+    config.validate()
 }
 
 #[cfg(test)]

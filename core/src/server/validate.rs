@@ -8,8 +8,9 @@ use crate::error::ConfigError as E;
 
 impl ServerConfig {
     /// Checks the settings: page size, message size, request-state lifetime and size, input rounds, requests
-    /// in flight, the client-request timeout and a handler timeout, when set, above zero. (A zero shutdown grace and
-    /// zero cache hints are valid.)
+    /// in flight, the client-request timeout, the task poll interval (0 would ask clients to poll
+    /// without pause) and a handler timeout, when set, above zero. (A zero shutdown grace and zero
+    /// cache hints are valid.)
     pub fn validate(&self) -> Result<(), ConfigError> {
         E::positive("page_size", self.page_size == 0)?;
         E::positive("max_message_bytes", self.max_message_bytes == 0)?;
@@ -24,7 +25,8 @@ impl ServerConfig {
         E::positive(
             "handler_timeout",
             self.handler_timeout == Some(Duration::ZERO),
-        )
+        )?;
+        E::positive("task_poll_interval_ms", self.task_poll_interval_ms == 0)
     }
 }
 
