@@ -760,7 +760,9 @@ async fn http_header_classes_in_both_eras() {
                 vec![("host", "evil.example")],
                 expect(
                     -32600,
-                    "Invalid request: Host header not allowed",
+                    "Invalid request: Host header not allowed: \"evil.example\" is not on \
+                     allowed_hosts; add the host name to allowed_hosts, or turn \
+                     dns_rebinding_protection off when a proxy in front checks Host",
                     Value::Null,
                     (421, 421),
                 ),
@@ -770,7 +772,8 @@ async fn http_header_classes_in_both_eras() {
                 vec![("origin", "https://evil.example")],
                 expect(
                     -32600,
-                    "Invalid request: Origin header not allowed",
+                    "Invalid request: Origin header not allowed: \"https://evil.example\" is \
+                     neither on allowed_origins nor on an allowed host; add it to allowed_origins",
                     Value::Null,
                     (403, 403),
                 ),

@@ -13,11 +13,11 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::caller::Caller;
 use super::cancel::CancelFlag;
 use super::handshake;
 use super::route::{self, Served};
 use super::state::{ServerInner, SessionShared};
-use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{self, Request};
 use crate::meta::{self, RequestMeta};
@@ -26,12 +26,7 @@ use crate::version::{self, ProtocolVersion};
 
 /// Admits one request of the connection `shared` and hands it to `route`; anything refused is
 /// answered on `sink`.
-pub(crate) fn request(
-    shared: &Arc<SessionShared>,
-    req: Request,
-    sink: Sink,
-    auth: Option<Arc<AuthInfo>>,
-) {
+pub(crate) fn request(shared: &Arc<SessionShared>, req: Request, sink: Sink, caller: Caller) {
     if let Err(e) = meta::check_shape(req.params.as_ref()) {
         return shared.send_error(&sink, Some(&req.id), &e);
     }
@@ -76,7 +71,7 @@ pub(crate) fn request(
         }
         inflight.insert(req.id.clone(), cancel.clone());
     }
-    route::dispatch(shared, req, served, cancel, sink, auth);
+    route::dispatch(shared, req, served, cancel, sink, caller);
 }
 
 /// The modern branch of the era rule: a request whose `_meta` names a protocol version, at a

@@ -113,7 +113,36 @@ impl RequestContext {
     /// The verified access token of the request (HTTP with `HttpServerConfig::auth`); `None` when
     /// the transport does not authenticate.
     pub fn auth(&self) -> Option<&AuthInfo> {
-        self.0.auth.as_deref()
+        self.0.caller.auth.as_deref()
+    }
+
+    /// The head of the HTTP request this message came in (method, URI, headers, and the
+    /// extensions the host application's middleware set, e.g. an authenticated principal when the
+    /// endpoint is mounted in an axum router); `None` over stdio and for requests that did not come
+    /// over HTTP. For a message on a legacy session this is the POST that carried it.
+    #[cfg(feature = "http")]
+    pub fn http_request(&self) -> Option<&hyper::http::request::Parts> {
+        self.0.caller.http.as_deref()
+    }
+
+    /// One header of the HTTP request this message came in (name case-insensitive), if present
+    /// and valid UTF-8.
+    #[cfg(feature = "http")]
+    pub fn http_header(&self, name: &str) -> Option<&str> {
+        self.http_request()?.headers.get(name)?.to_str().ok()
+    }
+
+    /// A value of type `T` the host application attached to the HTTP request (an axum/tower
+    /// middleware's `request.extensions_mut().insert(..)`, or `ExchangeRequest::extension`).
+    #[cfg(feature = "http")]
+    pub fn http_extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.http_request()?.extensions.get::<T>()
+    }
+
+    /// The legacy session this request belongs to (`Mcp-Session-Id`), if it came over HTTP on one.
+    #[cfg(feature = "http")]
+    pub fn http_session_id(&self) -> Option<&str> {
+        self.http_header("mcp-session-id")
     }
 
     /// Whether this request may run as a task: a `tools/call` of a tool with task support from a

@@ -41,6 +41,7 @@ mod admit;
 mod answer;
 mod builder;
 mod call;
+mod caller;
 mod cancel;
 mod capabilities;
 mod change;
@@ -70,6 +71,8 @@ pub use crate::model::CacheScope;
 #[cfg(feature = "http")]
 pub(crate) use admit::modern_era;
 pub use builder::ServerBuilder;
+#[cfg(feature = "http")]
+pub(crate) use caller::Caller;
 pub use change::Change;
 pub use config::ServerConfig;
 pub use context::{CancelFlag, InputRequired, Reply, RequestContext, Responder};

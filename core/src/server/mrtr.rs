@@ -375,7 +375,7 @@ pub(crate) fn next_round(
         session: inner.session.clone(),
         last_progress: parking_lot::Mutex::new(*inner.last_progress.lock()),
         round: inner.round + 1,
-        auth: inner.auth.clone(),
+        caller: inner.caller.clone(),
         task_offer: inner.task_offer.clone(),
         task_id,
     }))

@@ -10,6 +10,7 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 
 use super::answer::{fail, send_engine_error, send_engine_result};
+use super::caller::Caller;
 use super::cancel::CancelFlag;
 use super::invoke;
 use super::listen;
@@ -18,7 +19,6 @@ use super::registry::{Registry, paginate};
 use super::skills;
 use super::state::{CtxInner, Kind, RequestContext, SessionShared};
 use super::tasks;
-use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::Request;
 use crate::model::logging::LoggingLevel;
@@ -50,7 +50,7 @@ pub(crate) fn dispatch(
     served: Served,
     cancel: CancelFlag,
     sink: Sink,
-    auth: Option<Arc<AuthInfo>>,
+    caller: Caller,
 ) {
     let era = served.version.era();
     let server = &shared.server;
@@ -102,7 +102,7 @@ pub(crate) fn dispatch(
         session: shared.clone(),
         last_progress: Mutex::new(None),
         round: 0,
-        auth,
+        caller,
         task_offer: None,
         task_id: std::sync::OnceLock::new(),
     }));

@@ -11,6 +11,7 @@ use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 
 use super::admit;
+use super::caller::Caller;
 use super::cancel::CancelFlag;
 #[cfg(feature = "http")]
 use super::state::LegacyState;
@@ -146,7 +147,7 @@ impl Session {
         match jsonrpc::parse_frame(bytes) {
             Err(e) => self.shared.send_error(&sink, e.id.as_ref(), &e.error),
             Ok(Frame::Single(m)) => self.handle_message(m, sink),
-            Ok(Frame::Batch(items)) => self.handle_batch(items, sink, None),
+            Ok(Frame::Batch(items)) => self.handle_batch(items, sink, Caller::default()),
         }
     }
 
@@ -155,7 +156,7 @@ impl Session {
         &self,
         items: Vec<Result<Message, ErrorResponse>>,
         sink: Sink,
-        auth: Option<Arc<AuthInfo>>,
+        caller: Caller,
     ) {
         let allowed = self
             .shared
@@ -175,7 +176,7 @@ impl Session {
             .count();
         if expected == 0 {
             for item in items.into_iter().flatten() {
-                self.handle_message_as(item, sink.clone(), auth.clone());
+                self.handle_message_from(item, sink.clone(), caller.clone());
             }
             return;
         }
@@ -187,7 +188,7 @@ impl Session {
                     let e = RpcError::invalid_request("initialize must not be part of a batch");
                     self.shared.send_error(&collector, Some(&r.id), &e);
                 }
-                Ok(m) => self.handle_message_as(m, collector.clone(), auth.clone()),
+                Ok(m) => self.handle_message_from(m, collector.clone(), caller.clone()),
             }
         }
     }
@@ -213,8 +214,14 @@ impl Session {
     /// Like [`handle_message`](Self::handle_message), for a message whose sender the transport
     /// authenticated: a request's handler sees `auth` as `RequestContext::auth`.
     pub fn handle_message_as(&self, message: Message, sink: Sink, auth: Option<Arc<AuthInfo>>) {
+        self.handle_message_from(message, sink, Caller::authenticated(auth))
+    }
+
+    /// Like [`handle_message_as`](Self::handle_message_as), with all the transport knows of the
+    /// sender (over HTTP also the request head).
+    pub(crate) fn handle_message_from(&self, message: Message, sink: Sink, caller: Caller) {
         match message {
-            Message::Request(r) => self.handle_request(r, sink, auth),
+            Message::Request(r) => self.handle_request(r, sink, caller),
             Message::Notification(n) => self.handle_notification(n),
             Message::Response(r) => {
                 let tx = self.shared.outgoing.lock().remove(&r.id);
@@ -288,7 +295,7 @@ impl Session {
         self.shared.server.forget_session(&self.shared);
     }
 
-    fn handle_request(&self, req: Request, sink: Sink, auth: Option<Arc<AuthInfo>>) {
-        admit::request(&self.shared, req, sink, auth);
+    fn handle_request(&self, req: Request, sink: Sink, caller: Caller) {
+        admit::request(&self.shared, req, sink, caller);
     }
 }

@@ -16,12 +16,12 @@ use parking_lot::{Mutex, RwLock};
 use serde_json::{Map, Value};
 use tokio::sync::{Notify, oneshot};
 
+use super::caller::Caller;
 use super::cancel::CancelFlag;
 use super::change::Change;
 use super::config::ServerConfig;
 use super::registry::{Ordered, UriMatcher, Validator};
 use super::tasks::{TaskOffer, TaskRecord, TaskStore, TaskSupport};
-use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::RequestId;
 use crate::model::logging::LoggingLevel;
@@ -177,7 +177,7 @@ pub(crate) struct SessionShared {
     pub(crate) stateless: bool,
     /// The authenticated principal that opened this connection (HTTP with authorization).
     #[cfg(feature = "http")]
-    pub(crate) principal: std::sync::OnceLock<Arc<AuthInfo>>,
+    pub(crate) principal: std::sync::OnceLock<Arc<crate::auth::AuthInfo>>,
 }
 
 pub(crate) struct CtxInner {
@@ -196,7 +196,8 @@ pub(crate) struct CtxInner {
     pub(crate) session: Arc<SessionShared>,
     pub(crate) last_progress: Mutex<Option<f64>>,
     pub(crate) round: u32,
-    pub(crate) auth: Option<Arc<AuthInfo>>,
+    /// Who sent the request (verified token, HTTP request head).
+    pub(crate) caller: Caller,
     /// Set when this `tools/call` may run as a task (see [`Responder::start_task`]).
     pub(crate) task_offer: Option<TaskOffer>,
     /// The task this request runs as, once started.

@@ -3,8 +3,6 @@
 //! responses come back as one JSON array (or one SSE stream ending with it); a batch of only
 //! notifications and responses gets 202. Any other revision gets 400 with -32600.
 
-use std::sync::Arc;
-
 use hyper::{HeaderMap, StatusCode};
 
 use super::headers::SESSION_ID;
@@ -12,9 +10,9 @@ use super::input::Input;
 use super::respond::{Resp, rpc_error, without_idless_error};
 use super::shared::session_not_found;
 use super::state::State;
-use crate::auth::AuthInfo;
 use crate::error::RpcError;
 use crate::jsonrpc::{ErrorResponse, Message};
+use crate::server::Caller;
 use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
 
@@ -32,7 +30,7 @@ impl State {
         items: Vec<Result<Message, ErrorResponse>>,
         headers: &HeaderMap,
         header_version: Option<ProtocolVersion>,
-        auth: Option<Arc<AuthInfo>>,
+        caller: Caller,
     ) -> Resp {
         if let Some(v) = header_version
             .as_ref()
@@ -49,7 +47,7 @@ impl State {
             let Ok(id) = id.to_str() else {
                 return without_idless_error(session_not_found(), headers);
             };
-            let s = match self.session_for(id, auth.as_ref()).await {
+            let s = match self.session_for(id, caller.auth.as_ref()).await {
                 Ok(s) => s,
                 Err(r) => return without_idless_error(r.answer(None), headers),
             };
@@ -64,7 +62,7 @@ impl State {
                 ));
             }
             let r = self
-                .resumable_exchange(s.clone(), Input::Batch(items), auth)
+                .resumable_exchange(s.clone(), Input::Batch(items), caller)
                 .await;
             self.persist(&s).await;
             return r;
@@ -75,7 +73,7 @@ impl State {
                 .server
                 .session_assuming(conn, ProtocolVersion::V2025_03_26);
             return self
-                .exchange(&session, Input::Batch(items), Era::Legacy, auth)
+                .exchange(&session, Input::Batch(items), Era::Legacy, caller)
                 .await;
         }
         refuse(

@@ -121,6 +121,18 @@ impl HttpServerConfig {
 }
 
 impl HttpServerConfig {
+    /// The defaults for an [`HttpEndpoint`](super::HttpEndpoint) mounted in the application's own
+    /// web server: as [`default`](Self::default) but with `dns_rebinding_protection` off, since
+    /// the application (or the proxy in front of it) decides which `Host` names reach it and
+    /// usually rewrites `Host`. A server reachable from a browser on the user's machine should
+    /// list its names in [`allowed_hosts`](Self::allowed_hosts) and turn the protection back on.
+    pub fn for_mount() -> Self {
+        HttpServerConfig {
+            dns_rebinding_protection: false,
+            ..HttpServerConfig::default()
+        }
+    }
+
     /// Checks the settings: the endpoint and HTTP+SSE paths start with `/` and hold no `?`, `#` or
     /// space; the body, header-count, session, idle and keep-alive limits are above zero and the
     /// header-size limit at least [`MIN_HEADER_BYTES`]; an allowed host is a

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use http_body_util::{BodyExt, Limited};
-use hyper::body::Incoming;
+use hyper::body::Body;
 use hyper::header::{ALLOW, CONTENT_LENGTH, HeaderValue};
 use hyper::{HeaderMap, Method, Request, StatusCode};
 
@@ -29,62 +29,58 @@ use crate::auth::AuthInfo;
 use crate::error::{RpcError, code};
 use crate::jsonrpc::{self, Frame, Message, RequestId};
 use crate::meta;
+use crate::server::Caller;
 use crate::server::Session;
+
+/// The error type a request body may fail with.
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 use crate::transport::{OutKind, Sink};
 use crate::version::{Era, ProtocolVersion};
 
 impl State {
-    /// Answers one HTTP request.
-    pub(crate) async fn handle(self: Arc<Self>, mut req: Request<Incoming>) -> Resp {
+    /// Answers one HTTP request, whatever its body type: the listener's and a mounted endpoint's
+    /// requests alike come here.
+    pub(crate) async fn handle<B>(self: Arc<Self>, mut req: Request<B>) -> Resp
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
         if let Some(r) = self.well_known(&req) {
             return r;
         }
-        let path = req.uri().path();
-        let http_sse = self.config.http_sse
-            && (path == self.config.sse_path || path == self.config.messages_path);
-        if path != self.config.path && !http_sse {
+        let Some(route) = self.route_of(req.uri().path()) else {
             return plain(StatusCode::NOT_FOUND);
-        }
-        match security::check(&self.config, req.headers()) {
-            Ok(()) => {}
-            Err(Refusal::Host) => {
-                return rpc_error(
-                    StatusCode::MISDIRECTED_REQUEST,
-                    None,
-                    &RpcError::invalid_request("Host header not allowed"),
-                );
-            }
-            Err(Refusal::Origin) => {
-                return rpc_error(
-                    StatusCode::FORBIDDEN,
-                    None,
-                    &RpcError::invalid_request("Origin header not allowed"),
-                );
-            }
+        };
+        if let Err(refusal) = security::check(&self.config, req.headers()) {
+            let status = match refusal {
+                Refusal::Host(_) => StatusCode::MISDIRECTED_REQUEST,
+                Refusal::Origin(_) => StatusCode::FORBIDDEN,
+            };
+            tracing::debug!(target: "libmcp::http", "refused: {}", refusal.message());
+            return rpc_error(status, None, &RpcError::invalid_request(refusal.message()));
         }
         if let Err(r) = self.authenticate(&mut req).await {
             return r;
         }
-        if http_sse {
-            return match *req.method() {
-                Method::GET if req.uri().path() == self.config.sse_path => {
-                    self.sse_open(auth::of(req.extensions()))
-                }
-                Method::POST if req.uri().path() == self.config.messages_path => {
-                    self.sse_message(req).await
-                }
-                _ => plain(StatusCode::METHOD_NOT_ALLOWED),
-            };
-        }
-        match *req.method() {
-            Method::POST => self.post(req).await,
-            Method::GET if self.config.legacy_sessions => {
-                self.get(req.headers(), auth::of(req.extensions())).await
+        let (parts, body) = req.into_parts();
+        let parts = Arc::new(parts);
+        let caller = Caller {
+            auth: auth::of(&parts.extensions),
+            http: Some(parts.clone()),
+        };
+        match (route, &parts.method) {
+            (Route::SseStream, &Method::GET) => self.sse_open(caller),
+            (Route::SseMessages, &Method::POST) => self.sse_message(&parts, body, caller).await,
+            (Route::SseStream | Route::SseMessages, _) => plain(StatusCode::METHOD_NOT_ALLOWED),
+            (Route::Endpoint, &Method::POST) => self.post(&parts.headers, body, caller).await,
+            (Route::Endpoint, &Method::GET) if self.config.legacy_sessions => {
+                self.get(&parts.headers, caller.auth).await
             }
-            Method::DELETE if self.config.legacy_sessions => {
-                self.delete(req.headers(), auth::of(req.extensions())).await
+            (Route::Endpoint, &Method::DELETE) if self.config.legacy_sessions => {
+                self.delete(&parts.headers, caller.auth).await
             }
-            _ => {
+            (Route::Endpoint, _) => {
                 let mut r = plain(StatusCode::METHOD_NOT_ALLOWED);
                 let allow = if self.config.legacy_sessions {
                     "GET, POST, DELETE"
@@ -98,10 +94,34 @@ impl State {
         }
     }
 
-    async fn post(self: Arc<Self>, req: Request<Incoming>) -> Resp {
-        let (parts, body) = req.into_parts();
-        let headers = parts.headers;
-        let auth = auth::of(&parts.extensions);
+    /// Which of the server's paths `path` is. A listener serves exactly the configured paths; a
+    /// mounted endpoint serves whatever path its host routes to it (the host strips or keeps its
+    /// mount prefix as it likes), the HTTP+SSE paths recognised by their ending.
+    fn route_of(&self, path: &str) -> Option<Route> {
+        let c = &self.config;
+        let is = |p: &str| {
+            if self.mounted {
+                path.ends_with(p)
+            } else {
+                path == p
+            }
+        };
+        if c.http_sse && is(&c.sse_path) {
+            Some(Route::SseStream)
+        } else if c.http_sse && is(&c.messages_path) {
+            Some(Route::SseMessages)
+        } else if self.mounted || path == c.path {
+            Some(Route::Endpoint)
+        } else {
+            None
+        }
+    }
+
+    async fn post<B>(self: Arc<Self>, headers: &HeaderMap, body: B, caller: Caller) -> Resp
+    where
+        B: Body,
+        B::Error: Into<BoxError>,
+    {
         let too_large = || {
             rpc_error(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -112,7 +132,7 @@ impl State {
                 )),
             )
         };
-        match media::check_post(&headers) {
+        match media::check_post(headers) {
             Ok(()) => {}
             Err(MediaRefusal::ContentType(why)) => {
                 let e = RpcError::invalid_request(why);
@@ -133,29 +153,28 @@ impl State {
         if declared.is_some_and(|n| n > self.config.max_body_bytes) {
             return too_large();
         }
-        let bytes = match Limited::new(body, self.config.max_body_bytes)
-            .collect()
-            .await
-        {
-            Ok(b) => b.to_bytes(),
-            Err(e) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
-            Err(_) => return plain(StatusCode::BAD_REQUEST),
+        let bytes = match read_body(body, self.config.max_body_bytes).await {
+            Ok(b) => b,
+            Err(Unread::TooLarge) => return too_large(),
+            Err(Unread::Broken) => return plain(StatusCode::BAD_REQUEST),
         };
         let frame = match jsonrpc::parse_frame(&bytes) {
             Ok(f) => f,
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, e.id.as_ref(), &e.error),
         };
-        if let Some(r) = self.authorize_frame(auth.as_ref(), &frame) {
+        if let Some(r) = self.authorize_frame(caller.auth.as_ref(), &frame) {
             return r;
         }
-        let header_version = match headers::text(&headers, PROTOCOL_VERSION) {
+        let header_version = match headers::text(headers, PROTOCOL_VERSION) {
             Ok(v) => v.map(ProtocolVersion::new),
             Err(e) => return rpc_error(StatusCode::BAD_REQUEST, None, &e),
         };
         let message = match frame {
             Frame::Single(m) => m,
             Frame::Batch(items) => {
-                return self.batch_post(items, &headers, header_version, auth).await;
+                return self
+                    .batch_post(items, headers, header_version, caller)
+                    .await;
             }
         };
         let session_id = headers.get(SESSION_ID);
@@ -171,7 +190,7 @@ impl State {
         let modern =
             meta::modern_version(params).is_some() || (header_version.is_some() && !legacy_header);
         if modern {
-            return self.modern_post(message, &headers, auth).await;
+            return self.modern_post(message, headers, caller).await;
         }
         if self.config.legacy_sessions
             && let Some(id) = session_id
@@ -179,29 +198,29 @@ impl State {
             let Ok(id) = id.to_str() else {
                 return match &message {
                     Message::Request(req) => Refused::session_not_found().answer(Some(&req.id)),
-                    _ => without_idless_error(session_not_found(), &headers),
+                    _ => without_idless_error(session_not_found(), headers),
                 };
             };
-            return match self.session_for(id, auth.as_ref()).await {
-                Ok(s) => self.legacy_post(s, message, auth).await,
+            return match self.session_for(id, caller.auth.as_ref()).await {
+                Ok(s) => self.legacy_post(s, message, caller).await,
                 // The refusal answers the request it refused; a refused notification or response
                 // has no id to answer, so its error follows the GET/DELETE rule.
                 Err(r) => match &message {
                     Message::Request(req) => r.answer(Some(&req.id)),
-                    _ => without_idless_error(r.answer(None), &headers),
+                    _ => without_idless_error(r.answer(None), headers),
                 },
             };
         }
         let is_initialize = matches!(&message, Message::Request(r) if r.method == "initialize");
         if is_initialize && self.config.legacy_sessions {
-            return self.initialize(message, auth).await;
+            return self.initialize(message, caller).await;
         }
         if self.config.assume_2025_03_26 && header_version.is_none() {
             let session = self
                 .server
                 .session_assuming(Sink::discard(), ProtocolVersion::V2025_03_26);
             return self
-                .exchange(&session, Input::One(message), Era::Legacy, auth)
+                .exchange(&session, Input::One(message), Era::Legacy, caller)
                 .await;
         }
         let e = RpcError::invalid_params(if self.config.legacy_sessions {
@@ -213,12 +232,7 @@ impl State {
     }
 
     /// A stateless request: a fresh session per POST.
-    async fn modern_post(
-        &self,
-        message: Message,
-        headers: &HeaderMap,
-        auth: Option<Arc<AuthInfo>>,
-    ) -> Resp {
+    async fn modern_post(&self, message: Message, headers: &HeaderMap, caller: Caller) -> Resp {
         if let Message::Request(r) = &message {
             // The version header must mirror `_meta` first; then the version and `_meta` shape,
             // which are the engine's to report; the other headers are checked against a body
@@ -242,12 +256,12 @@ impl State {
             return rpc_error(StatusCode::BAD_REQUEST, None, &e);
         }
         let session = self.server.stateless_session(Sink::discard());
-        self.exchange(&session, Input::One(message), Era::Modern, auth)
+        self.exchange(&session, Input::One(message), Era::Modern, caller)
             .await
     }
 
     /// `initialize` without a session: a new legacy session, kept only if the handshake succeeds.
-    async fn initialize(&self, message: Message, auth: Option<Arc<AuthInfo>>) -> Resp {
+    async fn initialize(&self, message: Message, caller: Caller) -> Resp {
         self.expire_idle().await;
         if self.sessions.len() >= self.config.max_sessions {
             let e = RpcError::internal("too many sessions");
@@ -256,11 +270,12 @@ impl State {
         let id = new_session_id();
         let streams = SessionStreams::new(&id, self.config.event_store.clone());
         let session = self.server.session(Sink::new(streams.standalone.clone()));
-        if let Some(a) = &auth {
+        if let Some(a) = &caller.auth {
             session.bind_principal(a.clone());
         }
+        let auth = caller.auth.clone();
         let (sink, mut rx) = Sink::channel();
-        session.handle_message_as(message, sink, auth.clone());
+        session.handle_message_from(message, sink, caller);
         let Some(answer) = rx.recv().await else {
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
         };
@@ -295,12 +310,7 @@ impl State {
 
     /// A message on a legacy session (its `MCP-Protocol-Version`, if any, names a legacy revision:
     /// anything else was routed to the stateless wire).
-    async fn legacy_post(
-        &self,
-        s: Arc<HttpSession>,
-        message: Message,
-        auth: Option<Arc<AuthInfo>>,
-    ) -> Resp {
+    async fn legacy_post(&self, s: Arc<HttpSession>, message: Message, caller: Caller) -> Resp {
         if matches!(&message, Message::Request(r) if r.method == "initialize") {
             let e = RpcError::invalid_request("the session is already initialized");
             return rpc_error(StatusCode::BAD_REQUEST, message_id(&message), &e);
@@ -315,7 +325,7 @@ impl State {
             return plain(StatusCode::ACCEPTED);
         }
         let r = self
-            .resumable_exchange(s.clone(), Input::One(message), auth)
+            .resumable_exchange(s.clone(), Input::One(message), caller)
             .await;
         self.persist(&s).await;
         r
@@ -344,16 +354,16 @@ impl State {
         session: &Session,
         input: Input,
         era: Era,
-        auth: Option<Arc<AuthInfo>>,
+        caller: Caller,
     ) -> Resp {
         if !input.has_requests() {
-            input.feed(session, Sink::channel().0, auth);
+            input.feed(session, Sink::channel().0, caller);
             return plain(StatusCode::ACCEPTED);
         }
         // Only a single request can be cancelled; a batch runs to its end.
         let id = input.request_id();
         let (sink, mut rx) = Sink::channel();
-        input.feed(session, sink, auth);
+        input.feed(session, sink, caller);
         // Dropped with this future when the client leaves before the first message: that cancels.
         let mut guard = CancelOnDrop(id.clone().map(|id| (session.clone(), id, era)));
         let Some(first) = rx.recv().await else {
@@ -407,6 +417,38 @@ impl State {
             Some(Err(_)) => session_not_found(),
         };
         without_idless_error(r, headers)
+    }
+}
+
+/// The paths a request may address.
+#[derive(Clone, Copy)]
+enum Route {
+    /// The Streamable HTTP endpoint.
+    Endpoint,
+    /// The 2024-11-05 HTTP+SSE event stream.
+    SseStream,
+    /// The 2024-11-05 HTTP+SSE message path.
+    SseMessages,
+}
+
+/// Why a request body could not be read.
+pub(crate) enum Unread {
+    /// Longer than the limit.
+    TooLarge,
+    /// The body failed (the client went away, or sent a malformed chunked encoding).
+    Broken,
+}
+
+/// Reads a request body of at most `max` bytes.
+pub(crate) async fn read_body<B>(body: B, max: usize) -> Result<bytes::Bytes, Unread>
+where
+    B: Body,
+    B::Error: Into<BoxError>,
+{
+    match Limited::new(body, max).collect().await {
+        Ok(b) => Ok(b.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(Unread::TooLarge),
+        Err(_) => Err(Unread::Broken),
     }
 }
 

@@ -10,7 +10,6 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::HttpServerConfig;
-use super::sessions::Sessions;
 use super::state::State;
 use crate::error::RpcError;
 use crate::jsonrpc::Request;
@@ -23,12 +22,7 @@ pub struct HttpDispatcher(Arc<State>);
 impl HttpDispatcher {
     /// A dispatcher for `server` with `config` (`bind` is unused).
     pub fn new(server: Server, config: HttpServerConfig) -> HttpDispatcher {
-        HttpDispatcher(Arc::new(State {
-            server,
-            config,
-            sessions: Sessions::default(),
-            sse_sessions: Sessions::default(),
-        }))
+        HttpDispatcher(State::new(server, config, false))
     }
 
     /// Serves one HTTP/1.1 connection over `io` until the peer closes it.

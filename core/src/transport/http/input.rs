@@ -1,10 +1,7 @@
 //! What one POST hands to the engine: a single message, or a JSON-RPC batch (2025-03-26).
 
-use std::sync::Arc;
-
-use crate::auth::AuthInfo;
 use crate::jsonrpc::{ErrorResponse, Message, RequestId};
-use crate::server::Session;
+use crate::server::{Caller, Session};
 use crate::transport::Sink;
 
 /// The body of one POST, parsed.
@@ -34,11 +31,11 @@ impl Input {
     }
 
     /// Hands it to `session`; what it produces goes to `sink` (a batch's responses as one array).
-    /// `auth` is the caller the transport authenticated, if any; handlers see it.
-    pub(crate) fn feed(self, session: &Session, sink: Sink, auth: Option<Arc<AuthInfo>>) {
+    /// `caller` is what the transport knows of the sender; handlers see it.
+    pub(crate) fn feed(self, session: &Session, sink: Sink, caller: Caller) {
         match self {
-            Input::One(m) => session.handle_message_as(m, sink, auth),
-            Input::Batch(items) => session.handle_batch(items, sink, auth),
+            Input::One(m) => session.handle_message_from(m, sink, caller),
+            Input::Batch(items) => session.handle_batch(items, sink, caller),
         }
     }
 }

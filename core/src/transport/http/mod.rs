@@ -29,6 +29,7 @@ mod batch;
 mod body;
 mod config;
 mod dispatch;
+mod endpoint;
 mod events;
 #[cfg(feature = "fuzzing")]
 pub(crate) mod fuzzing;
@@ -49,6 +50,7 @@ mod store;
 mod streams;
 
 pub use config::{HttpServerConfig, MIN_HEADER_BYTES};
+pub use endpoint::{Exchange, ExchangeRequest, HttpEndpoint, ResponseBody};
 pub use relay::{Deliver, MessageRelay};
 pub use server::{HttpServerHandle, serve_http};
 pub use session_store::{

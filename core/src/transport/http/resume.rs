@@ -16,8 +16,8 @@ use super::sessions::HttpSession;
 use super::shared::Refused;
 use super::state::State;
 use super::streams::{ResumeError, Resumed};
-use crate::auth::AuthInfo;
 use crate::error::RpcError;
+use crate::server::Caller;
 use crate::transport::Sink;
 use crate::version::ProtocolVersion;
 
@@ -39,13 +39,13 @@ impl State {
         &self,
         s: Arc<HttpSession>,
         input: Input,
-        auth: Option<Arc<AuthInfo>>,
+        caller: Caller,
     ) -> Resp {
         let Some(streams) = s.streams() else {
             return plain(StatusCode::INTERNAL_SERVER_ERROR);
         };
         if !input.has_requests() {
-            input.feed(&s.session, Sink::channel().0, auth);
+            input.feed(&s.session, Sink::channel().0, caller);
             return plain(StatusCode::ACCEPTED);
         }
         let primes = primes(&s);
@@ -54,7 +54,7 @@ impl State {
         input.feed(
             &s.session,
             Sink::new(Arc::new(PostWriter(stream.clone()))),
-            auth,
+            caller,
         );
         let first = rx.recv().await;
         let items = match stream.decide(first.as_ref(), &mut rx) {

@@ -8,10 +8,31 @@ use super::config::HttpServerConfig;
 /// Why a request was refused before it reached the engine.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Refusal {
-    /// The `Host` header is missing or names a host not on the allow-list.
-    Host,
+    /// The `Host` header is missing (`None`) or names a host not on the allow-list.
+    Host(Option<String>),
     /// The `Origin` header names an origin not on the allow-list.
-    Origin,
+    Origin(String),
+}
+
+impl Refusal {
+    /// What the client (and the operator reading its error) is told: the header, its value, and
+    /// the setting that would let it through.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            Refusal::Host(None) => "Host header not allowed: the request has none \
+                 (DNS-rebinding protection needs one on the allowed_hosts list)"
+                .into(),
+            Refusal::Host(Some(h)) => format!(
+                "Host header not allowed: {h:?} is not on allowed_hosts; add the host name to \
+                 allowed_hosts, or turn dns_rebinding_protection off when a proxy in front \
+                 checks Host"
+            ),
+            Refusal::Origin(o) => format!(
+                "Origin header not allowed: {o:?} is neither on allowed_origins nor on an allowed \
+                 host; add it to allowed_origins"
+            ),
+        }
+    }
 }
 
 /// Checks `Host` and `Origin`; `Ok` when protection is off or both pass.
@@ -19,18 +40,25 @@ pub(crate) fn check(config: &HttpServerConfig, headers: &HeaderMap) -> Result<()
     if !config.dns_rebinding_protection {
         return Ok(());
     }
-    let host = headers.get(HOST).and_then(|h| h.to_str().ok());
-    match host {
-        Some(h) if host_allowed(config, strip_port(h)) => {}
-        _ => return Err(Refusal::Host),
+    match headers.get(HOST) {
+        None => return Err(Refusal::Host(None)),
+        Some(h) => match h.to_str() {
+            Ok(h) if host_allowed(config, strip_port(h)) => {}
+            _ => return Err(Refusal::Host(Some(lossy(h.as_bytes())))),
+        },
     }
     if let Some(origin) = headers.get(ORIGIN) {
-        let origin = origin.to_str().map_err(|_| Refusal::Origin)?;
-        if !origin_allowed(config, origin) {
-            return Err(Refusal::Origin);
+        let refused = || Refusal::Origin(lossy(origin.as_bytes()));
+        let text = origin.to_str().map_err(|_| refused())?;
+        if !origin_allowed(config, text) {
+            return Err(refused());
         }
     }
     Ok(())
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 fn host_allowed(config: &HttpServerConfig, host: &str) -> bool {
@@ -103,11 +131,11 @@ mod tests {
         ] {
             assert_eq!(
                 check(&c, &headers(Some(bad), None)),
-                Err(Refusal::Host),
+                Err(Refusal::Host(Some(bad.into()))),
                 "{bad}"
             );
         }
-        assert_eq!(check(&c, &headers(None, None)), Err(Refusal::Host));
+        assert_eq!(check(&c, &headers(None, None)), Err(Refusal::Host(None)));
     }
 
     #[test]
@@ -116,9 +144,15 @@ mod tests {
         let h = |o| check(&c, &headers(Some("localhost:1"), Some(o)));
         assert_eq!(h("http://localhost:5173"), Ok(()));
         assert_eq!(h("https://[::1]"), Ok(()));
-        assert_eq!(h("http://evil.example"), Err(Refusal::Origin));
-        assert_eq!(h("null"), Err(Refusal::Origin));
-        assert_eq!(h("http://localhost.evil.example"), Err(Refusal::Origin));
+        assert_eq!(
+            h("http://evil.example"),
+            Err(Refusal::Origin("http://evil.example".into()))
+        );
+        assert_eq!(h("null"), Err(Refusal::Origin("null".into())));
+        assert_eq!(
+            h("http://localhost.evil.example"),
+            Err(Refusal::Origin("http://localhost.evil.example".into()))
+        );
     }
 
     #[test]
@@ -132,5 +166,23 @@ mod tests {
         c.allowed_origins.push("https://app.example".into());
         let h = headers(Some("localhost"), Some("https://app.example"));
         assert_eq!(check(&c, &h), Ok(()));
+    }
+
+    #[test]
+    fn refusals_name_the_header_its_value_and_the_setting() {
+        let c = HttpServerConfig::default();
+        let r = check(&c, &headers(Some("app.example:443"), None)).unwrap_err();
+        assert_eq!(
+            r.message(),
+            "Host header not allowed: \"app.example:443\" is not on allowed_hosts; add the host \
+             name to allowed_hosts, or turn dns_rebinding_protection off when a proxy in front \
+             checks Host"
+        );
+        let r = check(&c, &headers(Some("localhost"), Some("https://x.example"))).unwrap_err();
+        assert_eq!(
+            r.message(),
+            "Origin header not allowed: \"https://x.example\" is neither on allowed_origins nor \
+             on an allowed host; add it to allowed_origins"
+        );
     }
 }

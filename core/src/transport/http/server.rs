@@ -1,9 +1,8 @@
-//! The listener: accepts connections, serves each with hyper's HTTP/1.1, expires idle sessions, and
-//! stops on request.
+//! The listener: accepts connections and serves each with hyper's HTTP/1.1 through the same
+//! [`HttpEndpoint`] an application mounts in its own web server; stops on request.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::server::conn::http1;
@@ -14,8 +13,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinSet;
 
 use super::config::HttpServerConfig;
-use super::sessions::Sessions;
-use super::state::State;
+use super::endpoint::HttpEndpoint;
 use crate::server::Server;
 
 /// A running HTTP server; see [`serve_http`].
@@ -47,9 +45,10 @@ impl HttpServerHandle {
 }
 
 /// Binds `config.bind` and serves `server` on the Streamable HTTP transport (both eras on one
-/// endpoint) in a background task on the current tokio runtime. A config that
+/// endpoint, `config.path`) in a background task on the current tokio runtime. A config that
 /// [`HttpServerConfig::validate`] refuses is [`Error::InvalidConfig`](crate::Error::InvalidConfig),
-/// before anything is bound.
+/// before anything is bound. To serve MCP as one route of an application's own web server, mount an
+/// [`HttpEndpoint`] instead.
 pub async fn serve_http(
     server: Server,
     config: HttpServerConfig,
@@ -57,24 +56,9 @@ pub async fn serve_http(
     config.validate()?;
     let listener = TcpListener::bind(config.bind).await?;
     let addr = listener.local_addr()?;
-    let state = Arc::new(State {
-        server,
-        config,
-        sessions: Sessions::default(),
-        sse_sessions: Sessions::default(),
-    });
-    if let Some(relay) = &state.config.relay {
-        let weak = Arc::downgrade(&state);
-        relay.attach(Arc::new(move |id: &str, bytes: &[u8]| {
-            let state = weak.upgrade();
-            if let Some(state) = &state {
-                state.deliver_forwarded(id, bytes);
-            }
-            state.is_some()
-        }));
-    }
+    let endpoint = HttpEndpoint::build(server, config, false);
     let (stop, stopped) = oneshot::channel();
-    let task = tokio::spawn(accept_loop(listener, state, stopped));
+    let task = tokio::spawn(accept_loop(listener, endpoint, stopped));
     Ok(HttpServerHandle {
         addr,
         stop: Some(stop),
@@ -82,24 +66,19 @@ pub async fn serve_http(
     })
 }
 
-async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: oneshot::Receiver<()>) {
+async fn accept_loop(
+    listener: TcpListener,
+    endpoint: HttpEndpoint,
+    mut stopped: oneshot::Receiver<()>,
+) {
     let mut conns = JoinSet::new();
-    let sweep_every = (state.config.session_idle_timeout / 4)
-        .clamp(Duration::from_millis(100), Duration::from_secs(30));
-    let mut sweep = tokio::time::interval(sweep_every);
-    // The store sweep of the previous tick, if it is still running.
-    let mut sweeping: Option<tokio::task::JoinHandle<()>> = None;
+    let (head_bytes, headers) = (
+        endpoint.config().max_header_bytes,
+        endpoint.config().max_headers,
+    );
     loop {
         tokio::select! {
             _ = &mut stopped => break,
-            _ = sweep.tick() => {
-                state.sse_sessions.expire(state.config.session_idle_timeout);
-                // The store may be slow: sweep beside the accept loop, not in it, one at a time.
-                if sweeping.as_ref().is_none_or(|t| t.is_finished()) {
-                    let state = state.clone();
-                    sweeping = Some(tokio::spawn(async move { state.sweep().await }));
-                }
-            }
             Some(_) = conns.join_next(), if !conns.is_empty() => {}
             accepted = listener.accept() => {
                 let Ok((stream, _peer)) = accepted else {
@@ -108,13 +87,11 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
                     continue;
                 };
                 let _ = stream.set_nodelay(true);
-                let state = state.clone();
-                let (head_bytes, headers) =
-                    (state.config.max_header_bytes, state.config.max_headers);
+                let endpoint = endpoint.clone();
                 conns.spawn(async move {
                     let service = service_fn(move |req| {
-                        let state = state.clone();
-                        async move { Ok::<_, Infallible>(state.handle(req).await) }
+                        let endpoint = endpoint.clone();
+                        async move { Ok::<_, Infallible>(endpoint.handle(req).await) }
                     });
                     // The timer enables hyper's request-head timeout (30 s), so a peer that
                     // trickles its headers cannot hold a connection forever. A head beyond the
@@ -130,13 +107,7 @@ async fn accept_loop(listener: TcpListener, state: Arc<State>, mut stopped: ones
             }
         }
     }
-    if let Some(t) = sweeping {
-        t.abort();
-    }
-    state.server.close_subscriptions();
-    // Records and event logs stay: other instances sharing the stores may still serve them.
-    state.sessions.clear(false);
-    state.sse_sessions.clear(true);
+    endpoint.close();
     conns.abort_all();
     while conns.join_next().await.is_some() {}
 }

@@ -13,4 +13,7 @@ pub(crate) struct State {
     pub(crate) sessions: Sessions,
     /// Sessions of the 2024-11-05 HTTP+SSE transport, keyed by their `sessionId` query parameter.
     pub(crate) sse_sessions: Sessions,
+    /// Mounted in a host application's router ([`HttpEndpoint`](super::HttpEndpoint)) rather
+    /// than behind this crate's own listener: any path routed here is the endpoint.
+    pub(crate) mounted: bool,
 }
