@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod driver;
+pub mod echo;
 pub mod http;
 pub mod node;
 pub mod report;

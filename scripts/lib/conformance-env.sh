@@ -194,3 +194,24 @@ conformance_client_extension_scenarios() {
     sep-2640-client-no-prefetch sep-2640-client-verify-digest sep-2640-client-verify-size \
     sep-2640-client-verify-frontmatter
 }
+
+# After the legs against an endpoint mounted in a web application: the application's own route still
+# answers (200, a body starting "ok"), and the response went through its middleware when it stamps one
+# (`x-app`). Usage: check_app_route NAME URL; returns non-zero when it does not.
+check_app_route() {
+  local name="$1" url="$2" head body
+  head="$(mktemp)"
+  if ! body="$(curl -sS --max-time 10 -D "$head" "$url")"; then
+    echo "FAIL the application's own route ($name) $url did not answer"
+    rm -f "$head"
+    return 1
+  fi
+  if ! head -1 "$head" | grep -q ' 200' || [ "${body#ok}" = "$body" ]; then
+    echo "FAIL the application's own route ($name) $url: $(head -1 "$head") $body"
+    rm -f "$head"
+    return 1
+  fi
+  echo "ok   the application's own route ($name) answered after the run: $body ($(grep -i '^x-app:' "$head" | tr -d '\r' || echo 'no x-app header'))"
+  rm -f "$head"
+}
+

