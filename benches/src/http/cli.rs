@@ -3,8 +3,10 @@
 //! ```text
 //! mcp-bench --http [--quick] [--json] [--requests N] [--requests-large N] [--rounds R]
 //!                  [--sessions 1,32] [--idle 1000,5000] [--phase-time SECS]
-//!                  [--libmcp PATH] [--rmcp PATH]
+//!                  [--libmcp PATH] [--rmcp PATH] [--mount]
 //! ```
+//! With `--mount` it compares libmcp on its own port (`echo-libmcp`) with the same server mounted
+//! as one route of an axum application (`echo-libmcp-axum`) instead of libmcp with rmcp.
 //! Request counts are totals per phase, shared by the sessions. By default the server binaries are
 //! looked up next to this executable.
 
@@ -21,13 +23,14 @@ struct Options {
     idle: Option<Vec<usize>>,
     libmcp: Option<PathBuf>,
     rmcp: Option<PathBuf>,
+    mount: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: mcp-bench --http [--quick] [--json] [--requests N] [--requests-large N] [--rounds R]\n\
          \x20                       [--sessions 1,32] [--idle 1000,5000] [--phase-time SECS]\n\
-         \x20                       [--libmcp PATH] [--rmcp PATH]"
+         \x20                       [--libmcp PATH] [--rmcp PATH] [--mount]"
     );
     std::process::exit(2)
 }
@@ -39,6 +42,7 @@ fn parse(args: &[String]) -> Options {
         idle: None,
         libmcp: None,
         rmcp: None,
+        mount: false,
     };
     let mut it = args.iter().cloned();
     while let Some(a) = it.next() {
@@ -57,6 +61,7 @@ fn parse(args: &[String]) -> Options {
             "--idle" => o.idle = Some(list(value())),
             "--libmcp" => o.libmcp = Some(value().into()),
             "--rmcp" => o.rmcp = Some(value().into()),
+            "--mount" => o.mount = true,
             _ => usage(),
         }
     }
@@ -105,6 +110,10 @@ pub fn main(args: &[String]) -> i32 {
         idle,
     );
     let libmcp = o.libmcp.clone().unwrap_or_else(|| sibling("echo-libmcp"));
+    if o.mount {
+        let mounted = sibling("echo-libmcp-axum");
+        return super::mount::main(&libmcp, &mounted, &plan, o.common.rounds, o.common.json);
+    }
     let rmcp = o.rmcp.clone().unwrap_or_else(|| sibling("echo-rmcp"));
     let target = |label: &str, implementation: &str, mode, program: &PathBuf| HttpTarget {
         label: label.into(),

@@ -37,7 +37,7 @@ fn find<'a>(
         .find(|r| r.implementation == implementation && r.mode == mode)
 }
 
-fn size(bytes: usize) -> String {
+pub(crate) fn size(bytes: usize) -> String {
     if bytes >= 1024 && bytes.is_multiple_of(1024) {
         format!("{} KiB", bytes / 1024)
     } else {
@@ -45,7 +45,7 @@ fn size(bytes: usize) -> String {
     }
 }
 
-fn ratio(a: f64, b: f64) -> String {
+pub(crate) fn ratio(a: f64, b: f64) -> String {
     if b > 0.0 && a.is_finite() && b.is_finite() {
         format!("{:.2}x", a / b)
     } else {
