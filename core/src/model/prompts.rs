@@ -4,12 +4,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::CacheScope;
 use super::common::{Meta, optional_setters};
 use super::content::{ContentBlock, Role};
 use super::implementation::Icon;
 use super::mrtr::{InputResponses, ResultType};
-use super::pagination::Cursor;
+use super::pagination::paginated_result;
 
 /// A prompt template.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -114,28 +113,11 @@ impl PromptMessage {
     }
 }
 
-/// Result of `prompts/list`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListPromptsResult {
-    /// `complete` from 2026-07-28 servers; absent from legacy ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// This page of prompts.
-    pub prompts: Vec<Prompt>,
-    /// The cursor of the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// Freshness lifetime in milliseconds (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the cached result (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
-}
+paginated_result!(
+    /// Result of `prompts/list`.
+    ListPromptsResult { prompts: Vec<Prompt> },
+    "prompts"
+);
 
 /// Params of `prompts/get`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -7,7 +7,7 @@ use super::cache::CacheScope;
 use super::common::{Meta, optional_setters};
 use super::implementation::Icon;
 use super::mrtr::{InputResponses, ResultType};
-use super::pagination::Cursor;
+use super::pagination::paginated_result;
 pub use super::resource_contents::{BlobResourceContents, ResourceContents, TextResourceContents};
 
 /// A resource the server can read.
@@ -126,51 +126,17 @@ impl ResourceTemplate {
     }
 }
 
-/// Result of `resources/list`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourcesResult {
-    /// `complete` from 2026-07-28 servers; absent from legacy ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// This page of resources.
-    pub resources: Vec<Resource>,
-    /// The cursor of the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// Freshness lifetime in milliseconds (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the cached result (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
-}
+paginated_result!(
+    /// Result of `resources/list`.
+    ListResourcesResult { resources: Vec<Resource> },
+    "resources"
+);
 
-/// Result of `resources/templates/list`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListResourceTemplatesResult {
-    /// `complete` from 2026-07-28 servers; absent from legacy ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// This page of templates.
-    pub resource_templates: Vec<ResourceTemplate>,
-    /// The cursor of the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// Freshness lifetime in milliseconds (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the cached result (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
-}
+paginated_result!(
+    /// Result of `resources/templates/list`.
+    ListResourceTemplatesResult { resource_templates: Vec<ResourceTemplate> },
+    "templates"
+);
 
 /// Params of `resources/read` (and, for `uri` and `_meta`, of the legacy `resources/subscribe`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,49 +3,17 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::cache::CacheScope;
 use super::common::{JsonObject, Meta};
 use super::content::ContentBlock;
 use super::mrtr::{InputResponses, ResultType};
-use super::pagination::Cursor;
+use super::pagination::paginated_result;
 pub use super::tool::{Tool, ToolAnnotations};
 
-/// Result of `tools/list`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ListToolsResult {
-    /// `complete` from 2026-07-28 servers; absent from legacy ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<ResultType>,
-    /// This page of tools.
-    pub tools: Vec<Tool>,
-    /// The cursor of the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<Cursor>,
-    /// Freshness lifetime in milliseconds (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ttl_ms: Option<u64>,
-    /// Who may reuse the cached result (required from 2026-07-28 servers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_scope: Option<CacheScope>,
-    /// Result metadata.
-    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Meta>,
-}
-
-impl ListToolsResult {
-    /// A complete, single-page list without cache hints.
-    pub fn new(tools: Vec<Tool>) -> Self {
-        ListToolsResult {
-            result_type: Some(ResultType::Complete),
-            tools,
-            next_cursor: None,
-            ttl_ms: None,
-            cache_scope: None,
-            meta: None,
-        }
-    }
-}
+paginated_result!(
+    /// Result of `tools/list`.
+    ListToolsResult { tools: Vec<Tool> },
+    "tools"
+);
 
 /// Params of `tools/call`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
