@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Miri (issue 14): the C ABI's pointer-handling entry points (ffi/tests/unsafe_helpers.rs: owned
+# Miri: the C ABI's pointer-handling entry points (ffi/tests/unsafe_helpers.rs: owned
 # strings, borrowed views, out-parameters, the JSON accessors, the config objects) interpreted by
 # Miri, which fails on any out-of-bounds access, use after free, double free, invalid alignment or
 # leak. Not part of scripts/test.sh (it adds about 3 minutes and a toolchain component); run it

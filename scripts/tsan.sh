@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThreadSanitizer (issue 14): libmcp.so built with -Zsanitizer=thread on a nightly toolchain, the
+# ThreadSanitizer: libmcp.so built with -Zsanitizer=thread on a nightly toolchain, the
 # standard library rebuilt the same way (-Zbuild-std, so its atomics and fences are instrumented
 # too), and the C tests whose threads call into it concurrently compiled with gcc -fsanitize=thread
 # and linked with the nightly toolchain's own TSan runtime (GCC 12's libtsan lacks entry points that

@@ -1,4 +1,4 @@
-//! The bad-input matrix (issue 14): every class of bad input sent over stdio and over Streamable
+//! The bad-input matrix: every class of bad input sent over stdio and over Streamable
 //! HTTP, in the stateless 2026-07-28 era and in a legacy (2025-11-25) session, with the exact error
 //! (code, message, id, HTTP status) asserted and the next valid request served on the same
 //! connection or session. Classes that only exist on one transport or era (media types, headers,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzing (issue 14): a short run of every cargo-fuzz target in fuzz/ (FUZZ_SECONDS each, 20 by
+# Fuzzing: a short run of every cargo-fuzz target in fuzz/ (FUZZ_SECONDS each, 20 by
 # default) from the seed corpora fuzz/seed_corpora.py writes; any crash, hang or out-of-memory
 # fails the step. Installs a minimal nightly toolchain with rustup and cargo-fuzz (into
 # .tools/cargo) when missing. The seed is fixed (FUZZ_SEED, 1 by default) so that a result here

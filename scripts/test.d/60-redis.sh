@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Many instances on shared Redis state (issue 15): installs the Debian package redis-server when
+# Many instances on shared Redis state: installs the Debian package redis-server when
 # missing, starts one on a free loopback port (no persistence; its data dir is removed afterwards),
 # and runs the Redis integration tests (core/tests/redis_cluster.rs, feature `redis`) against it:
 # libmcp instances behind a round-robin proxy, and a Redis restart (on a second server the test

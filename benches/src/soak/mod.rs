@@ -1,6 +1,6 @@
 //! `mcp-soak`: a mixed load against the everything-server for a long time, sampling the server
 //! processes' memory, file descriptors and threads and the latency of every window, to show that
-//! nothing grows and nothing fails (issue 14).
+//! nothing grows and nothing fails.
 //!
 //! One Streamable HTTP server process (which also serves HTTP+SSE) takes the HTTP lanes, and two stdio
 //! server processes take one long connection each, in either era; [`load`] describes the lanes.
