@@ -41,8 +41,9 @@ async def serve_http(host: str, port: int) -> None:
         pass
 
 
-address = http_address(sys.argv)
-if address is None:
-    server.run()
-else:
-    asyncio.run(serve_http(*address))
+if __name__ == "__main__":
+    address = http_address(sys.argv)
+    if address is None:
+        server.run()
+    else:
+        asyncio.run(serve_http(*address))

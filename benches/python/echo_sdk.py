@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
-from _harness import announce, http_address, stdin_closed
+from _harness import http_address
+from _uvicorn import serve_app
 from mcp.server.mcpserver import MCPServer
 
 server = MCPServer(name="echo-sdk", version="1.0.0")
@@ -18,24 +18,9 @@ def echo(text: str) -> str:
     return text
 
 
-async def serve_http(host: str, port: int) -> None:
-    import uvicorn
-
-    app = server.streamable_http_app(host=host, max_sessions=None)
-    web = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
-    serving = asyncio.create_task(web.serve())
-    while not web.started:
-        if serving.done():
-            serving.result()
-        await asyncio.sleep(0.01)
-    announce(host, web.servers[0].sockets[0].getsockname()[1])
-    await stdin_closed()
-    web.should_exit = True
-    await serving
-
-
-address = http_address(sys.argv)
-if address is None:
-    server.run()
-else:
-    asyncio.run(serve_http(*address))
+if __name__ == "__main__":
+    address = http_address(sys.argv)
+    if address is None:
+        server.run()
+    else:
+        serve_app(server.streamable_http_app(host=address[0], max_sessions=None), *address)

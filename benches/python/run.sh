@@ -7,18 +7,7 @@
 # Extra arguments go to mcp-bench-python (e.g. --rounds 1, --requests 5000, --phase-time 10, --json).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-source scripts/lib/common.sh
-
-venv=.venv-bench
-ensure_venv "$venv" benches/python/requirements.txt
-# A wheel installed into the venv, not an editable install: that would put the release extension
-# into bindings-python/python/libmcp, where the test venv's debug build lives.
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-"$venv/bin/maturin" build --release --quiet --locked -m bindings-python/Cargo.toml -i "$venv/bin/python" \
-  --out "$work/wheel"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
-  "$work"/wheel/libmcp-*.whl
+source benches/python/bench-venv.sh
 cargo build --release --locked -p libmcp-bench --bin echo-libmcp --bin mcp-bench-python
 bin="$(target_dir)/release"
 

@@ -3,8 +3,10 @@
 
 mod client;
 mod convert;
+mod endpoint;
 mod errors;
 mod executor;
+mod http_options;
 mod limits;
 mod loop_queue;
 mod oauth;
@@ -25,6 +27,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<server::Stopper>()?;
     m.add_class::<loop_queue::LoopQueue>()?;
     m.add_class::<server::HttpServer>()?;
+    m.add_class::<endpoint::Endpoint>()?;
+    m.add_class::<endpoint::ResponseStream>()?;
     m.add_class::<request::Request>()?;
     m.add_class::<request::Input>()?;
     m.add_class::<client::Client>()?;

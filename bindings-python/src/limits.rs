@@ -34,14 +34,14 @@ pub(crate) fn apply(config: &mut ServerConfig, limits: &Bound<'_, PyDict>) -> Py
     Ok(())
 }
 
-fn count(value: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
+pub(crate) fn count(value: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
     let n: i64 = value
         .extract()
         .map_err(|_| PyValueError::new_err(format!("{key} must be an int")))?;
     usize::try_from(n).map_err(|_| PyValueError::new_err(format!("{key} must not be negative")))
 }
 
-fn seconds(value: &Bound<'_, PyAny>, key: &str) -> PyResult<Duration> {
+pub(crate) fn seconds(value: &Bound<'_, PyAny>, key: &str) -> PyResult<Duration> {
     let s: f64 = value
         .extract()
         .map_err(|_| PyValueError::new_err(format!("{key} must be a number of seconds")))?;

@@ -8,6 +8,7 @@ use libmcp::server::{CancelFlag, InputRequired, Reply, RequestContext, Responder
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use serde_json::Value;
 
 use crate::convert::{from_py, to_py};
@@ -144,6 +145,33 @@ impl Request {
             Some(info) => crate::resource::principal(py, info),
             None => Ok(py.None()),
         }
+    }
+
+    /// The HTTP request that carried the call, as `(method, target, headers, session_id,
+    /// extension)` (`headers` a list of `(name, value)`, names lowercase; `extension` what the
+    /// ASGI app attached, or None), or None when the request did not come over HTTP.
+    #[getter]
+    fn http(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let Some(parts) = self.ctx.http_request() else {
+            return Ok(py.None());
+        };
+        let headers = PyList::empty(py);
+        for (name, value) in &parts.headers {
+            let value = String::from_utf8_lossy(value.as_bytes());
+            headers.append((name.as_str(), value.as_ref()))?;
+        }
+        let extension = self
+            .ctx
+            .http_extension::<crate::endpoint::Extension>()
+            .map(|e| e.clone_ref(py));
+        let out = (
+            parts.method.as_str(),
+            parts.uri.to_string(),
+            headers,
+            self.ctx.http_session_id(),
+            extension,
+        );
+        Ok(out.into_pyobject(py)?.into_any().unbind())
     }
 
     /// The answers to earlier input requests, keyed as asked, or None.

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use libmcp::ProtocolVersion;
 use libmcp::server::{Change, Handler, RequestContext, Responder, ServerConfig};
-use libmcp::transport::http::{HttpServerConfig, HttpServerHandle, serve_http};
+use libmcp::transport::http::{HttpEndpoint, HttpServerConfig, HttpServerHandle, serve_http};
 use parking_lot::Mutex;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -18,6 +18,7 @@ use pyo3::types::PyDict;
 use tokio::sync::oneshot;
 
 use crate::convert::{from_py, to_py};
+use crate::endpoint::Endpoint;
 use crate::errors::to_pyerr;
 use crate::executor;
 use crate::loop_queue::{LoopQueue, LoopSlot};
@@ -349,66 +350,22 @@ impl Server {
         })
     }
 
-    /// Starts the Streamable HTTP server; `done(ok, HttpServer)` once it listens.
-    #[pyo3(signature = (done, host, port, path=None, legacy_sessions=None, assume_2025_03_26=None,
-        http_sse=None, dns_rebinding_protection=None, allowed_hosts=None, allowed_origins=None,
-        max_body_bytes=None, max_header_bytes=None, max_headers=None, max_sessions=None,
-        session_idle_timeout=None, sse_keepalive=None, auth=None))]
-    #[allow(clippy::too_many_arguments)]
+    /// Starts the Streamable HTTP server; `done(ok, HttpServer)` once it listens. `options` are the
+    /// HTTP options (`http_options.rs`).
+    #[pyo3(signature = (done, host, port, options=None))]
     fn serve_http(
         &self,
+        py: Python<'_>,
         done: Py<PyAny>,
         host: &str,
         port: u16,
-        path: Option<String>,
-        legacy_sessions: Option<bool>,
-        assume_2025_03_26: Option<bool>,
-        http_sse: Option<bool>,
-        dns_rebinding_protection: Option<bool>,
-        allowed_hosts: Option<Vec<String>>,
-        allowed_origins: Option<Vec<String>>,
-        max_body_bytes: Option<usize>,
-        max_header_bytes: Option<usize>,
-        max_headers: Option<usize>,
-        max_sessions: Option<usize>,
-        session_idle_timeout: Option<f64>,
-        sse_keepalive: Option<f64>,
-        auth: Option<crate::resource::ResourceOptions>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Task> {
         let ip: IpAddr = host.parse().map_err(|_| {
             PyValueError::new_err(format!("host must be an IP address, got {host:?}"))
         })?;
         let mut config = HttpServerConfig::with_bind(SocketAddr::new(ip, port));
-        if let Some(p) = path {
-            config.path = p;
-        }
-        macro_rules! set {
-            ($($field:ident),*) => {$( if let Some(v) = $field { config.$field = v; } )*};
-        }
-        set!(
-            legacy_sessions,
-            assume_2025_03_26,
-            http_sse,
-            dns_rebinding_protection,
-            allowed_hosts,
-            allowed_origins,
-            max_body_bytes,
-            max_header_bytes,
-            max_headers,
-            max_sessions
-        );
-        if let Some(s) = session_idle_timeout {
-            config.session_idle_timeout = seconds(s, "session_idle_timeout")?;
-        }
-        if let Some(s) = sse_keepalive {
-            config.sse_keepalive = seconds(s, "sse_keepalive")?;
-        }
-        if let Some(o) = auth {
-            config.auth = Some(Python::attach(|py| crate::resource::config(py, o))?);
-        }
-        config
-            .validate()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        crate::http_options::apply(py, &mut config, options, false)?;
         let server = self.inner.clone();
         let redis = self.redis.clone();
         let serve = async move {
@@ -428,6 +385,40 @@ impl Server {
             )?
             .into_any())
         })
+    }
+
+    /// The endpoint to mount in the application's web server (`libmcp/asgi.py`), with the HTTP
+    /// options of `options` over the core's mount defaults (`HttpServerConfig::for_mount`: no
+    /// Host/Origin check); `allowed_hosts` or `allowed_origins` without
+    /// `dns_rebinding_protection` turn the check on.
+    #[pyo3(signature = (options=None))]
+    fn endpoint(&self, py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Endpoint> {
+        let mut config = HttpServerConfig::for_mount();
+        let given = |key: &str| -> PyResult<bool> {
+            Ok(match options {
+                Some(o) => o.get_item(key)?.is_some_and(|v| !v.is_none()),
+                None => false,
+            })
+        };
+        if !given("dns_rebinding_protection")?
+            && (given("allowed_hosts")? || given("allowed_origins")?)
+        {
+            config.dns_rebinding_protection = true;
+        }
+        crate::http_options::apply(py, &mut config, options, true)?;
+        let rt = crate::runtime::handle()?;
+        let server = self.inner.clone();
+        let redis = self.redis.clone();
+        // Inside the runtime, so that the endpoint starts its session sweeper there.
+        let endpoint = py.detach(|| {
+            rt.block_on(async move {
+                if let Some(redis) = redis {
+                    crate::shared::configure(&redis, &mut config).await;
+                }
+                HttpEndpoint::new(server, config)
+            })
+        });
+        endpoint.map(Endpoint::new).map_err(|e| to_pyerr(py, e))
     }
 }
 

@@ -25,10 +25,12 @@ import atexit as _atexit
 
 from . import _native
 from ._native import InputRequired
+from .asgi import AsgiApp
 from .auth import AuthInfo, OAuth, ResourceServer
 from .client import Client
 from .content import Audio, EmbeddedResource, Image, ResourceLink
 from .context import Context
+from .http_request import Headers, HttpRequest
 from .errors import (
     AuthError,
     Cancelled,
@@ -56,6 +58,7 @@ MCPServer = Server
 FastMCP = Server
 
 __all__ = [
+    "AsgiApp",
     "Audio",
     "AuthInfo",
     "AuthError",
@@ -66,6 +69,8 @@ __all__ = [
     "DefinitionError",
     "EmbeddedResource",
     "FastMCP",
+    "Headers",
+    "HttpRequest",
     "Image",
     "InputRequired",
     "InvalidArgument",

@@ -20,15 +20,21 @@ def settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(value)
 
 
-async def call_native(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Calls ``method(done, *args, **kwargs)`` and awaits what the engine reports."""
+def start_native(method: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[asyncio.Future[Any], Any]:
+    """Calls ``method(done, *args, **kwargs)``: the future of what the engine reports, and the
+    engine operation (``abort()`` drops it)."""
     loop = asyncio.get_running_loop()
     fut: asyncio.Future[Any] = loop.create_future()
 
     def done(ok: bool, value: Any) -> None:
         loop.call_soon_threadsafe(settle, fut, ok, value)
 
-    task = method(done, *args, **kwargs)
+    return fut, method(done, *args, **kwargs)
+
+
+async def call_native(method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Calls ``method(done, *args, **kwargs)`` and awaits what the engine reports."""
+    fut, task = start_native(method, *args, **kwargs)
     try:
         return await fut
     except asyncio.CancelledError:

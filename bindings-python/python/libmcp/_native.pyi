@@ -7,12 +7,14 @@ __all__ = [
     "ENGINE_VERSION",
     "AuthorizationReply",
     "Client",
+    "Endpoint",
     "HttpServer",
     "InputReply",
     "InputRequired",
     "LoopQueue",
     "OAuth",
     "Request",
+    "ResponseStream",
     "Server",
     "Stopper",
     "Subscription",
@@ -147,6 +149,8 @@ class Request:
     @property
     def auth(self) -> dict[str, Any] | None: ...
     @property
+    def http(self) -> tuple[str, str, list[tuple[str, str]], str | None, Any] | None: ...
+    @property
     def input_responses(self) -> dict[str, Any] | None: ...
     @property
     def request_state(self) -> str | None: ...
@@ -232,26 +236,32 @@ class Server:
     def capabilities(self) -> dict[str, Any]: ...
     def notify_resource_updated(self, uri: str) -> None: ...
     def serve_stdio(self, done: _Done) -> Stopper: ...
-    def serve_http(
+    def serve_http(self, done: _Done, host: str, port: int, options: dict[str, Any] | None = None) -> Task: ...
+    def endpoint(self, options: dict[str, Any] | None = None) -> Endpoint: ...
+
+@final
+class Endpoint:
+    """The Streamable HTTP endpoint mounted in an ASGI server."""
+
+    def exchange(
         self,
         done: _Done,
-        host: str,
-        port: int,
-        path: str | None = None,
-        legacy_sessions: bool | None = None,
-        assume_2025_03_26: bool | None = None,
-        http_sse: bool | None = None,
-        dns_rebinding_protection: bool | None = None,
-        allowed_hosts: list[str] | None = None,
-        allowed_origins: list[str] | None = None,
-        max_body_bytes: int | None = None,
-        max_header_bytes: int | None = None,
-        max_headers: int | None = None,
-        max_sessions: int | None = None,
-        session_idle_timeout: float | None = None,
-        sse_keepalive: float | None = None,
-        auth: dict[str, Any] | None = None,
+        method: str,
+        target: str,
+        headers: Any,
+        body: bytes,
+        extension: Any = None,
     ) -> Task: ...
+    def close(self) -> None: ...
+    @property
+    def max_body_bytes(self) -> int: ...
+
+@final
+class ResponseStream:
+    """The SSE events of one endpoint response."""
+
+    def next_chunk(self, done: _Done) -> Task: ...
+    def close(self) -> None: ...
 
 @final
 class InputReply:

@@ -133,9 +133,11 @@ class ResourceServer:
         self.check_audience = check_audience
         self.verify_timeout = verify_timeout
 
-    def _options(self, loop: asyncio.AbstractEventLoop, tool_scopes: dict[str, list[str]]) -> dict[str, Any]:
-        """The native options, verifying on ``loop`` when ``verify`` is async; ``tool_scopes`` (from
-        the decorators) are merged under the explicit ones."""
+    def _options(self, loop: Callable[[], asyncio.AbstractEventLoop | None],
+                 tool_scopes: dict[str, list[str]]) -> dict[str, Any]:
+        """The native options, verifying on the loop ``loop()`` gives (the serving loop) when
+        ``verify`` is async; ``tool_scopes`` (from the decorators) are merged under the explicit
+        ones."""
         verify = self.verify
 
         def invoke(token: str, reply: _native.VerifyReply) -> None:
@@ -156,7 +158,7 @@ class ResourceServer:
                     log.error("the token verifier failed", exc_info=e)
                     reply.unavailable("the token verifier failed")
 
-            run_then(loop, verify, (token,), accepted, failed)
+            run_then(loop(), verify, (token,), accepted, failed)
 
         return {
             "resource": self.resource,

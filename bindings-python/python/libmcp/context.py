@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Generator
 
+from .http_request import Headers, HttpRequest
 from .model import McpObject, wrap
 
 if TYPE_CHECKING:
@@ -36,10 +37,29 @@ class Sent:
 class Context:
     """The request being served. A handler gets one by declaring a parameter annotated ``Context``."""
 
-    __slots__ = ("_request",)
+    __slots__ = ("_request", "_http")
 
     def __init__(self, request: Request) -> None:
         self._request = request
+        # Built on first use: (the request,) once looked up.
+        self._http: tuple[HttpRequest | None] | None = None
+
+    @property
+    def request(self) -> HttpRequest | None:
+        """The HTTP request that carried this call (method, path, headers, the legacy session id,
+        and for a mounted endpoint the ASGI scope with the ``user`` and ``state`` the application's
+        middleware set), or None when the call did not come over HTTP (stdio)."""
+        if self._http is None:
+            http = self._request.http
+            self._http = (None if http is None else HttpRequest(*http),)
+        return self._http[0]
+
+    @property
+    def headers(self) -> Headers:
+        """The HTTP request's headers, looked up case-insensitively (``ctx.headers["x-tenant"]``,
+        ``ctx.headers.get("authorization")``); empty when the call did not come over HTTP."""
+        request = self.request
+        return request.headers if request is not None else Headers()
 
     @property
     def request_id(self) -> str | int:

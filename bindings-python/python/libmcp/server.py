@@ -21,6 +21,7 @@ from . import _native
 from . import schema as _schema
 from ._bridge import call_native
 from .auth import ResourceServer
+from .asgi import AsgiApp
 from ._functions import Function
 from .content import is_content, to_content
 from .context import Context
@@ -541,6 +542,13 @@ class Server:
             await self._serve(loop, transport, host, port, ready, auth, http)
 
     @contextlib.contextmanager
+    def _serving_on(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+        """Runs ``async def`` handlers on ``loop`` (a mounted endpoint's: the ASGI server's loop)."""
+        self._loop = loop
+        with self._loop_queue(loop):
+            yield
+
+    @contextlib.contextmanager
     def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         """While serving, calls of ``async def`` handlers are queued for ``loop`` and started there
         in batches (one wake-up of the loop for all calls queued meanwhile), not one by one from a
@@ -574,10 +582,8 @@ class Server:
         if transport not in ("http", "streamable-http"):
             raise ValueError(f"unknown transport {transport!r} (stdio, http)")
         if auth is not None:
-            if not isinstance(auth, ResourceServer):
-                raise TypeError(f"auth must be a libmcp.auth.ResourceServer, not {type(auth).__name__}")
-            http["auth"] = auth._options(loop, self._tool_scopes)
-        handle = await call_native(self._native.serve_http, host, port, **http)
+            http["auth"] = self._auth_options(auth, lambda: loop)
+        handle = await call_native(self._native.serve_http, host, port, http)
         url = f"http://{host}:{handle.port}{http.get('path', '/mcp')}"
         log.info("listening on %s", url)
         if ready is not None:
@@ -586,6 +592,55 @@ class Server:
             await asyncio.Event().wait()
         finally:
             await call_native(handle.shutdown)
+
+    def asgi_app(
+        self,
+        *,
+        allowed_hosts: list[str] | None = None,
+        allowed_origins: list[str] | None = None,
+        dns_rebinding_protection: bool | None = None,
+        legacy_sessions: bool | None = None,
+        assume_2025_03_26: bool | None = None,
+        http_sse: bool | None = None,
+        max_body_bytes: int | None = None,
+        max_sessions: int | None = None,
+        session_idle_timeout: float | None = None,
+        sse_keepalive: float | None = None,
+        auth: ResourceServer | None = None,
+    ) -> AsgiApp:
+        """The MCP endpoint as an ASGI 3 application, to mount in the application's own
+        Starlette/FastAPI app: ``app.mount("/mcp", server.asgi_app())`` (see :class:`AsgiApp`,
+        also for its lifespan). Handlers see the HTTP request as ``ctx.request`` and
+        ``ctx.headers``.
+
+        The options are those of ``run("http")`` that a mounted endpoint has (the path is where
+        the application mounts it; the request head is its web server's). Host/Origin checking
+        (DNS-rebinding protection) is off by default, since the application or its proxy decides
+        which names reach it; giving ``allowed_hosts`` or ``allowed_origins`` turns it on (unless
+        ``dns_rebinding_protection=False``), and a refused request's error names the header and
+        the option to set. A value the engine refuses is a ``ValueError`` naming it."""
+        options: dict[str, Any] = {
+            "allowed_hosts": allowed_hosts, "allowed_origins": allowed_origins,
+            "dns_rebinding_protection": dns_rebinding_protection, "legacy_sessions": legacy_sessions,
+            "assume_2025_03_26": assume_2025_03_26, "http_sse": http_sse, "max_body_bytes": max_body_bytes,
+            "max_sessions": max_sessions, "session_idle_timeout": session_idle_timeout,
+            "sse_keepalive": sse_keepalive,
+        }
+        if auth is not None:
+            options["auth"] = self._auth_options(auth, lambda: self._loop)
+        return AsgiApp(self._native.endpoint(options), self._serving_on)
+
+    def streamable_http_app(self, **options: Any) -> AsgiApp:
+        """:meth:`asgi_app` under the official SDK's name. Unlike the SDK's, the returned app is the
+        endpoint itself (mount it where the endpoint should answer), takes the options of
+        :meth:`asgi_app`, needs no lifespan to serve, and checks Host/Origin only when told to."""
+        return self.asgi_app(**options)
+
+    def _auth_options(self, auth: ResourceServer,
+                      loop: Callable[[], asyncio.AbstractEventLoop | None]) -> dict[str, Any]:
+        if not isinstance(auth, ResourceServer):
+            raise TypeError(f"auth must be a libmcp.auth.ResourceServer, not {type(auth).__name__}")
+        return auth._options(loop, self._tool_scopes)
 
     # -- dispatch helpers -------------------------------------------------------------------------
 
