@@ -1104,7 +1104,8 @@ void mcp_http_endpoint_free(struct mcp_http_endpoint *endpoint);
 
 // Answers one HTTP request the host's web server routed to `endpoint`: `method` ("POST", "GET",
 // "DELETE", ...), `target` (the path and query as received, e.g. "/mcp" or "/mcp/messages?x=1"),
-// `n_headers` `headers` (NULL when 0), and the whole request body (`body` may be NULL when
+// `n_headers` `headers` (NULL when 0; a value's leading and trailing spaces and tabs are not part of
+// it and are dropped), and the whole request body (`body` may be NULL when
 // `body_len` is 0); all UTF-8 and copied during the call. `host` (may be NULL) attaches what the
 // host's middleware established, which handlers read with `mcp_request_http_principal` and
 // `mcp_request_http_userdata`; the library owns its userdata from this call on, also when it

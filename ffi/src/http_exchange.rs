@@ -145,7 +145,8 @@ impl Drop for EndGuard {
 
 /// Answers one HTTP request the host's web server routed to `endpoint`: `method` ("POST", "GET",
 /// "DELETE", ...), `target` (the path and query as received, e.g. "/mcp" or "/mcp/messages?x=1"),
-/// `n_headers` `headers` (NULL when 0), and the whole request body (`body` may be NULL when
+/// `n_headers` `headers` (NULL when 0; a value's leading and trailing spaces and tabs are not part of
+/// it and are dropped), and the whole request body (`body` may be NULL when
 /// `body_len` is 0); all UTF-8 and copied during the call. `host` (may be NULL) attaches what the
 /// host's middleware established, which handlers read with `mcp_request_http_principal` and
 /// `mcp_request_http_userdata`; the library owns its userdata from this call on, also when it
@@ -199,10 +200,10 @@ pub extern "C" fn mcp_http_endpoint_handle(
             unsafe { std::slice::from_raw_parts(headers, n_headers) }
         };
         for h in headers {
-            req = req.header(
-                try_str!(h.name.data, h.name.len),
-                try_str!(h.value.data, h.value.len),
-            );
+            // RFC 9110 §5.5: whitespace around a field value is not part of it; not every host's
+            // parser drops it (libmicrohttpd keeps trailing whitespace).
+            let value = try_str!(h.value.data, h.value.len).trim_matches([' ', '\t']);
+            req = req.header(try_str!(h.name.data, h.name.len), value);
         }
         if body_len > 0 && body.is_null() {
             return mcp_status::MCP_STATUS_NULL_PARAMETER;

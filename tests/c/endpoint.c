@@ -198,7 +198,7 @@ static mcp_http_exchange *call_modern(mcp_http_endpoint *e, const char *tool, ho
       {MCP_STR_LIT("MCP-Protocol-Version"), MCP_STR_LIT("2026-07-28")},
       {MCP_STR_LIT("Mcp-Method"), MCP_STR_LIT("tools/call")},
       {MCP_STR_LIT("Mcp-Name"), {tool, strlen(tool)}},
-      {MCP_STR_LIT("X-Client-Tag"), MCP_STR_LIT("from-c")},
+      {MCP_STR_LIT("X-Client-Tag"), MCP_STR_LIT(" from-c\t ")}, /* whitespace is not the value */
   };
   mcp_http_exchange *x = NULL;
   OK(mcp_http_endpoint_handle(e, S("POST"), S("/mcp"), headers, sizeof headers / sizeof headers[0],
