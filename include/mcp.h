@@ -199,6 +199,18 @@ typedef struct mcp_error mcp_error;
 // The events a replay hands back (see `mcp_event_replay_cb`).
 typedef struct mcp_event_list mcp_event_list;
 
+// The MCP endpoint of one server, mounted in the host's own web server: every request the host
+// routes to it (any path: the host picks the mount point) goes to `mcp_http_endpoint_handle`.
+// Both eras, legacy sessions, GET/POST/DELETE, SSE with resumption and the config's limits and
+// checks work as with `mcp_server_serve_http`. Every function on it may be called from any thread
+// except `mcp_http_endpoint_free`.
+typedef struct mcp_http_endpoint mcp_http_endpoint;
+
+// One request being answered. The host owns the handle and frees it with `mcp_http_exchange_free`
+// exactly once, after `end` or to give up on the exchange. Every function on it may be called from
+// any thread.
+typedef struct mcp_http_exchange mcp_http_exchange;
+
 // A running HTTP server. Every function on it may be called from any thread, except
 // `mcp_http_server_wait` and `mcp_http_server_free`, which block and so must not be called from a
 // handler callback.
@@ -405,6 +417,53 @@ typedef uint32_t (*mcp_event_replay_cb)(void *userdata,
 
 // Forgets every event of `session` (it ended or expired). Threads as for `mcp_event_append_cb`.
 typedef void (*mcp_event_remove_cb)(void *userdata, const char *session, size_t session_len);
+
+// What the host's own middleware established about one HTTP request, handed to
+// `mcp_http_endpoint_handle` and read back by handlers with `mcp_request_http_principal` and
+// `mcp_request_http_userdata`.
+typedef struct mcp_http_host_context {
+  // Who the host authenticated (a user name, an account id; UTF-8, copied), or an empty view
+  // (`data` may then be NULL) for none.
+  struct mcp_str principal;
+  // Anything else of the host's (a tenant, its session record), or NULL. Handlers may read it
+  // from any thread for as long as they hold the request, which may be after the exchange ended.
+  void *userdata;
+  // Releases `userdata` once no handler can read it any more: called exactly once, on whichever
+  // thread drops the last reference (also when `mcp_http_endpoint_handle` fails). May be NULL.
+  mcp_userdata_free_cb userdata_free;
+} mcp_http_host_context;
+
+// Receives the response head: the HTTP status and the `n_headers` headers (names lowercase; both
+// views NUL-terminated, valid during the call only). Called once, first.
+typedef void (*mcp_http_head_cb)(void *userdata,
+                                 uint16_t status,
+                                 const struct mcp_header *headers,
+                                 size_t n_headers);
+
+// Receives the next piece of the body (`len` bytes, valid during the call only: copy them): the
+// whole JSON body at once, or each SSE event (and keep-alive comment) as the engine produces it.
+typedef void (*mcp_http_body_cb)(void *userdata, const uint8_t *data, size_t len);
+
+// Says the response is complete: send the end of the body (e.g. the last chunk of a chunked
+// response) and let the connection go on. Called once, last.
+typedef void (*mcp_http_end_cb)(void *userdata);
+
+// Where `mcp_http_endpoint_handle` delivers the response. All three are required. They run on a
+// runtime thread, one at a time per exchange and in order: `head` once, `body` zero or more times,
+// `end` once. They must not block for long (append to the host's buffer and wake its connection)
+// and must not unwind. On these threads blocking library functions fail with
+// `MCP_STATUS_WRONG_THREAD`; `mcp_http_exchange_abandon` and `mcp_http_exchange_free` of the
+// callback's own exchange are allowed (no further callback of it then runs). After
+// `mcp_http_exchange_abandon` none of them runs any more. If the runtime stops while the exchange
+// runs, `end` comes without the rest (possibly without `head`: answer 503 then).
+typedef struct mcp_http_response_callbacks {
+  // The status and headers.
+  mcp_http_head_cb head;
+  // A piece of the body.
+  mcp_http_body_cb body;
+  // The end of the response.
+  mcp_http_end_cb end;
+} mcp_http_response_callbacks;
 
 // Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
 // path such as `libmcp::server::answer`, or `libmcp::child_stderr` for a line a child server
@@ -884,6 +943,14 @@ enum mcp_status mcp_event_list_push(struct mcp_event_list *events,
 // Creates a configuration holding the defaults. Free with `mcp_http_server_config_free`.
 enum mcp_status mcp_http_server_config_new(struct mcp_http_server_config **config_out);
 
+// Creates a configuration for an endpoint mounted in the host's own web server
+// (`mcp_http_endpoint_new`): the defaults of `mcp_http_server_config_new` except DNS-rebinding
+// protection, off here because the host (or the proxy in front of it) owns `Host`; list the names
+// the application is reached by with `mcp_http_server_config_add_allowed_host` and turn it on with
+// `mcp_http_server_config_set_dns_rebinding_protection` to keep it. Bind address and path are not
+// used by an endpoint. Free with `mcp_http_server_config_free`.
+enum mcp_status mcp_http_server_config_new_for_mount(struct mcp_http_server_config **config_out);
+
 // Frees a configuration. NULL is ignored.
 void mcp_http_server_config_free(struct mcp_http_server_config *config);
 
@@ -1010,6 +1077,76 @@ enum mcp_status mcp_http_server_config_set_event_store(struct mcp_http_server_co
                                                        mcp_event_remove_cb remove,
                                                        void *userdata,
                                                        mcp_userdata_free_cb userdata_free);
+
+// Creates the endpoint of `server` on `runtime` with `config` (NULL: the defaults of
+// `mcp_http_server_config_new_for_mount`, with DNS-rebinding protection off; bind address and
+// path are not used) and writes it to `*endpoint_out`. The config is copied; the server and
+// runtime handles may be freed while the endpoint lives. A config the engine refuses is
+// `MCP_STATUS_INVALID_ARGUMENT`, a Redis (`mcp_http_server_config_set_redis`) that does not
+// answer `MCP_STATUS_IO`, with the reason in `*error_out` (may be NULL; written only on failure).
+// Blocks while it connects to Redis, so not from a callback. Free with `mcp_http_endpoint_free`.
+enum mcp_status mcp_http_endpoint_new(const struct mcp_server *server,
+                                      const struct mcp_runtime *runtime,
+                                      const struct mcp_http_server_config *config,
+                                      struct mcp_http_endpoint **endpoint_out,
+                                      struct mcp_error **error_out);
+
+// Ends every legacy session, open stream and subscription of the endpoint now: their exchanges
+// get their `end` callback soon. Requests answered afterwards start afresh (a client of an ended
+// session gets 404). Returns at once; any thread, also a callback.
+enum mcp_status mcp_http_endpoint_close(const struct mcp_http_endpoint *endpoint);
+
+// Closes the endpoint (as `mcp_http_endpoint_close`) and frees the handle. Exchanges still
+// running keep what they need and end on their own; their handles must still be freed with
+// `mcp_http_exchange_free`. NULL is ignored. When this releases the last reference to the
+// runtime it waits for the runtime's threads, so not from a callback.
+void mcp_http_endpoint_free(struct mcp_http_endpoint *endpoint);
+
+// Answers one HTTP request the host's web server routed to `endpoint`: `method` ("POST", "GET",
+// "DELETE", ...), `target` (the path and query as received, e.g. "/mcp" or "/mcp/messages?x=1"),
+// `n_headers` `headers` (NULL when 0; a value's leading and trailing spaces and tabs are not part of
+// it and are dropped), and the whole request body (`body` may be NULL when
+// `body_len` is 0); all UTF-8 and copied during the call. `host` (may be NULL) attaches what the
+// host's middleware established, which handlers read with `mcp_request_http_principal` and
+// `mcp_request_http_userdata`; the library owns its userdata from this call on, also when it
+// fails. Returns at once with the exchange in `*exchange_out`; the response then arrives through
+// `callbacks` (see `mcp_http_response_callbacks`) with `userdata`, from a runtime thread. The
+// endpoint answers protocol errors itself with their HTTP status: a method, target, header name
+// or value that HTTP does not allow gets 400 naming it, a body above the config's
+// `max_body_bytes` 413. `MCP_STATUS_NULL_PARAMETER` for a NULL endpoint, callbacks, callback or
+// out pointer (or a NULL string with a non-zero length), `MCP_STATUS_INVALID_UTF8` for text that
+// is not UTF-8; nothing is called back then. When the host's client goes away before `end`, call
+// `mcp_http_exchange_abandon` (or `mcp_http_exchange_free`): the request's handler is cancelled.
+// Any thread, also a callback.
+enum mcp_status mcp_http_endpoint_handle(const struct mcp_http_endpoint *endpoint,
+                                         const char *method,
+                                         size_t method_len,
+                                         const char *target,
+                                         size_t target_len,
+                                         const struct mcp_header *headers,
+                                         size_t n_headers,
+                                         const uint8_t *body,
+                                         size_t body_len,
+                                         const struct mcp_http_host_context *host,
+                                         const struct mcp_http_response_callbacks *callbacks,
+                                         void *userdata,
+                                         struct mcp_http_exchange **exchange_out);
+
+// Gives up on the exchange because the host's client went away (or the host no longer wants the
+// response): no callback of it runs after this returns (one running on another thread is waited
+// for, so do not hold a lock your callbacks take), and the exchange ends, which cancels a
+// 2026-07-28 request whose handler has not answered yet (its `mcp_cancel_cb` runs) and closes the
+// stream of a legacy session (whose client may resume it with `Last-Event-ID`). `MCP_STATUS_OK`
+// also when the exchange had ended already (`end` ran or is running: the race with completion is
+// harmless); `MCP_STATUS_ALREADY_USED` when it was abandoned before. The handle stays to be freed.
+// Any thread, also the exchange's own callbacks.
+enum mcp_status mcp_http_exchange_abandon(const struct mcp_http_exchange *exchange);
+
+// Frees the exchange, abandoning it first if it has not ended (see `mcp_http_exchange_abandon`):
+// the one call a host needs when its connection is done, whether the response completed or the
+// client went away, whatever the race between the two. No callback of the exchange runs after this
+// returns. NULL is ignored. Any thread, also the exchange's own callbacks.
+void mcp_http_exchange_free(struct mcp_http_exchange *exchange);
 
 // Binds the address of `config` (NULL: the defaults, 127.0.0.1:3000) and serves `server` there on
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
@@ -1410,6 +1547,31 @@ struct mcp_str mcp_request_auth_claims(const struct mcp_request *request);
 // Whether the request's access token was granted the scope `scope` (UTF-8, read during the call).
 // False for NULL arguments, bad UTF-8 and unauthenticated requests. Any thread.
 bool mcp_request_has_scope(const struct mcp_request *request, const char *scope, size_t scope_len);
+
+// One header of the HTTP request that carried `request` (for a message on a legacy session, the
+// POST that carried it; over `mcp_server_serve_http` as through `mcp_http_endpoint_handle`): its
+// first value, written to `*value_out` as a view valid until the request's responder is freed.
+// `name` (UTF-8, read during the call) is case-insensitive. `MCP_STATUS_NOT_FOUND` when the
+// header is absent, its value is not UTF-8, or the request did not come over HTTP (stdio);
+// `MCP_STATUS_NULL_PARAMETER`, `MCP_STATUS_INVALID_UTF8` for bad arguments. Any thread.
+enum mcp_status mcp_request_http_header(const struct mcp_request *request,
+                                        const char *name,
+                                        size_t name_len,
+                                        struct mcp_str *value_out);
+
+// The legacy session (`Mcp-Session-Id`) the request belongs to, or empty (a 2026-07-28 request,
+// stdio, NULL). Valid until the request's responder is freed. Any thread.
+struct mcp_str mcp_request_http_session_id(const struct mcp_request *request);
+
+// The principal the host attached with `mcp_http_host_context` to the HTTP request that carried
+// `request`, or empty when it attached none (or for NULL). Valid until the request's responder is
+// freed. Any thread.
+struct mcp_str mcp_request_http_principal(const struct mcp_request *request);
+
+// The `userdata` the host attached with `mcp_http_host_context` to the HTTP request that carried
+// `request`, or NULL when it attached none (or for NULL). It stays valid while the handler holds
+// the request (its `userdata_free` runs only after). Any thread.
+void *mcp_request_http_userdata(const struct mcp_request *request);
 
 // Creates a configuration for the resource `resource` (UTF-8, copied: the canonical URL of the MCP
 // endpoint as clients reach it, e.g. `"https://mcp.example.com/mcp"`), whose bearer tokens `verify`

@@ -2,8 +2,8 @@
  * mcp.hpp: a header-only C++17 layer over mcp.h (the C API of libmcp). Written by hand, not
  * generated; it depends on nothing but mcp.h and the C++ standard library.
  *
- * - Handles own what the C API hands out (runtime, builders, server, serve, HTTP server, client,
- *   responder) and free it in their destructors; they are move-only.
+ * - Handles own what the C API hands out (runtime, builders, server, serve, HTTP server, mounted
+ *   HTTP endpoint and its exchanges, client, responder) and free it in their destructors; they are move-only.
  * - Strings go in as std::string_view and come back as std::string (JSON text stays text: pair this
  *   header with the JSON library you already use).
  * - Failures throw mcp::error (the mcp_status and the library's message, plus the JSON-RPC code and
@@ -152,6 +152,16 @@ class request {
   /* The state an earlier input round carried, empty when none. */
   std::string_view state() const { return detail::view(mcp_request_state(r_)); }
   mcp_era era() const noexcept { return mcp_request_era(r_); }
+  /* A header of the HTTP request that carried this one (name case-insensitive), if present. */
+  std::optional<std::string_view> http_header(std::string_view name) const {
+    mcp_str v{nullptr, 0};
+    if (mcp_request_http_header(r_, name.data(), name.size(), &v) != MCP_STATUS_OK) return std::nullopt;
+    return detail::view(v);
+  }
+  /* The principal the host attached (http_endpoint::handle), empty when none. */
+  std::string_view http_principal() const { return detail::view(mcp_request_http_principal(r_)); }
+  /* The legacy session (Mcp-Session-Id), empty for none. */
+  std::string_view http_session_id() const { return detail::view(mcp_request_http_session_id(r_)); }
   const mcp_request *get() const noexcept { return r_; }
 
  private:
@@ -358,6 +368,81 @@ inline http_server server::serve_http(const runtime &rt, const mcp_http_server_c
   detail::check(status, err);
   return http_server(h);
 }
+
+/* What http_endpoint::handle delivers, on a runtime thread, one call at a time: the head once,
+ * the body whole or one SSE event at a time, then the end. The views live during the call only.
+ * They must not block, and must not throw (the exchange is a C callback: std::terminate). */
+struct http_response_sink {
+  std::function<void(uint16_t status, const std::vector<std::pair<std::string_view, std::string_view>> &headers)> head;
+  std::function<void(std::string_view chunk)> body;
+  std::function<void()> end;
+};
+
+/* One request being answered by an http_endpoint. Destroying it (or abandon()) when the host's
+ * client went away before the end cancels the handler; no callback runs after either returns. */
+class http_exchange {
+ public:
+  http_exchange(std::unique_ptr<http_response_sink> sink, mcp_http_exchange *x) noexcept
+      : sink_(std::move(sink)), h_(x) {}
+  /* Gives up on the exchange (idempotent here: a second call does nothing). */
+  void abandon() noexcept {
+    if (h_) (void)mcp_http_exchange_abandon(h_.get());
+  }
+
+ private:
+  /* Declared first, destroyed last: the handle's free waits for a running callback. */
+  std::unique_ptr<http_response_sink> sink_;
+  detail::handle<mcp_http_exchange, mcp_http_exchange_free> h_;
+};
+
+/* The MCP endpoint of a server mounted in your own web server: route requests to handle(). */
+class http_endpoint {
+ public:
+  /* `config` nullptr: the mount defaults (DNS-rebinding protection off; see mcp.h). */
+  http_endpoint(const server &s, const runtime &rt, const mcp_http_server_config *config = nullptr) {
+    mcp_http_endpoint *e = nullptr;
+    mcp_error *err = nullptr;
+    mcp_status status = mcp_http_endpoint_new(s.get(), rt.get(), config, &e, &err);
+    detail::check(status, err);
+    h_.reset(e);
+  }
+  /* Answers one request; the response goes to `sink`. `principal` reaches handlers as
+   * request::http_principal. */
+  http_exchange handle(std::string_view method, std::string_view target,
+                       const std::vector<std::pair<std::string, std::string>> &headers, std::string_view body,
+                       http_response_sink sink, std::string_view principal = {}) const {
+    std::vector<mcp_header> hs;
+    hs.reserve(headers.size());
+    for (const auto &h : headers) {
+      hs.push_back(mcp_header{mcp_str{h.first.data(), h.first.size()}, mcp_str{h.second.data(), h.second.size()}});
+    }
+    auto owned = std::make_unique<http_response_sink>(std::move(sink));
+    mcp_http_host_context host{mcp_str{principal.data(), principal.size()}, nullptr, nullptr};
+    static const mcp_http_response_callbacks callbacks{on_head, on_body, on_end};
+    mcp_http_exchange *x = nullptr;
+    detail::check(mcp_http_endpoint_handle(h_.get(), method.data(), method.size(), target.data(), target.size(),
+                                           hs.empty() ? nullptr : hs.data(), hs.size(),
+                                           reinterpret_cast<const uint8_t *>(body.data()), body.size(), &host,
+                                           &callbacks, owned.get(), &x));
+    return http_exchange(std::move(owned), x);
+  }
+  /* Ends every session and open stream now. */
+  void close() { detail::check(mcp_http_endpoint_close(h_.get())); }
+
+ private:
+  static void on_head(void *ud, uint16_t status, const mcp_header *headers, size_t n) noexcept {
+    std::vector<std::pair<std::string_view, std::string_view>> hs;
+    hs.reserve(n);
+    for (size_t i = 0; i < n; i++) hs.emplace_back(detail::view(headers[i].name), detail::view(headers[i].value));
+    static_cast<http_response_sink *>(ud)->head(status, hs);
+  }
+  static void on_body(void *ud, const uint8_t *data, size_t len) noexcept {
+    static_cast<http_response_sink *>(ud)->body(std::string_view(reinterpret_cast<const char *>(data), len));
+  }
+  static void on_end(void *ud) noexcept { static_cast<http_response_sink *>(ud)->end(); }
+
+  detail::handle<mcp_http_endpoint, mcp_http_endpoint_free> h_;
+};
 
 /* Registers what a server offers; build() makes the server. Definitions are the protocol's JSON. */
 class server_builder {

@@ -1,7 +1,8 @@
 /* everything-server in C: the fixtures the official MCP conformance suite names (tools of every
  * content kind, logging, progress, elicitation, sampling, the SEP-2322 input-required tools,
  * resources, a template, prompts, completion, list-changed triggers, the tasks extension's tools,
- * the skills extension's pdf-processing skill), for both protocol eras.
+ * the skills extension's pdf-processing skill, a tool with an x-mcp-header parameter), for both
+ * protocol eras.
  * Input-needing handlers are written once as input rounds (mcp_responder_input_required): the engine
  * turns them into server-to-client requests on legacy sessions.
  *
@@ -781,6 +782,22 @@ static void complete(void *ud, const mcp_request *q, mcp_responder *r) {
   free(type), free(name), free(arg), free(prefix);
 }
 
+/* Echoes its region argument, which clients also send as the Mcp-Param-Region header (the engine
+ * checks that the two agree). */
+static void x_mcp_header(void *ud, const mcp_request *q, mcp_responder *r) {
+  (void)ud;
+  char *region = str(mcp_request_arguments(q), "/region");
+  if (region) {
+    char *text = fmt("region=%s", region);
+    finish_text(r, text);
+    free(text);
+  } else {
+    mcp_responder_tool_error(r, S("region must be a string"));
+    mcp_responder_free(r);
+  }
+  free(region);
+}
+
 /* ---- registration and serving ---- */
 
 #define NO_ARGS(name, desc)                                                        \
@@ -836,6 +853,10 @@ static const struct entry TOOLS[] = {
     {NO_ARGS("test_input_required_result_capabilities", "MRTR: asks only for the kinds of input the client declared"), mrtr_capabilities},
     {NO_ARGS("test_trigger_tool_change", "Adds and removes a temporary tool, so listeners get notifications/tools/list_changed"), trigger_tool_change},
     {NO_ARGS("test_trigger_prompt_change", "Adds and removes a temporary prompt, so listeners get notifications/prompts/list_changed"), trigger_prompt_change},
+    {"{\"name\":\"test_x_mcp_header\",\"description\":\"Echoes its region argument, which clients "
+     "also send as the Mcp-Param-Region header\",\"inputSchema\":{\"type\":\"object\",\"properties\":"
+     "{\"region\":{\"type\":\"string\",\"description\":\"A region name, mirrored in the "
+     "Mcp-Param-Region header\",\"x-mcp-header\":\"Region\"}},\"required\":[\"region\"]}}", x_mcp_header},
 };
 
 /* ---- tasks (the suite's tasks-* scenarios): tools whose definitions set execution.taskSupport;

@@ -26,15 +26,56 @@ pub struct mcp_http_server_config {
 pub extern "C" fn mcp_http_server_config_new(
     config_out: *mut *mut mcp_http_server_config,
 ) -> mcp_status {
-    ffi_boundary!({
-        try_out!(config_out);
-        let c = Box::new(mcp_http_server_config {
-            config: HttpServerConfig::default(),
-            redis: None,
-        });
-        unsafe { *config_out = Box::into_raw(c) };
-        mcp_status::MCP_STATUS_OK
-    })
+    ffi_boundary!({ new_config(config_out, HttpServerConfig::default()) })
+}
+
+/// Creates a configuration for an endpoint mounted in the host's own web server
+/// (`mcp_http_endpoint_new`): the defaults of `mcp_http_server_config_new` except DNS-rebinding
+/// protection, off here because the host (or the proxy in front of it) owns `Host`; list the names
+/// the application is reached by with `mcp_http_server_config_add_allowed_host` and turn it on with
+/// `mcp_http_server_config_set_dns_rebinding_protection` to keep it. Bind address and path are not
+/// used by an endpoint. Free with `mcp_http_server_config_free`.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_http_server_config_new_for_mount(
+    config_out: *mut *mut mcp_http_server_config,
+) -> mcp_status {
+    ffi_boundary!({ new_config(config_out, HttpServerConfig::for_mount()) })
+}
+
+/// Writes a configuration holding `config` to `*config_out`.
+fn new_config(
+    config_out: *mut *mut mcp_http_server_config,
+    config: HttpServerConfig,
+) -> mcp_status {
+    try_out!(config_out);
+    let c = Box::new(mcp_http_server_config {
+        config,
+        redis: None,
+    });
+    unsafe { *config_out = Box::into_raw(c) };
+    mcp_status::MCP_STATUS_OK
+}
+
+impl mcp_http_server_config {
+    /// The engine configuration of `config` (NULL: `default`), with the Redis stores and relay of
+    /// `mcp_http_server_config_set_redis` set up; connecting to Redis needs a runtime, so this runs
+    /// on one. A Redis that does not answer is the error, as text.
+    pub(crate) fn prepare(
+        config: *const mcp_http_server_config,
+        default: HttpServerConfig,
+    ) -> impl std::future::Future<Output = Result<HttpServerConfig, String>> + Send + 'static {
+        let (mut config, redis) = match unsafe { config.as_ref() } {
+            Some(c) => (c.config.clone(), c.redis.clone()),
+            None => (default, None),
+        };
+        async move {
+            if let Some(redis) = redis {
+                redis.configure(&mut config);
+                config.relay = Some(redis.relay().await.map_err(|e| e.to_string())?);
+            }
+            Ok(config)
+        }
+    }
 }
 
 /// Frees a configuration. NULL is ignored.

@@ -68,23 +68,12 @@ pub extern "C" fn mcp_server_serve_http(
         let server = try_ref!(server).server.clone();
         let rt = try_ref!(runtime).rt.clone();
         try_out!(http_out);
-        let (mut config, redis) = match unsafe { config.as_ref() } {
-            Some(c) => (c.config.clone(), c.redis.clone()),
-            None => (HttpServerConfig::default(), None),
-        };
+        let config = mcp_http_server_config::prepare(config, HttpServerConfig::default());
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let done = Arc::new((Mutex::new(false), Condvar::new()));
         let finished = done.clone();
         let started = block_on(&rt, "mcp_server_serve_http", async move {
-            if let Some(redis) = redis {
-                redis.configure(&mut config);
-                config.relay = Some(
-                    redis
-                        .relay()
-                        .await
-                        .map_err(|e| Start::Redis(e.to_string()))?,
-                );
-            }
+            let config = config.await.map_err(Start::Redis)?;
             let handle = serve_http(server, config).await.map_err(Start::Listen)?;
             let addr = handle.local_addr();
             tokio::spawn(async move {

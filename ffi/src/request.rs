@@ -25,6 +25,9 @@ pub struct mcp_request {
     cache: [OnceLock<String>; FIELDS],
     /// The task id, NUL-terminated, once the request runs as a task (set at most once).
     task: OnceLock<String>,
+    /// HTTP headers looked up so far (lowercase name, NUL-terminated value), for
+    /// `mcp_request_http_header`: append-only, so the views stay valid.
+    pub(crate) http_headers: parking_lot::Mutex<Vec<(String, String)>>,
 }
 
 const FIELDS: usize = 19;
@@ -58,6 +61,7 @@ impl mcp_request {
             ctx,
             cache: Default::default(),
             task: OnceLock::new(),
+            http_headers: Default::default(),
         }
     }
 

@@ -13,9 +13,10 @@
 #                                      so that right after that command it builds nothing (a
 #                                      `cargo build -p X` would rebuild much of the dependency tree
 #                                      with X's own features)
-#   ensure_debian_packages PKG...      installs (apt-get) each package whose command of the same name
-#                                      is missing; fails when that needs root and apt-get and there
-#                                      are none
+#   ensure_debian_packages PKG...      installs (apt-get) each package that is missing: neither a
+#                                      command of the same name (pkg-config, valgrind) nor installed
+#                                      according to dpkg (libraries: libmicrohttpd-dev); fails when
+#                                      that needs root and apt-get and there are none
 
 target_dir() {
   cargo metadata --format-version 1 --no-deps | python3 -c \
@@ -75,7 +76,9 @@ build_debug_bins() {
 ensure_debian_packages() {
   local missing=() pkg
   for pkg in "$@"; do
-    command -v "$pkg" > /dev/null || missing+=("$pkg")
+    command -v "$pkg" > /dev/null && continue
+    [ "$(dpkg-query -W -f '${db:Status-Status}' "$pkg" 2> /dev/null)" = installed ] && continue
+    missing+=("$pkg")
   done
   [ ${#missing[@]} -gt 0 ] || return 0
   local sudo=""

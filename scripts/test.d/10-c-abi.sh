@@ -21,7 +21,10 @@
 # SKILL.md texts and paths refused with their reasons) and tests/c/redis.c
 # (the Redis selection: bad URL; Redis down in the plain run only, see the file; its two-instance part
 # runs in step 60) and tests/c/hosts.c (the C side of the cross-host test: the cases of
-# tests/hosts/expectations.json answered through the C ABI as written there). Then the
+# tests/hosts/expectations.json answered through the C ABI as written there) and tests/c/endpoint.c
+# (the endpoint mounted in a host's own web server, driven through mcp_http_endpoint_handle: a
+# client header and the host's principal reach a handler, SSE chunks through the callbacks,
+# abandoning mid-call cancels the handler, bad inputs). Then the
 # release library: the C tests under valgrind with its default flags (no suppressions; "possibly
 # lost" counts). Installs cbindgen into .tools/cargo, and pkg-config, cmake and valgrind (apt), only
 # when missing.
@@ -76,7 +79,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis hosts; do
+for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis hosts endpoint; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -106,6 +109,7 @@ step "run plain"
 "$work/bin/skills"
 "$work/bin/redis" --down
 "$work/bin/hosts" tests/hosts/expectations.json
+"$work/bin/endpoint"
 round_trip "$work/plain.err" "$work/bin/client" "$work/bin/server"
 # The legacy era: initialize handshake, elicitation as a server-to-client request.
 round_trip "$work/plain-legacy.err" env MCP_TEST_VERSION=2025-11-25 "$work/bin/client" "$work/bin/server"
@@ -127,6 +131,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/skills-asan"
 "$work/bin/redis-asan"
 "$work/bin/hosts-asan" tests/hosts/expectations.json
+"$work/bin/endpoint-asan"
 round_trip "$work/asan.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
   "$work/bin/client-asan" "$work/bin/server-asan"
 round_trip "$work/asan-legacy.err" env ASAN_OPTIONS="log_path=$work/asan-server" \
@@ -158,6 +163,7 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/skills"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/redis"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/hosts" tests/hosts/expectations.json
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/endpoint"
 # The server under valgrind writes its report to a file (its exit status does not reach us).
 # The version is pinned: a server starting under valgrind can miss the 5 s era probe (then the client
 # would fall back to the legacy era).

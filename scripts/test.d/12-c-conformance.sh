@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite against the C examples (issue 4): examples/c/everything-server.c
 # served over Streamable HTTP at --requirements 2025-11-25 and 2026-07-28 (every scored scenario must
-# pass), the ten tasks-* and the three sep-2640-skills-* extension scenarios as step 30 runs them (a
-# skipped check fails), then the same legs with OAuth required (a token verifier in C;
+# pass), the four pending, the ten tasks-* and the three sep-2640-skills-* extension scenarios as
+# step 30 runs them (a skipped check fails), then the same legs with OAuth required (a token verifier in C;
 # tests/c/bearer_proxy.py adds the token the suite cannot send), the official Python SDK's OAuth
 # client against it (tests/interop/test_oauth_sdk.py, venv .venv as step 20 makes it), and
 # examples/c/everything-client.c through the full client --requirements legs at both revisions
 # (every scored scenario, OAuth included) plus the 2025-03-26 OAuth back-compat pair, then the six
 # OAuth extension and the four sep-2640-client-* skills scenarios one by one, as step 31 runs the
-# Rust everything-client (each must pass). The C programs are built against libmcp
+# Rust everything-client (each must pass). The same server mounted in a libmicrohttpd application of
+# its own (examples/c/mhd-server.c, through mcp_http_endpoint; Debian libmicrohttpd-dev) goes
+# through the server legs, the pending scenarios (server-sse-polling: resumption with Last-Event-ID
+# through the mount), the tasks and skills scenarios, with its /health route polled during the run
+# and after; a handler there reads the principal its middleware set and a header the client sent,
+# and a client that hangs up mid-call cancels the handler. The C programs are built against libmcp
 # installed into a scratch prefix with ffi/install.sh (debug), through pkg-config, with ASan+UBSan:
 # any sanitizer report (including a leak at exit) fails the step. Installs Node 22 and the pinned
 # suite into .tools/ (scripts/lib/conformance-env.sh).
@@ -56,9 +61,85 @@ stop_checked() {
 
 status=0
 conformance_server_legs C "$url" "$work" || status=1
+conformance_pending_scenarios C "$url" "$work" || status=1
 conformance_task_scenarios C "$url" "$work" || status=1
 conformance_skills_scenarios C "$url" "$work" || status=1
 stop_checked "$work/server.log" "$SERVER_PID"
+
+# The same server mounted in a libmicrohttpd application (/health beside /mcp).
+echo "--- the C everything-server mounted in libmicrohttpd (examples/c/mhd-server.c)"
+mhd_started=$SECONDS
+ensure_debian_packages libmicrohttpd-dev
+# shellcheck disable=SC2207
+mhd_libs=($(pkg-config --cflags --libs libmicrohttpd))
+gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -g "${san[@]}" examples/c/mhd-server.c \
+  -o "$work/bin/mhd-server" "${libs[@]}" "${mhd_libs[@]}"
+mkdir -p "$work/mhd"
+start_http_server "$work/mhd.log" "$work/bin/mhd-server" 127.0.0.1:0
+mhd_pid=$SERVER_PID
+mhd="http://localhost:$SERVER_PORT"
+# The application's own route, once a second while the suite runs.
+(while kill -0 "$mhd_pid" 2> /dev/null; do
+  curl -s -o /dev/null -w '%{http_code}\n' --max-time 5 "$mhd/health" >> "$work/mhd/health.txt" || true
+  sleep 1
+done) &
+health_pid=$!
+conformance_server_legs "C, libmicrohttpd" "$mhd/mcp" "$work/mhd" || status=1
+conformance_pending_scenarios "C, libmicrohttpd" "$mhd/mcp" "$work/mhd" || status=1
+conformance_task_scenarios "C, libmicrohttpd" "$mhd/mcp" "$work/mhd" || status=1
+conformance_skills_scenarios "C, libmicrohttpd" "$mhd/mcp" "$work/mhd" || status=1
+kill "$health_pid" 2> /dev/null || true
+wait "$health_pid" 2> /dev/null || true
+polls=$(wc -l < "$work/mhd/health.txt")
+bad_polls=$(grep -vc '^200$' "$work/mhd/health.txt" || true)
+after=$(curl -s --max-time 5 "$mhd/health" || true)
+echo "/health during the run: $polls polls, $bad_polls not 200; after: ${after:-no answer}"
+if [ "$polls" -eq 0 ] || [ "$bad_polls" -ne 0 ] || [ "$after" != ok ]; then
+  echo "error: the libmicrohttpd application's /health route did not keep answering" >&2
+  status=1
+fi
+# A handler sees the principal the middleware set (X-User) and a header the client sent; a client
+# that hangs up mid-call (the connection suspended, waiting) cancels the handler.
+python3 - "$SERVER_PORT" "$work/mhd.log" <<'PY' || status=1
+import json, socket, sys, time, urllib.request
+port, log = int(sys.argv[1]), sys.argv[2]
+def call(name, rid):
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    body = json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                       "params": {"name": name, "arguments": {}, "_meta": meta}}).encode()
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+               "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name,
+               "x-user": "carol", "x-client-tag": "from-python", "host": f"localhost:{port}",
+               "content-length": str(len(body))}
+    return body, headers
+body, headers = call("http_whoami", 1)
+req = urllib.request.Request(f"http://127.0.0.1:{port}/mcp", data=body, headers=headers)
+text = urllib.request.urlopen(req, timeout=10).read().decode()
+print("http_whoami:", text)
+if "principal=carol tag=from-python" not in text:
+    sys.exit("error: the handler did not see the principal and the client's header")
+body, headers = call("wait_until_cancelled", 2)
+s = socket.create_connection(("127.0.0.1", port))
+head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+s.sendall(f"POST /mcp HTTP/1.1\r\n{head}\r\n".encode() + body)
+time.sleep(1)
+s.close()
+for _ in range(100):
+    if "wait_until_cancelled was cancelled" in open(log).read():
+        print("hanging up mid-call cancelled the handler")
+        break
+    time.sleep(0.1)
+else:
+    sys.exit("error: hanging up mid-call did not cancel the handler")
+PY
+stop_server "$mhd_pid"
+grep -q "mhd-server: clean exit" "$work/mhd.log" || {
+  cat "$work/mhd.log" >&2
+  echo "error: examples/c/mhd-server.c did not exit cleanly on SIGTERM" >&2
+  status=1
+}
+echo "the libmicrohttpd mount took $((SECONDS - mhd_started)) s"
 
 # The same server legs with OAuth required: the server's token verifier (C) accepts one token, and
 # tests/c/bearer_proxy.py adds it to every request of the suite (which cannot send one itself).

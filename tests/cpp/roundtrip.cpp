@@ -9,18 +9,10 @@
 #include <string>
 #include <thread>
 
+#include "expect.hpp"
 #include "mcp.hpp"
 
 namespace {
-
-int failures = 0;
-
-void expect(bool ok, const char *what, const std::string &got) {
-  if (!ok) {
-    std::fprintf(stderr, "FAIL: %s\n  got: %s\n", what, got.c_str());
-    failures++;
-  }
-}
 
 bool has(const std::string &haystack, const std::string &needle) { return haystack.find(needle) != std::string::npos; }
 
