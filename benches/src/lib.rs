@@ -7,6 +7,7 @@ pub mod args;
 pub mod driver;
 pub mod http;
 pub mod node;
+pub mod node_mount;
 pub mod report;
 pub mod serve;
 pub mod soak;
