@@ -218,6 +218,8 @@ class MountedEndpoint {
       else signal.addEventListener('abort', () => exchange.close(), { once: true })
     }
     const head = await exchange.head()
+    // Closed before the head came: the client went away, and nobody reads this answer (499 is
+    // what proxies log for a client that closed the request).
     if (head === null) return new Response(null, { status: 499 })
     hostValues.release(head.released)
     const out = new Headers()
