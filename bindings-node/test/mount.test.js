@@ -252,3 +252,18 @@ test('mount options: the listener\'s own are refused, a second mount throws, Hos
     await server.close()
   }
 })
+
+test('serveHttp handlers see the request headers and the legacy session id too (no authInfo there)', async () => {
+  const { server } = makeServer()
+  const http = await server.serveHttp({ host: '127.0.0.1', port: 0 })
+  try {
+    const client = await Client.connectHttp(http.url, { protocolVersion: LEGACY, headers: HEADERS })
+    const seen = JSON.parse((await client.callTool('whoami', {})).content[0].text)
+    assert.equal(seen.tag, 't-1')
+    assert.equal(seen.principal, null)
+    assert.match(seen.session, /^[0-9a-f]{64}$/)
+    await client.close()
+  } finally {
+    await server.close()
+  }
+})
