@@ -267,3 +267,29 @@ test('serveHttp handlers see the request headers and the legacy session id too (
     await server.close()
   }
 })
+
+test('Express: handleRequest as the route handler itself (next is ignored), and a body express.json() consumed without parsedBody is taken from req.body', async () => {
+  const express = require('express')
+  const { server } = makeServer()
+  const mcp = server.mount()
+  const app = express()
+  app.use(express.json())
+  app.all('/direct', mcp.handleRequest)
+  app.all('/consumed', (req, res) => mcp.handleRequest(req, res))
+  const listener = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)) })
+  const base = `http://127.0.0.1:${listener.address().port}`
+  try {
+    for (const path of ['/direct', '/consumed']) {
+      for (const protocolVersion of [MODERN, LEGACY]) {
+        const client = await Client.connectHttp(base + path, { protocolVersion, headers: HEADERS })
+        const seen = JSON.parse((await client.callTool('whoami', {})).content[0].text)
+        assert.equal(seen.tag, 't-1', `${path} ${protocolVersion}`)
+        await client.close()
+      }
+    }
+  } finally {
+    listener.closeAllConnections()
+    await new Promise((resolve) => listener.close(resolve))
+    await server.close()
+  }
+})
