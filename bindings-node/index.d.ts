@@ -43,6 +43,40 @@ export declare class NativeClient {
   subscribe(filter: string): Promise<NativeSubscription>
 }
 
+/** The MCP endpoint of a server, mounted in the application's web server. */
+export declare class NativeEndpoint {
+  /** The largest request body the endpoint takes (the JS layer stops reading one past it). */
+  get maxBodyBytes(): number
+  /**
+   * Starts answering one request: `method`, `target` (path and query), `headers` as
+   * `[name, value, name, value, ...]` (Node's `rawHeaders`), the whole `body`, and `host`, the
+   * request's number in the JS layer's table of host values, if any. The engine works on it
+   * at once; read the answer from the returned exchange.
+   */
+  exchange(method: string, target: string, headers: Array<string>, body: Buffer, host?: number | undefined | null): NativeExchange
+  /** Ends every session, open stream and subscription of the endpoint now. */
+  close(): void
+}
+
+/**
+ * One request being answered by the endpoint. Closing it (or dropping it) ends the exchange:
+ * what the host does when its client goes away.
+ */
+export declare class NativeExchange {
+  /** The response's head; `null` when the exchange was closed first. */
+  head(): Promise<ExchangeHead | null>
+  /**
+   * The next chunk of an event stream (one event, or a keep-alive comment); `null` once it has
+   * ended or the exchange was closed.
+   */
+  next(): Promise<Buffer | null>
+  /**
+   * Ends the exchange now (the client went away): a modern request still running is
+   * cancelled, a stream is closed.
+   */
+  close(): void
+}
+
 /** A running HTTP server. */
 export declare class NativeHttpServer {
   /** The port bound. */
@@ -66,6 +100,14 @@ export declare class NativeServer {
    * now). Resolves once the port is bound.
    */
   serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
+  /**
+   * The endpoint to mount, with `options` (JSON text: legacySessions, httpSse,
+   * dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
+   * sessionIdleTimeoutMs, auth; the listener's own host, port, path, maxHeaderBytes and
+   * maxHeaders are refused) and, with `auth`, `verifier` checking bearer tokens (see `auth.rs`).
+   * A server made with Redis keeps its legacy sessions there, as `serveHttp` does.
+   */
+  endpoint(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeEndpoint>
   /**
    * A server from its implementation object (`{name, version, title?, ...}`, JSON text),
    * optional instructions, optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`, JSON
@@ -163,6 +205,18 @@ export declare function connect(options: string, elicitation?: ((arg: string) =>
 /** The version this addon was built as ("MAJOR.MINOR.PATCH"). */
 export declare function engineVersion(): string
 
+/** The head of an exchange's response. */
+export interface ExchangeHead {
+  /** The HTTP status. */
+  status: number
+  /** The headers as `[name, value, ...]`, names lowercase. */
+  headers: Array<string>
+  /** The whole body; absent when it is an event stream (read it with `next`). */
+  body?: Buffer
+  /** Host request numbers the engine no longer holds: the JS layer forgets their values. */
+  released: Array<number>
+}
+
 /**
  * What `feed` and `end` hand back: the handler calls to make now, and how many bytes wait to be
  * written. `calls` is one JSON array holding three items per call, the handler's number, the
@@ -204,7 +258,8 @@ export declare function requestCloseStream(id: number): boolean
 
 /**
  * The context of pending request `id`: `{id, method, protocolVersion, era, clientCapabilities,
- * round, clientInfo?, templateVars?, inputResponses?, requestState?, taskId?, auth?}` as JSON
+ * round, clientInfo?, templateVars?, inputResponses?, requestState?, taskId?, auth?}`, and over
+ * HTTP `headers`, `sessionId?` (a legacy session's) and `hostRequest?` (see `mount.rs`), as JSON
  * text; `null` once it is answered.
  */
 export declare function requestContext(id: number): string | null

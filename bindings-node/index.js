@@ -836,6 +836,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.NativeClient = nativeBinding.NativeClient
+module.exports.NativeEndpoint = nativeBinding.NativeEndpoint
+module.exports.NativeExchange = nativeBinding.NativeExchange
 module.exports.NativeHttpServer = nativeBinding.NativeHttpServer
 module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.NativeStdio = nativeBinding.NativeStdio

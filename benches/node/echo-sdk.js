@@ -39,28 +39,37 @@ function body (req) {
   })
 }
 
+/** The SDK's documented stateful routing: a request with a known `Mcp-Session-Id` goes to that
+ * session's transport, an initialize request without one gets a new transport (and McpServer);
+ * `sessions` maps ids to transports. Resolves when the transport has answered. */
+function routeToSession (sessions) {
+  return async (req, res, parsed) => {
+    const id = req.headers['mcp-session-id']
+    let transport = id && sessions.get(id)
+    if (!transport && !id && req.method === 'POST' && isInitializeRequest(parsed)) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (sid) => { sessions.set(sid, transport) },
+      })
+      transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId) }
+      await echoServer().connect(transport)
+    }
+    if (!transport) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no valid session' }, id: null }))
+      return
+    }
+    await transport.handleRequest(req, res, parsed)
+  }
+}
+
 function serveHttp (host, port) {
   const sessions = new Map()
+  const route = routeToSession(sessions)
   const server = http.createServer(async (req, res) => {
     try {
-      const parsed = req.method === 'POST' ? await body(req) : undefined
-      const id = req.headers['mcp-session-id']
-      let transport = id && sessions.get(id)
-      if (!transport && !id && req.method === 'POST' && isInitializeRequest(parsed)) {
-        transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          enableJsonResponse: true,
-          onsessioninitialized: (sid) => { sessions.set(sid, transport) },
-        })
-        transport.onclose = () => { if (transport.sessionId) sessions.delete(transport.sessionId) }
-        await echoServer().connect(transport)
-      }
-      if (!transport) {
-        res.writeHead(400, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'no valid session' }, id: null }))
-        return
-      }
-      await transport.handleRequest(req, res, parsed)
+      await route(req, res, req.method === 'POST' ? await body(req) : undefined)
     } catch (e) {
       if (!res.headersSent) res.writeHead(500)
       res.end()
@@ -78,9 +87,14 @@ function serveHttp (host, port) {
   })
 }
 
-const how = parseArgs('echo-sdk.js')
-if (how.transport === 'stdio') {
-  echoServer().connect(new StdioServerTransport())
-} else {
-  serveHttp(how.host, how.port)
+if (require.main === module) {
+  const how = parseArgs('echo-sdk.js')
+  if (how.transport === 'stdio') {
+    echoServer().connect(new StdioServerTransport())
+  } else {
+    serveHttp(how.host, how.port)
+  }
 }
+
+// echo-sdk-express.js mounts the same server in Express.
+module.exports = { routeToSession }

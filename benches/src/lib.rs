@@ -8,6 +8,7 @@ pub mod driver;
 pub mod echo;
 pub mod http;
 pub mod node;
+pub mod node_mount;
 pub mod report;
 pub mod serve;
 pub mod soak;

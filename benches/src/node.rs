@@ -6,10 +6,11 @@
 //! ```text
 //! mcp-bench --node [--quick] [--json] [--requests N] [--requests-large N] [--rounds R]
 //!                  [--phase-time SECS] [--node PATH] [--scripts DIR] [--libmcp PATH]
-//!                  [--stdio-only | --http-only]
+//!                  [--stdio-only | --http-only | --mount]
 //! ```
 //! `--node` is the Node executable (default `node` on `PATH`), `--scripts` the directory of the
 //! two echo scripts (default `benches/node` of the source tree this was built from).
+//! `mcp-bench --node --mount ...` runs the mount benchmark instead (`node_mount.rs`).
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -31,13 +32,15 @@ struct Options {
     libmcp: Option<PathBuf>,
     stdio: bool,
     http: bool,
+    /// The mount benchmark instead (`node_mount.rs`).
+    mount: bool,
 }
 
 fn usage() -> ! {
     eprintln!(
         "usage: mcp-bench --node [--quick] [--json] [--requests N] [--requests-large N] [--rounds R]\n\
          \x20                       [--phase-time SECS] [--node PATH] [--scripts DIR] [--libmcp PATH]\n\
-         \x20                       [--stdio-only | --http-only]"
+         \x20                       [--stdio-only | --http-only | --mount]"
     );
     std::process::exit(2)
 }
@@ -50,6 +53,7 @@ fn parse(args: &[String]) -> Options {
         libmcp: None,
         stdio: true,
         http: true,
+        mount: false,
     };
     let mut it = args.iter().cloned();
     while let Some(a) = it.next() {
@@ -63,6 +67,7 @@ fn parse(args: &[String]) -> Options {
             "--libmcp" => o.libmcp = Some(value().into()),
             "--stdio-only" => o.http = false,
             "--http-only" => o.stdio = false,
+            "--mount" => o.mount = true,
             _ => usage(),
         }
     }
@@ -145,6 +150,9 @@ fn rounds<R>(
 /// Runs the Node benchmark with `args` (those after `--node`); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
     let o = parse(args);
+    if o.mount {
+        return crate::node_mount::run(&o.common, &o.node, &o.scripts);
+    }
     let c = &o.common;
     let counts = EchoCounts::new(c.quick, c.requests, c.requests_large);
     let (phase_time, verify_every) = (c.phase_time(), c.verify_every());

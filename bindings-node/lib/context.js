@@ -5,6 +5,7 @@
 
 const native = require('../index.js')
 const { translatedSync } = require('./errors')
+const hostValues = require('./host_values')
 
 /** Input the handler needs before it can finish; return it from a handler (see `inputRequired`). */
 class InputRequired {
@@ -101,6 +102,22 @@ class Context {
   get templateVars () { return this.#get('templateVars') }
   /** The verified access token's facts (HTTP with OAuth), if any. */
   get auth () { return this.#get('auth') }
+  /** Over HTTP, the request as the official SDK's `extra.requestInfo` has it: `{headers}`, names
+   * lowercase, a repeated header's values joined with `, ` (as node:http joins them). */
+  get requestInfo () {
+    const headers = this.#get('headers')
+    return headers === undefined ? undefined : { headers }
+  }
+
+  /** The legacy HTTP session's id (`Mcp-Session-Id`), as the official SDK's `extra.sessionId`. */
+  get sessionId () { return this.#get('sessionId') }
+  /** What the application's web server said about the caller, as the official SDK's
+   * `extra.authInfo`: `req.auth` of a request given to `handleRequest`, `options.authInfo` of one
+   * given to `fetch` (see lib/mount.js); the engine's own OAuth check is `auth`. */
+  get authInfo () {
+    const value = hostValues.lookup(this.#get('hostRequest'))
+    return value === undefined ? undefined : value.auth
+  }
 
   /** The id of the task this request runs as, once it is one. */
   get taskId () {

@@ -77,6 +77,14 @@ export declare class Context {
   readonly inputResponses: Record<string, any>
   readonly templateVars?: Record<string, string | string[] | Record<string, string>>
   readonly auth?: { subject?: string, clientId?: string, scopes: string[], expiresAt?: number, audience: string[], claims: JsonObject }
+  /** Over HTTP: the request's headers, as the official SDK's `extra.requestInfo` (names lowercase,
+   * a repeated header's values joined with `, `). */
+  readonly requestInfo?: { headers: Record<string, string> }
+  /** The legacy HTTP session's id (`Mcp-Session-Id`), as the official SDK's `extra.sessionId`. */
+  readonly sessionId?: string
+  /** What the application's web server established about the caller, as the official SDK's
+   * `extra.authInfo`: `req.auth` given to `handleRequest`, `options.authInfo` given to `fetch`. */
+  readonly authInfo?: AuthInfo
   /** The id of the task this request runs as, once it is one. */
   readonly taskId?: string
   /** Runs the request as a task from here on if it may (a `deferTask` tool, a client that takes
@@ -190,6 +198,49 @@ export interface AuthOptions {
   checkAudience?: boolean
   verifyTimeoutMs?: number
 }
+/** The caller as the application's authentication established it (the official SDK's AuthInfo
+ * shape; passed through as the application set it). */
+export interface AuthInfo {
+  token?: string
+  clientId?: string
+  scopes?: string[]
+  expiresAt?: number
+  resource?: URL
+  extra?: Record<string, unknown>
+  [key: string]: unknown
+}
+/** The options of a mounted endpoint: those of `serveHttp` but its listener's own. Host/Origin
+ * checking is off by default and on when `allowedHosts` or `allowedOrigins` is given. */
+export type MountOptions = Omit<HttpOptions, 'host' | 'port' | 'path' | 'maxHeaderBytes' | 'maxHeaders'>
+/** What the mount reads of a node:http IncomingMessage (Express's request, Fastify's `request.raw`). */
+export interface IncomingMessageLike {
+  readonly method?: string
+  readonly url?: string
+  readonly rawHeaders: string[]
+  readonly readableEnded?: boolean
+  /** Set by the application's authentication middleware; handlers see it as `ctx.authInfo`. */
+  auth?: unknown
+  on (event: string, listener: (...args: any[]) => void): unknown
+}
+/** What the mount uses of a node:http ServerResponse (Express's response, Fastify's `reply.raw`). */
+export interface ServerResponseLike {
+  writeHead (status: number, headers?: any): unknown
+  write (chunk: any): boolean
+  end (chunk?: any): unknown
+  on (event: string, listener: (...args: any[]) => void): unknown
+}
+/** The MCP endpoint mounted in the application's web server (`server.mount()`); both methods are
+ * bound. */
+export interface MountedEndpoint {
+  /** Answers a node:http request; `parsedBody` is the body a middleware parsed (`req.body`). */
+  handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  /** Answers a web-standard Request (Hono: `c.req.raw`); an event stream's body is a ReadableStream. */
+  fetch (request: Request, options?: { authInfo?: unknown }): Promise<Response>
+  /** Resolves once the endpoint is ready; rejects when it cannot be made (Redis not answering). */
+  readonly ready: Promise<void>
+  /** Ends every session and stream of the endpoint. */
+  close (): void
+}
 export interface HttpServing {
   readonly url: string
   readonly port: number
@@ -301,6 +352,13 @@ export declare class Server {
   serveStdio (): Promise<void>
   serveHttp (options?: HttpOptions): Promise<HttpServing>
   listen (options?: { transport?: 'stdio' } | ({ transport: 'http' } & HttpOptions)): Promise<void | HttpServing>
+  /** The endpoint to mount in the application's own web server, made once (before the first
+   * `handleRequest`/`fetch`, which otherwise make it with the defaults). */
+  mount (options?: MountOptions): MountedEndpoint
+  /** Answers a node:http request (Express, Fastify raw) on the mounted endpoint. */
+  handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  /** Answers a web-standard Request on the mounted endpoint. */
+  fetch (request: Request, options?: { authInfo?: unknown }): Promise<Response>
   close (): Promise<void>
 }
 

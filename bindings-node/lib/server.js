@@ -8,6 +8,7 @@ const { McpError, ErrorCode, InvalidTokenError, TransportError, translated, tran
 const { Context, InputRequired } = require('./context')
 const { toJsonSchema } = require('./schema')
 const { replyResult, parseWithStrings } = require('./large_strings')
+const { MountedEndpoint } = require('./mount')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -228,6 +229,23 @@ function counts (options, keys) {
   return given
 }
 
+/** The HTTP options of `serveHttp` and `mount` for the addon: `{json, verifier}`, the token
+ * verifier wrapping `auth.verifyToken` when `auth` is given. */
+function httpOptions (options) {
+  optionalObject(options, 'HTTP options')
+  counts(options, HTTP_COUNTS)
+  const { auth, ...rest } = options
+  let verifier
+  if (auth !== undefined) {
+    optionalObject(auth, 'auth options')
+    const { verifyToken, ...authOptions } = auth
+    requireFunction(verifyToken, 'auth.verifyToken')
+    verifier = tokenVerifier(verifyToken)
+    rest.auth = authOptions
+  }
+  return { json: JSON.stringify(rest), verifier }
+}
+
 function limitsJson (options) {
   const limits = counts(options, LIMITS)
   return Object.keys(limits).length ? JSON.stringify(limits) : undefined
@@ -352,6 +370,8 @@ class Server {
   #native
   #keys = { tool: new Set(), resource: new Set(), resourceTemplate: new Set(), prompt: new Set() }
   #http = new Set()
+  /** The mounted endpoint (`mount()`), once made. */
+  #mount = null
   #stdio = null
   #stopStdio = null
   /** The completion handler's number (see `runFed`). */
@@ -595,18 +615,8 @@ class Server {
    * made with `redis` keeps its sessions there, and rejects with a TransportError when Redis does
    * not answer now. */
   async serveHttp (options = {}) {
-    optionalObject(options, 'HTTP options')
-    counts(options, HTTP_COUNTS)
-    const { auth, ...rest } = options
-    let verifier
-    if (auth !== undefined) {
-      optionalObject(auth, 'auth options')
-      const { verifyToken, ...authOptions } = auth
-      requireFunction(verifyToken, 'auth.verifyToken')
-      verifier = tokenVerifier(verifyToken)
-      rest.auth = authOptions
-    }
-    const handle = await translated(() => this.#native.serveHttp(JSON.stringify(rest), verifier))
+    const { json, verifier } = httpOptions(options)
+    const handle = await translated(() => this.#native.serveHttp(json, verifier))
     const closed = handle.closed()
     const http = {
       url: handle.url,
@@ -619,6 +629,36 @@ class Server {
     }
     this.#http.add(http)
     return http
+  }
+
+  /** The MCP endpoint of this server to mount in the application's own web server, made with
+   * `options` (made once: a second call, or a call after `handleRequest`/`fetch` made the default
+   * one, throws). `options`: those of `serveHttp` but the listener's own (`host`, `port`, `path`,
+   * `maxHeaderBytes`, `maxHeaders`, refused); DNS-rebinding protection is off by default (the
+   * application, or the proxy before it, owns `Host`) and on when `allowedHosts` or
+   * `allowedOrigins` is given, unless `dnsRebindingProtection: false`. Returns `{handleRequest,
+   * fetch, ready, close()}` (see lib/mount.js); `ready` rejects when the endpoint cannot be made
+   * (a server made with `redis` whose Redis does not answer), and requests then get HTTP 500. */
+  mount (options = {}) {
+    if (this.#mount !== null) throw new Error('this server is mounted already: call mount(options) once, before the first handleRequest() or fetch()')
+    const { json, verifier } = httpOptions(options)
+    // Options the engine refuses throw here, at once.
+    const created = translatedSync(() => this.#native.endpoint(json, verifier))
+    this.#mount = new MountedEndpoint(() => created)
+    return this.#mount
+  }
+
+  /** Answers one request of a node:http server (Express, Fastify's raw req/res) on this server's
+   * mounted endpoint, made with the defaults of `mount()` on first use: see `mount()` and
+   * `MountedEndpoint.handleRequest` in lib/mount.js. */
+  handleRequest (req, res, parsedBody) {
+    return (this.#mount ?? this.mount()).handleRequest(req, res, parsedBody)
+  }
+
+  /** Answers a web-standard Request with a Response on this server's mounted endpoint (made with
+   * the defaults of `mount()` on first use); `options.authInfo` reaches handlers as `ctx.authInfo`. */
+  fetch (request, options) {
+    return (this.#mount ?? this.mount()).fetch(request, options)
   }
 
   /** `serveStdio()` or `serveHttp(options)` by `options.transport` (`'stdio'` or `'http'`). */
@@ -634,6 +674,7 @@ class Server {
   async close () {
     const stdio = this.#stdio
     if (this.#stopStdio) this.#stopStdio()
+    if (this.#mount !== null) this.#mount.close()
     await Promise.all([...this.#http].map((h) => h.close()))
     if (stdio) await stdio.catch(() => {})
   }

@@ -2,6 +2,7 @@
 //! from JS mapped onto `HttpServerConfig` (OAuth resource-server mode in `auth.rs`), and a handle
 //! that closes it.
 
+use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,7 +10,7 @@ use std::time::Duration;
 use libmcp::server::Server;
 use libmcp::transport::http::{HttpServerConfig, serve_http};
 use napi::Env;
-use napi::bindgen_prelude::{Function, Promise, PromiseRaw};
+use napi::bindgen_prelude::{Function, Promise, PromiseRaw, ToNapiValue};
 use napi_derive::napi;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
@@ -34,8 +35,8 @@ pub(crate) fn strings(v: &Value, what: &str) -> napi::Result<Vec<String>> {
         .ok_or_else(|| invalid(format!("{what} must be an array of strings")))
 }
 
-/// `HttpServerConfig` from the JS options object (every key optional); `auth` (resource-server
-/// mode) needs the token verifier.
+/// `HttpServerConfig` for `serveHttp`'s own listener from the JS options object (every key
+/// optional); `auth` (resource-server mode) needs the token verifier.
 fn config(
     options: &Value,
     verifier: Option<&Function<String, Promise<String>>>,
@@ -54,11 +55,31 @@ fn config(
             .ok_or_else(|| invalid(format!("port must be 0..65535, got {p}")))?,
     };
     let mut c = HttpServerConfig::with_bind(SocketAddr::new(host, port));
-    let flag = |k: &str| options.get(k).and_then(Value::as_bool);
-    let number = |k: &str| options.get(k).and_then(Value::as_u64);
     if let Some(p) = options.get("path").and_then(Value::as_str) {
         c.path = p.into();
     }
+    let number = |k: &str| options.get(k).and_then(Value::as_u64);
+    if let Some(n) = number("maxHeaderBytes") {
+        c.max_header_bytes = n as usize;
+    }
+    if let Some(n) = number("maxHeaders") {
+        c.max_headers = n as usize;
+    }
+    endpoint_options(options, verifier, &mut c)?;
+    c.validate().map_err(|e| invalid_config(e, &NAMES))?;
+    Ok(c)
+}
+
+/// The options of the endpoint itself, shared by `serveHttp` and a mounted endpoint (`mount.rs`):
+/// legacySessions, httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes,
+/// maxSessions, sessionIdleTimeoutMs and auth, set on `c`.
+pub(crate) fn endpoint_options(
+    options: &Value,
+    verifier: Option<&Function<String, Promise<String>>>,
+    c: &mut HttpServerConfig,
+) -> napi::Result<()> {
+    let flag = |k: &str| options.get(k).and_then(Value::as_bool);
+    let number = |k: &str| options.get(k).and_then(Value::as_u64);
     if let Some(b) = flag("legacySessions") {
         c.legacy_sessions = b;
     }
@@ -77,12 +98,6 @@ fn config(
     if let Some(n) = number("maxBodyBytes") {
         c.max_body_bytes = n as usize;
     }
-    if let Some(n) = number("maxHeaderBytes") {
-        c.max_header_bytes = n as usize;
-    }
-    if let Some(n) = number("maxHeaders") {
-        c.max_headers = n as usize;
-    }
     if let Some(n) = number("maxSessions") {
         c.max_sessions = n as usize;
     }
@@ -97,12 +112,11 @@ fn config(
             return Err(invalid("a token verifier was given without auth options"));
         }
     }
-    c.validate().map_err(|e| invalid_config(e, &NAMES))?;
-    Ok(c)
+    Ok(())
 }
 
 /// The JS option of each field [`HttpServerConfig::validate`] may name (`path` is the same in both).
-const NAMES: [(&str, &str); 7] = [
+pub(crate) const NAMES: [(&str, &str); 7] = [
     ("allowedHosts", "allowed_hosts"),
     ("allowedOrigins", "allowed_origins"),
     ("maxBodyBytes", "max_body_bytes"),
@@ -128,6 +142,23 @@ impl NativeServer {
         verifier: Option<Function<String, Promise<String>>>,
     ) -> napi::Result<PromiseRaw<'env, NativeHttpServer>> {
         let config = config(&parse("HTTP options", &options)?, verifier.as_ref())?;
+        self.start_http(env, config, listen)
+    }
+}
+
+impl NativeServer {
+    /// Runs `start` on the runtime with the server and `config`, pointed first at the server's
+    /// Redis stores (if it was made with Redis); the promise resolves to what `start` gives.
+    pub(crate) fn start_http<'env, T, F>(
+        &self,
+        env: &'env Env,
+        config: HttpServerConfig,
+        start: impl FnOnce(Server, HttpServerConfig) -> F + Send + 'static,
+    ) -> napi::Result<PromiseRaw<'env, T>>
+    where
+        T: ToNapiValue + Send + 'static,
+        F: Future<Output = napi::Result<T>> + Send + 'static,
+    {
         let server = self.server.clone();
         let redis = self.redis.clone();
         env.spawn_future(async move {
@@ -135,7 +166,7 @@ impl NativeServer {
             if let Some(r) = &redis {
                 crate::redis::configure(r, &mut config).await?;
             }
-            listen(server, config).await
+            start(server, config).await
         })
     }
 }

@@ -16,6 +16,7 @@ mod http;
 mod js_strings;
 mod large_strings;
 mod limits;
+mod mount;
 mod redis;
 mod request;
 mod server;

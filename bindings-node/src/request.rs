@@ -199,11 +199,41 @@ fn context_json(ctx: &RequestContext) -> String {
             o.insert(k.into(), v);
         }
     }
+    if let Some(headers) = headers_json(ctx) {
+        o.insert("headers".into(), Value::Object(headers));
+        if let Some(id) = ctx.http_session_id() {
+            o.insert("sessionId".into(), json!(id));
+        }
+        if let Some(n) = crate::mount::host_request(ctx) {
+            o.insert("hostRequest".into(), json!(n));
+        }
+    }
     Value::Object(o).to_string()
 }
 
+/// The HTTP request's headers as Node's `IncomingMessage.headers` shows them: names lowercase,
+/// the values of a repeated name joined with `, ` (`; ` for `cookie`); a value that is not UTF-8
+/// has its invalid bytes replaced. `None` when the request did not come over HTTP.
+fn headers_json(ctx: &RequestContext) -> Option<Map<String, Value>> {
+    let mut o = Map::new();
+    for (name, value) in &ctx.http_request()?.headers {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        match o.get_mut(name.as_str()) {
+            Some(Value::String(s)) => {
+                s.push_str(if name == "cookie" { "; " } else { ", " });
+                s.push_str(&value);
+            }
+            _ => {
+                o.insert(name.as_str().to_owned(), json!(value));
+            }
+        }
+    }
+    Some(o)
+}
+
 /// The context of pending request `id`: `{id, method, protocolVersion, era, clientCapabilities,
-/// round, clientInfo?, templateVars?, inputResponses?, requestState?, taskId?, auth?}` as JSON
+/// round, clientInfo?, templateVars?, inputResponses?, requestState?, taskId?, auth?}`, and over
+/// HTTP `headers`, `sessionId?` (a legacy session's) and `hostRequest?` (see `mount.rs`), as JSON
 /// text; `null` once it is answered.
 #[napi]
 pub fn request_context(id: f64) -> Option<String> {

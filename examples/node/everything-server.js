@@ -336,7 +336,12 @@ async function main (args) {
   await http.closed
 }
 
-main(process.argv.slice(2)).catch((e) => {
-  process.stderr.write(`everything-server: ${e.message}\n`)
-  process.exit(1)
-})
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((e) => {
+    process.stderr.write(`everything-server: ${e.message}\n`)
+    process.exit(1)
+  })
+}
+
+// everything-mounted.js mounts this server in a web application.
+module.exports = { server }

@@ -3,6 +3,7 @@
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
   inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry, SkillDefinition, ServerOptions,
+  MountedEndpoint, MountOptions, IncomingMessageLike, ServerResponseLike,
   ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult, ListRootsRequestParams, ListRootsResult,
 } from '../../lib/index'
 
@@ -67,6 +68,17 @@ async function server (): Promise<void> {
     },
   })
   await secured.close()
+  const options: MountOptions = { allowedHosts: ['mcp.example.com'], maxBodyBytes: 1 << 20 }
+  const mcp: MountedEndpoint = s.mount(options)
+  await mcp.ready
+  s.tool('who', (_a, ctx) => `${ctx.requestInfo?.headers['x-tag']} ${ctx.authInfo?.clientId} ${ctx.sessionId}`)
+  const route = (req: IncomingMessageLike, res: ServerResponseLike): Promise<void> => mcp.handleRequest(req, res, { jsonrpc: '2.0' })
+  void route
+  const answer: Response = await s.fetch(new Request('http://localhost/mcp'), { authInfo: { clientId: 'ada' } })
+  void answer
+  const viaServer = (req: IncomingMessageLike, res: ServerResponseLike) => s.handleRequest(req, res)
+  void viaServer
+  mcp.close()
   await s.close()
 }
 
