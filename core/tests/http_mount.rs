@@ -288,7 +288,7 @@ async fn exchange_serves_plain_data_and_names_a_bad_header() {
         .header("MCP-Protocol-Version", "2026-07-28")
         .header("Mcp-Method", "tools/call")
         .header("Mcp-Name", "whoami")
-        .header("X-Client-Tag", "from-c")
+        .header("X-Client-Tag", " from-c\t")
         .extension(Principal("bob".into()))
         .body(body.to_string());
     let mut ex = endpoint.exchange(req).await;

@@ -4,6 +4,7 @@
 
 use axum::Router;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use libmcp::transport::http::{HttpEndpoint, HttpServerConfig};
 use libmcp_bench::serve::{self, Serve};
 
@@ -23,6 +24,10 @@ async fn main() -> libmcp::Result<()> {
         .nest_service("/mcp", endpoint.clone());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     serve::announce(listener.local_addr()?);
+    // As serve_http does: answers go out at once, not held back for Nagle's algorithm.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::select! {
         r = axum::serve(listener, app) => r?,
         () = serve::stdin_closed() => {}

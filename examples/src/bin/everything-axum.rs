@@ -17,6 +17,7 @@ use axum::http::HeaderValue;
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use libmcp::transport::http::{HttpEndpoint, HttpServerConfig};
 
 const USAGE: &str = "Usage: everything-axum [ADDR] [--http-sse]\n\nServes the MCP conformance fixtures \
@@ -87,6 +88,10 @@ async fn main() {
         .local_addr()
         .expect("a bound listener has an address");
     eprintln!("listening on http://{local}/mcp");
+    // As serve_http does: answers go out at once, not held back for Nagle's algorithm.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     if let Err(e) = axum::serve(listener, app).await {
         eprintln!("everything-axum: {e}");
         std::process::exit(1);

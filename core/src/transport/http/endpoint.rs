@@ -350,7 +350,9 @@ impl ExchangeRequest {
         for (name, value) in &self.headers {
             let n = HeaderName::from_bytes(name.as_bytes())
                 .map_err(|_| format!("{name:?} is not a header name"))?;
-            let v = HeaderValue::from_str(value)
+            // A field value carries no surrounding whitespace (RFC 9110 section 5.5); some web
+            // servers hand it over untrimmed.
+            let v = HeaderValue::from_str(value.trim_matches([' ', '\t']))
                 .map_err(|_| format!("the value of header {name:?} is not a header value"))?;
             headers.append(n, v);
         }
