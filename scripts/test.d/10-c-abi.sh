@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C ABI (issue 4): checks that include/mcp.h matches what cbindgen 0.29.4 generates from ffi/src,
+# The C ABI: checks that include/mcp.h matches what cbindgen 0.29.4 generates from ffi/src,
 # installs libmcp into a prefix with ffi/install.sh (debug build), then builds the C tests in tests/c
 # with -std=c11 -Wall -Wextra -Wpedantic -Werror through pkg-config and runs them plainly, under
 # ASan+UBSan and under valgrind (a C client spawning a C server over stdio, both checked), links the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite against the C examples (issue 4): examples/c/everything-server.c
+# The official MCP conformance suite against the C examples: examples/c/everything-server.c
 # served over Streamable HTTP at --requirements 2025-11-25 and 2026-07-28 (every scored scenario must
 # pass), the four pending, the ten tasks-* and the three sep-2640-skills-* extension scenarios as
 # step 30 runs them (a skipped check fails), then the same legs with OAuth required (a token verifier in C;

@@ -3,9 +3,11 @@
 # endpoint as one route of the application's own server, beside its other routes): the Python SDK
 # client's Streamable HTTP tests of tests/interop/test_interop.py (both eras, every message
 # schema-checked through the tap) and the TypeScript SDK client (tests/mounts/ts_sdk_client.js,
-# legacy era) against each mount. Mounts: axum (everything-axum). Reuses the venv of
-# 20-python-interop.sh and the npm dev dependencies and Node 22 of 41-node.sh (installing them when
-# this step runs alone).
+# legacy era; the 1.x SDK speaks no other) against each mount: axum (everything-axum), FastAPI under
+# uvicorn (examples/python/everything_asgi.py), Express and Hono (examples/node/everything-mounted.js)
+# and libmicrohttpd (examples/c/mhd-server.c). Runs after the steps that build what it starts: the
+# libmcp wheel in .venv (40-python.sh), the Node addon (41-node.sh) and the libmicrohttpd example
+# (12-c-conformance.sh); it says which one to run first when one is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
@@ -44,6 +46,21 @@ against_mount() {
   return "$status"
 }
 
+# What the other mounts need, built by earlier steps.
+mhd="$(target_dir)/c-conformance/bin/mhd-server"
+missing=()
+"$venv/bin/python" -c "import libmcp" 2> /dev/null || missing+=("the libmcp package in $venv (run scripts/test.d/40-python.sh)")
+ls bindings-node/*.node > /dev/null 2>&1 || missing+=("the Node addon (run scripts/test.d/41-node.sh)")
+[ -x "$mhd" ] || missing+=("$mhd (run scripts/test.d/12-c-conformance.sh)")
+if [ "${#missing[@]}" -gt 0 ]; then
+  printf 'error: missing %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+
 status=0
 against_mount axum "$bin_dir/everything-axum" 127.0.0.1:0 || status=1
+against_mount "FastAPI/uvicorn" "$venv/bin/python" examples/python/everything_asgi.py 127.0.0.1:0 || status=1
+against_mount Express "$node22" examples/node/everything-mounted.js express 127.0.0.1:0 || status=1
+against_mount Hono "$node22" examples/node/everything-mounted.js hono 127.0.0.1:0 || status=1
+against_mount libmicrohttpd "$mhd" 127.0.0.1:0 || status=1
 exit "$status"
