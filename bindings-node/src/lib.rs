@@ -12,6 +12,7 @@ mod client;
 mod client_auth;
 mod client_options;
 mod error;
+mod host_request;
 mod http;
 mod js_strings;
 mod large_strings;

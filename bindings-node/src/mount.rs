@@ -5,13 +5,12 @@
 //! protocol rule lives here: this only converts and delegates.
 //!
 //! What the host's middleware established about a request (Express's `req.auth`) stays in JS: the
-//! request carries a number into the JS layer's table of them (a [`HostRequest`] extension, read
-//! back by the handler's context, see `request.rs`), and the JS layer forgets a number once the
-//! engine has dropped every copy of it (listed by [`ExchangeHead::released`]).
+//! request carries a number into the JS layer's table of them (`host_request.rs`, read back by the
+//! handler's context, see `request.rs`), and the JS layer forgets a number once the engine has
+//! dropped every copy of it (listed by [`ExchangeHead::released`]).
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
-use libmcp::server::RequestContext;
 use libmcp::transport::http::{ExchangeRequest, HttpEndpoint, HttpServerConfig};
 use napi::Env;
 use napi::bindgen_prelude::{Buffer, Function, Promise, PromiseRaw};
@@ -22,6 +21,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::error::{engine, invalid, invalid_config, parse};
+use crate::host_request::{self, HostRequest};
 use crate::http::{NAMES, endpoint_options};
 use crate::server::NativeServer;
 
@@ -49,27 +49,6 @@ fn mount_config(
     }
     c.validate().map_err(|e| invalid_config(e, &NAMES))?;
     Ok(c)
-}
-
-/// Numbers of host requests whose last copy the engine dropped, not yet handed to the JS layer.
-static RELEASED: LazyLock<Mutex<Vec<f64>>> = LazyLock::new(Default::default);
-
-/// The number of a request in the JS layer's table of host values, carried through the engine
-/// as a request extension; when the engine drops its last copy the number is released.
-#[derive(Clone)]
-struct HostRequest(Arc<HostNumber>);
-
-struct HostNumber(f64);
-
-impl Drop for HostNumber {
-    fn drop(&mut self) {
-        RELEASED.lock().push(self.0);
-    }
-}
-
-/// The host request number of the HTTP request `ctx` came with, if the host attached one.
-pub(crate) fn host_request(ctx: &RequestContext) -> Option<f64> {
-    ctx.http_extension::<HostRequest>().map(|h| h.0.0)
 }
 
 /// The MCP endpoint of a server, mounted in the application's web server.
@@ -132,7 +111,7 @@ impl NativeEndpoint {
             req = req.header(name, value);
         }
         if let Some(n) = host {
-            req = req.extension(HostRequest(Arc::new(HostNumber(n))));
+            req = req.extension(HostRequest::new(n));
         }
         let (tx, rx) = mpsc::channel(1);
         let endpoint = self.endpoint.clone();
@@ -236,7 +215,7 @@ impl NativeExchange {
             status: u32::from(status),
             headers: headers.into_iter().flat_map(|(k, v)| [k, v]).collect(),
             body: body.map(Buffer::from),
-            released: std::mem::take(&mut *RELEASED.lock()),
+            released: host_request::take_released(),
         })
     }
 

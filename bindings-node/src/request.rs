@@ -204,7 +204,7 @@ fn context_json(ctx: &RequestContext) -> String {
         if let Some(id) = ctx.http_session_id() {
             o.insert("sessionId".into(), json!(id));
         }
-        if let Some(n) = crate::mount::host_request(ctx) {
+        if let Some(n) = crate::host_request::host_request(ctx) {
             o.insert("hostRequest".into(), json!(n));
         }
     }
