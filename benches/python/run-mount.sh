@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The mounted-endpoint benchmark: a release build of libmcp for Python in the venv .venv-bench (with
-# the official `mcp` SDK, FastAPI and uvicorn beside it) and the `mcp-bench-mount` driver, then the
-# driver against the libmcp echo server mounted in a FastAPI app under uvicorn (echo_mounted.py),
-# the same server on its own port (echo_libmcp.py) and the official SDK's app mounted in a FastAPI
-# app under uvicorn (echo_sdk_mounted.py): 32 sessions, 64 B echoes, both eras, with ratios.
+# The mounted-endpoint benchmark: a release build of libmcp for Python in the venv .venv-bench
+# (with the official `mcp` SDK, FastAPI and uvicorn with its standard extras, httptools and uvloop,
+# beside it) and the `mcp-bench-mount` driver, then the driver against the libmcp echo server
+# mounted in a FastAPI app under uvicorn (echo_mounted.py), the same server on its own port
+# (echo_libmcp.py) and the official SDK's app mounted in a FastAPI app under uvicorn
+# (echo_sdk_mounted.py): 32 sessions, 64 B echoes, both eras, with ratios.
 # Not part of the test command. Extra arguments go to mcp-bench-mount (--rounds, --requests,
 # --phase-time, --quick, --json).
 set -euo pipefail
