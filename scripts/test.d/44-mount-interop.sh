@@ -26,19 +26,21 @@ bin_dir="$(target_dir)/debug"
 SERVER_PID=""
 trap 'stop_server "$SERVER_PID"' EXIT
 
-# Usage: against_mount NAME COMMAND... (the command prints "listening on http://127.0.0.1:PORT/mcp"
-# on stderr); returns non-zero when a client failed.
+# Usage: against_mount NAME "SERVER-NAME VERSION" COMMAND... (the command prints "listening on
+# http://127.0.0.1:PORT/mcp" on stderr; SERVER-NAME and VERSION are what its server reports);
+# returns non-zero when a client failed.
 against_mount() {
-  local name="$1" work status=0
-  shift
+  local name="$1" info="$2" work status=0
+  shift 2
   work="$(mktemp -d)"
   start_http_server "$work/server.log" "$@"
   echo "--- the Python SDK client against the endpoint mounted in $name (port $SERVER_PORT)"
   LIBMCP_BIN_DIR="$bin_dir" LIBMCP_EVERYTHING_HTTP_UPSTREAM="http://127.0.0.1:$SERVER_PORT" \
+    LIBMCP_EVERYTHING_INFO="$info" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/interop/test_interop.py -k "http-" \
     || status=1
   echo "--- the TypeScript SDK client against the endpoint mounted in $name"
-  "$node22" tests/mounts/ts_sdk_client.js "http://localhost:$SERVER_PORT/mcp" || status=1
+  "$node22" tests/mounts/ts_sdk_client.js "http://localhost:$SERVER_PORT/mcp" "${info% *}" || status=1
   stop_server "$SERVER_PID"
   SERVER_PID=""
   [ "$status" = 0 ] || { echo "server log of $name:"; tail -20 "$work/server.log"; }
@@ -58,9 +60,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 status=0
-against_mount axum "$bin_dir/everything-axum" 127.0.0.1:0 || status=1
-against_mount "FastAPI/uvicorn" "$venv/bin/python" examples/python/everything_asgi.py 127.0.0.1:0 || status=1
-against_mount Express "$node22" examples/node/everything-mounted.js express 127.0.0.1:0 || status=1
-against_mount Hono "$node22" examples/node/everything-mounted.js hono 127.0.0.1:0 || status=1
-against_mount libmicrohttpd "$mhd" 127.0.0.1:0 || status=1
+rust="libmcp-everything-server 0.1.0"
+python="libmcp-python-everything-server 0.1.0"
+node="libmcp-node-everything-server 0.1.0"
+c="libmcp-everything-server-c 1.0.0"
+against_mount axum "$rust" "$bin_dir/everything-axum" 127.0.0.1:0 || status=1
+against_mount "FastAPI/uvicorn" "$python" "$venv/bin/python" examples/python/everything_asgi.py 127.0.0.1:0 || status=1
+against_mount Express "$node" "$node22" examples/node/everything-mounted.js express 127.0.0.1:0 || status=1
+against_mount Hono "$node" "$node22" examples/node/everything-mounted.js hono 127.0.0.1:0 || status=1
+against_mount libmicrohttpd "$c" "$mhd" 127.0.0.1:0 || status=1
 exit "$status"

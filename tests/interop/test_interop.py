@@ -121,6 +121,12 @@ CONFORMANCE_TOOLS = {
 }
 
 
+# The name and version the everything-server under test reports: the Rust one's, or (with
+# LIBMCP_EVERYTHING_HTTP_UPSTREAM) those of the server at that URL, given as "NAME VERSION" in
+# LIBMCP_EVERYTHING_INFO (the C, Python and Node everything-servers name themselves).
+EVERYTHING_INFO = tuple(os.environ.get("LIBMCP_EVERYTHING_INFO", "libmcp-everything-server 0.1.0").split())
+
+
 @pytest.fixture(scope="session")
 def everything_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpService]:
     """One everything-server --http for the whole run (or LIBMCP_EVERYTHING_HTTP_UPSTREAM), behind
@@ -203,7 +209,7 @@ async def test_sdk_negotiates_version(connection: str, request: pytest.FixtureRe
                 return
             info = client.server_info
             assert info is not None
-            assert (info.name, info.version) == ("libmcp-everything-server", "0.1.0")
+            assert (info.name, info.version) == EVERYTHING_INFO
             caps = client.server_capabilities
             assert caps is not None and caps.tools is not None
             assert caps.resources is not None and caps.prompts is not None

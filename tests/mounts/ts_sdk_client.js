@@ -2,7 +2,8 @@
 // The official TypeScript SDK client (@modelcontextprotocol/sdk 1.x, from bindings-node's dev
 // dependencies; it speaks the legacy era) against an everything-server mounted in a web
 // application: initialize, tools with a progress stream (SSE), a resource, a prompt, and the
-// session's DELETE on close. Usage: node tests/mounts/ts_sdk_client.js URL
+// session's DELETE on close. Usage: node tests/mounts/ts_sdk_client.js URL [SERVER-NAME]
+// (SERVER-NAME: what the server reports as its name; the Rust everything-server's by default).
 // Exits 0 when every answer is the fixture's, 1 with the first difference otherwise.
 const path = require('node:path')
 const assert = require('node:assert/strict')
@@ -12,12 +13,12 @@ const sdk = createRequire(path.join(__dirname, '..', '..', 'bindings-node', 'pac
 const { Client } = sdk('@modelcontextprotocol/sdk/client/index.js')
 const { StreamableHTTPClientTransport } = sdk('@modelcontextprotocol/sdk/client/streamableHttp.js')
 
-async function main (url) {
+async function main (url, name = 'libmcp-everything-server') {
   const client = new Client({ name: 'ts-sdk-mount-check', version: '1' }, { capabilities: {} })
   const transport = new StreamableHTTPClientTransport(new URL(url))
   await client.connect(transport)
   try {
-    assert.equal(client.getServerVersion().name, 'libmcp-everything-server')
+    assert.equal(client.getServerVersion().name, name)
     assert.match(transport.sessionId, /^[0-9a-f]{64}$/)
     const { tools } = await client.listTools()
     for (const name of ['test_simple_text', 'test_tool_with_progress']) {
@@ -42,7 +43,7 @@ async function main (url) {
   console.log(`ok   the TypeScript SDK client against ${url}`)
 }
 
-main(process.argv[2]).catch((e) => {
+main(process.argv[2], process.argv[3]).catch((e) => {
   console.error(`FAIL the TypeScript SDK client against ${process.argv[2]}: ${e.stack || e}`)
   process.exit(1)
 })
