@@ -944,11 +944,11 @@ enum mcp_status mcp_event_list_push(struct mcp_event_list *events,
 enum mcp_status mcp_http_server_config_new(struct mcp_http_server_config **config_out);
 
 // Creates a configuration for an endpoint mounted in the host's own web server
-// (`mcp_http_endpoint_new`): the defaults of `mcp_http_server_config_new` except DNS-rebinding
-// protection, off here because the host (or the proxy in front of it) owns `Host`; list the names
-// the application is reached by with `mcp_http_server_config_add_allowed_host` and turn it on with
-// `mcp_http_server_config_set_dns_rebinding_protection` to keep it. Bind address and path are not
-// used by an endpoint. Free with `mcp_http_server_config_free`.
+// (`mcp_http_endpoint_new`): the defaults of `mcp_http_server_config_new` except the allowed hosts,
+// none here, so that neither `Host` nor `Origin` is checked, because the host (or the proxy in front
+// of it) owns `Host`; names added with `mcp_http_server_config_add_allowed_host` or
+// `_add_allowed_origin` are checked (the engine's rule, the same in Python, Node and Rust). Bind
+// address and path are not used by an endpoint. Free with `mcp_http_server_config_free`.
 enum mcp_status mcp_http_server_config_new_for_mount(struct mcp_http_server_config **config_out);
 
 // Frees a configuration. NULL is ignored.
@@ -1079,7 +1079,7 @@ enum mcp_status mcp_http_server_config_set_event_store(struct mcp_http_server_co
                                                        mcp_userdata_free_cb userdata_free);
 
 // Creates the endpoint of `server` on `runtime` with `config` (NULL: the defaults of
-// `mcp_http_server_config_new_for_mount`, with DNS-rebinding protection off; bind address and
+// `mcp_http_server_config_new_for_mount`, checking no Host or Origin until names are listed; bind address and
 // path are not used) and writes it to `*endpoint_out`. The config is copied; the server and
 // runtime handles may be freed while the endpoint lives. A config the engine refuses is
 // `MCP_STATUS_INVALID_ARGUMENT`, a Redis (`mcp_http_server_config_set_redis`) that does not

@@ -398,7 +398,7 @@ class http_exchange {
 /* The MCP endpoint of a server mounted in your own web server: route requests to handle(). */
 class http_endpoint {
  public:
-  /* `config` nullptr: the mount defaults (DNS-rebinding protection off; see mcp.h). */
+  /* `config` nullptr: the mount defaults (no Host/Origin check until names are listed; see mcp.h). */
   http_endpoint(const server &s, const runtime &rt, const mcp_http_server_config *config = nullptr) {
     mcp_http_endpoint *e = nullptr;
     mcp_error *err = nullptr;

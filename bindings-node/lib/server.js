@@ -634,9 +634,9 @@ class Server {
   /** The MCP endpoint of this server to mount in the application's own web server, made with
    * `options` (made once: a second call, or a call after `handleRequest`/`fetch` made the default
    * one, throws). `options`: those of `serveHttp` but the listener's own (`host`, `port`, `path`,
-   * `maxHeaderBytes`, `maxHeaders`, refused); DNS-rebinding protection is off by default (the
-   * application, or the proxy before it, owns `Host`) and on when `allowedHosts` or
-   * `allowedOrigins` is given, unless `dnsRebindingProtection: false`. Returns `{handleRequest,
+   * `maxHeaderBytes`, `maxHeaders`, refused); Host/Origin are not checked by default (the
+   * application, or the proxy before it, owns `Host`); `allowedHosts` / `allowedOrigins` check what
+   * they list, unless `dnsRebindingProtection: false`. Returns `{handleRequest,
    * fetch, ready, close()}` (see lib/mount.js); `ready` rejects when the endpoint cannot be made
    * (a server made with `redis` whose Redis does not answer), and requests then get HTTP 500. */
   mount (options = {}) {

@@ -29,8 +29,8 @@ use crate::server::NativeServer;
 /// (the application's web server binds, routes and reads the request head).
 const LISTENER_ONLY: [&str; 5] = ["host", "port", "path", "maxHeaderBytes", "maxHeaders"];
 
-/// `HttpServerConfig::for_mount` with the JS options applied: `allowedHosts` or `allowedOrigins`
-/// turn DNS-rebinding protection on unless `dnsRebindingProtection` says otherwise.
+/// `HttpServerConfig::for_mount` with the JS options applied (no Host/Origin check until
+/// `allowedHosts` or `allowedOrigins` lists names: the core's rule).
 fn mount_config(
     options: &Value,
     verifier: Option<&Function<String, Promise<String>>>,
@@ -43,10 +43,6 @@ fn mount_config(
     }
     let mut c = HttpServerConfig::for_mount();
     endpoint_options(options, verifier, &mut c)?;
-    let listed = options.get("allowedHosts").is_some() || options.get("allowedOrigins").is_some();
-    if listed && options.get("dnsRebindingProtection").is_none() {
-        c.dns_rebinding_protection = true;
-    }
     c.validate().map_err(|e| invalid_config(e, &NAMES))?;
     Ok(c)
 }

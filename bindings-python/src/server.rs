@@ -389,22 +389,10 @@ impl Server {
 
     /// The endpoint to mount in the application's web server (`libmcp/asgi.py`), with the HTTP
     /// options of `options` over the core's mount defaults (`HttpServerConfig::for_mount`: no
-    /// Host/Origin check); `allowed_hosts` or `allowed_origins` without
-    /// `dns_rebinding_protection` turn the check on.
+    /// Host/Origin check until `allowed_hosts` or `allowed_origins` lists names).
     #[pyo3(signature = (options=None))]
     fn endpoint(&self, py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Endpoint> {
         let mut config = HttpServerConfig::for_mount();
-        let given = |key: &str| -> PyResult<bool> {
-            Ok(match options {
-                Some(o) => o.get_item(key)?.is_some_and(|v| !v.is_none()),
-                None => false,
-            })
-        };
-        if !given("dns_rebinding_protection")?
-            && (given("allowed_hosts")? || given("allowed_origins")?)
-        {
-            config.dns_rebinding_protection = true;
-        }
         crate::http_options::apply(py, &mut config, options, true)?;
         let rt = crate::runtime::handle()?;
         let server = self.inner.clone();

@@ -384,12 +384,14 @@ int main(int argc, char **argv) {
   if (mcp_runtime_new(0, &rt) != MCP_STATUS_OK) return 1;
   the_server = build();
   if (!the_server || !add_own_tools()) return 1;
-  /* The application is reached as localhost: keep DNS-rebinding protection on for those names
-   * (the default allowed hosts), which a mounted endpoint leaves off by default. */
+  /* The application is reached as localhost: check Host and Origin against those names (a
+   * mounted endpoint lists none by default, and checks nothing until names are listed). */
   mcp_http_server_config *config = NULL;
   mcp_error *err = NULL;
   mcp_http_server_config_new_for_mount(&config);
-  mcp_http_server_config_set_dns_rebinding_protection(config, true);
+  mcp_http_server_config_add_allowed_host(config, S("localhost"));
+  mcp_http_server_config_add_allowed_host(config, S("127.0.0.1"));
+  mcp_http_server_config_add_allowed_host(config, S("[::1]"));
   max_body = 4 * 1024 * 1024;
   mcp_http_server_config_set_max_body_bytes(config, max_body);
   mcp_status st = mcp_http_endpoint_new(the_server, rt, config, &endpoint, &err);

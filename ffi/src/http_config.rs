@@ -30,11 +30,11 @@ pub extern "C" fn mcp_http_server_config_new(
 }
 
 /// Creates a configuration for an endpoint mounted in the host's own web server
-/// (`mcp_http_endpoint_new`): the defaults of `mcp_http_server_config_new` except DNS-rebinding
-/// protection, off here because the host (or the proxy in front of it) owns `Host`; list the names
-/// the application is reached by with `mcp_http_server_config_add_allowed_host` and turn it on with
-/// `mcp_http_server_config_set_dns_rebinding_protection` to keep it. Bind address and path are not
-/// used by an endpoint. Free with `mcp_http_server_config_free`.
+/// (`mcp_http_endpoint_new`): the defaults of `mcp_http_server_config_new` except the allowed hosts,
+/// none here, so that neither `Host` nor `Origin` is checked, because the host (or the proxy in front
+/// of it) owns `Host`; names added with `mcp_http_server_config_add_allowed_host` or
+/// `_add_allowed_origin` are checked (the engine's rule, the same in Python, Node and Rust). Bind
+/// address and path are not used by an endpoint. Free with `mcp_http_server_config_free`.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_http_server_config_new_for_mount(
     config_out: *mut *mut mcp_http_server_config,

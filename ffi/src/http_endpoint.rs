@@ -24,7 +24,7 @@ pub struct mcp_http_endpoint {
 }
 
 /// Creates the endpoint of `server` on `runtime` with `config` (NULL: the defaults of
-/// `mcp_http_server_config_new_for_mount`, with DNS-rebinding protection off; bind address and
+/// `mcp_http_server_config_new_for_mount`, checking no Host or Origin until names are listed; bind address and
 /// path are not used) and writes it to `*endpoint_out`. The config is copied; the server and
 /// runtime handles may be freed while the endpoint lives. A config the engine refuses is
 /// `MCP_STATUS_INVALID_ARGUMENT`, a Redis (`mcp_http_server_config_set_redis`) that does not

@@ -52,13 +52,13 @@ async fn main() {
             }
         }
     }
-    // An app listening on loopback only is reached by the loopback names: keep DNS-rebinding
-    // protection for those (for_mount() leaves it off, as a public app behind a proxy needs).
+    // An app listening on loopback only is reached by the loopback names: check Host and Origin
+    // against those (for_mount() lists none, as a public app behind a proxy needs).
     if addr
         .parse::<std::net::SocketAddr>()
         .is_ok_and(|a| a.ip().is_loopback())
     {
-        config.dns_rebinding_protection = true;
+        config.allowed_hosts = HttpServerConfig::default().allowed_hosts;
     }
     let server = libmcp_examples::everything::build_server();
     let endpoint = match HttpEndpoint::new(server, config) {

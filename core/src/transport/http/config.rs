@@ -38,6 +38,8 @@ pub struct HttpServerConfig {
     /// [`allowed_origins`](Self::allowed_origins) (DNS-rebinding protection).
     pub dns_rebinding_protection: bool,
     /// Host names (without port) accepted in `Host`, and in `Origin` for any scheme and port.
+    /// Empty: `Host` is not checked (and `Origin` only against
+    /// [`allowed_origins`](Self::allowed_origins), when that is not empty either).
     pub allowed_hosts: Vec<String>,
     /// Further exact origins (`scheme://host[:port]`) accepted in `Origin`.
     pub allowed_origins: Vec<String>,
@@ -122,13 +124,14 @@ impl HttpServerConfig {
 
 impl HttpServerConfig {
     /// The defaults for an [`HttpEndpoint`](super::HttpEndpoint) mounted in the application's own
-    /// web server: as [`default`](Self::default) but with `dns_rebinding_protection` off, since
-    /// the application (or the proxy in front of it) decides which `Host` names reach it and
-    /// usually rewrites `Host`. A server reachable from a browser on the user's machine should
-    /// list its names in [`allowed_hosts`](Self::allowed_hosts) and turn the protection back on.
+    /// web server: as [`default`](Self::default) but with no allowed host, so that neither `Host`
+    /// nor `Origin` is checked, since the application (or the proxy in front of it) decides which
+    /// names reach it and usually rewrites `Host`. Listing names in
+    /// [`allowed_hosts`](Self::allowed_hosts) or [`allowed_origins`](Self::allowed_origins) is
+    /// enough to check them (the protection stays on); the C, Python and Node mounts answer alike.
     pub fn for_mount() -> Self {
         HttpServerConfig {
-            dns_rebinding_protection: false,
+            allowed_hosts: Vec::new(),
             ..HttpServerConfig::default()
         }
     }

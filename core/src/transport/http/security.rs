@@ -35,12 +35,16 @@ impl Refusal {
     }
 }
 
-/// Checks `Host` and `Origin`; `Ok` when protection is off or both pass.
+/// Checks `Host` (against a non-empty `allowed_hosts`) and `Origin` (when either list has
+/// names); `Ok` when protection is off, nothing is listed, or both pass.
 pub(crate) fn check(config: &HttpServerConfig, headers: &HeaderMap) -> Result<(), Refusal> {
-    if !config.dns_rebinding_protection {
+    if !config.dns_rebinding_protection
+        || (config.allowed_hosts.is_empty() && config.allowed_origins.is_empty())
+    {
         return Ok(());
     }
     match headers.get(HOST) {
+        _ if config.allowed_hosts.is_empty() => {}
         None => return Err(Refusal::Host(None)),
         Some(h) => match h.to_str() {
             Ok(h) if host_allowed(config, strip_port(h)) => {}
@@ -166,6 +170,28 @@ mod tests {
         c.allowed_origins.push("https://app.example".into());
         let h = headers(Some("localhost"), Some("https://app.example"));
         assert_eq!(check(&c, &h), Ok(()));
+    }
+
+    #[test]
+    fn a_mount_checks_only_what_is_listed() {
+        let mut c = HttpServerConfig::for_mount();
+        let h = |c: &HttpServerConfig, host, origin| check(c, &headers(Some(host), origin));
+        assert_eq!(h(&c, "app.example", Some("https://x.example")), Ok(()));
+        assert_eq!(check(&c, &headers(None, None)), Ok(()));
+        c.allowed_origins.push("https://ui.example".into());
+        assert_eq!(h(&c, "app.example", Some("https://ui.example")), Ok(()));
+        assert_eq!(
+            h(&c, "app.example", Some("https://x.example")),
+            Err(Refusal::Origin("https://x.example".into()))
+        );
+        c.allowed_hosts.push("app.example".into());
+        assert_eq!(h(&c, "app.example:8443", None), Ok(()));
+        assert_eq!(
+            h(&c, "evil.example", None),
+            Err(Refusal::Host(Some("evil.example".into())))
+        );
+        c.dns_rebinding_protection = false;
+        assert_eq!(h(&c, "evil.example", Some("https://x.example")), Ok(()));
     }
 
     #[test]
