@@ -9,14 +9,14 @@ use libmcp::transport::child::ChildSpec;
 use serde_json::Value;
 
 use crate::client::mcp_client;
-use crate::client_config::{set_log_level, version_preference};
 use crate::config_change::change;
 use crate::error::mcp_error;
 use crate::fd_stream::FdStream;
 use crate::handler::{Userdata, mcp_userdata_free_cb};
 use crate::input::{input_handler, mcp_input_cb};
 use crate::runtime::{block_on, mcp_runtime};
-use crate::server_config::ms;
+use crate::setting_values::ms;
+use crate::setting_values::{set_log_level, version_preference};
 use crate::status::mcp_status;
 use crate::string::{mcp_str, nul_terminated, str_from_raw};
 
@@ -25,9 +25,9 @@ use crate::string::{mcp_str, nul_terminated, str_from_raw};
 pub struct mcp_client_builder {
     pub(crate) inner: Option<ClientBuilder>,
     pub(crate) config: ClientConfig,
-    pub(crate) http: crate::client_http::HttpSettings,
+    pub(crate) http: crate::client_http_settings::HttpSettings,
     /// Where a child server's stderr goes (`mcp_client_builder_set_child_stderr`).
-    pub(crate) child_stderr: crate::child::mcp_child_stderr,
+    pub(crate) child_stderr: crate::child_stderr::mcp_child_stderr,
     /// Variables added to the child's environment (`mcp_client_builder_add_child_env`).
     pub(crate) child_env: Vec<(String, String)>,
     /// The child's working directory (`mcp_client_builder_set_child_cwd`).
@@ -51,7 +51,7 @@ pub extern "C" fn mcp_client_builder_new(
             inner: Some(Client::builder(name, version)),
             config: ClientConfig::default(),
             http: Default::default(),
-            child_stderr: crate::child::mcp_child_stderr::MCP_CHILD_STDERR_LOG,
+            child_stderr: crate::child_stderr::mcp_child_stderr::MCP_CHILD_STDERR_LOG,
             child_env: Vec::new(),
             child_cwd: None,
         });
@@ -235,7 +235,7 @@ pub extern "C" fn mcp_client_builder_connect_stdio(
         let out = (client_out, error_out);
         connect(builder, runtime, "mcp_client_connect_stdio", out, |b, c| {
             let mut spec = ChildSpec::new(program, argv);
-            spec.stderr = crate::child::sink(b.child_stderr, &spec.program);
+            spec.stderr = crate::child_stderr::sink(b.child_stderr, &spec.program);
             spec.env = b.child_env.clone();
             spec.cwd = b.child_cwd.clone();
             c.connect_stdio(spec)

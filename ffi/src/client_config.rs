@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::client_builder::mcp_client_builder;
 use crate::config_change::change;
 use crate::oauth::mcp_oauth_config;
-use crate::server_config::ms;
+use crate::setting_values::{ms, set_log_level, version_preference};
 use crate::status::mcp_status;
 
 /// Sets `field` to `convert(value)` unless `value` is zero (the C convention "0 keeps it").
@@ -18,28 +18,6 @@ fn keep_zero<N: PartialEq + Default, T>(field: &mut T, value: N, convert: impl F
     if value != N::default() {
         *field = convert(value);
     }
-}
-
-/// The one rule of `mcp_client_config_set_log_level` and `mcp_client_builder_set_log_level`: an
-/// `mcp_log_level` value, else `MCP_STATUS_INVALID_ARGUMENT`.
-pub(crate) fn set_log_level(config: &mut ClientConfig, level: u32) -> mcp_status {
-    match crate::responder::log_level(level) {
-        Some(l) => {
-            config.log_level = Some(l);
-            mcp_status::MCP_STATUS_OK
-        }
-        None => mcp_status::MCP_STATUS_INVALID_ARGUMENT,
-    }
-}
-
-/// The one rule of `mcp_client_config_set_version` and `mcp_client_builder_set_protocol_version`:
-/// the binding kit's version preference ("auto" or a known revision), the reason of a refusal
-/// logged.
-pub(crate) fn version_preference(text: &str) -> Result<VersionPreference, mcp_status> {
-    libmcp::host::version_preference(Some(text)).map_err(|e| {
-        tracing::debug!(target: "libmcp_ffi", "setting refused: {e}");
-        mcp_status::MCP_STATUS_INVALID_ARGUMENT
-    })
 }
 
 /// Client options with the defaults: 60 s idle timeout per request, 600 s hard limit, 5 s era probe,
@@ -51,7 +29,7 @@ pub struct mcp_client_config {
     info: Map<String, Value>,
     elicitation_url: bool,
     sampling_tools: bool,
-    pub(crate) http: crate::client_http::HttpSettings,
+    pub(crate) http: crate::client_http_settings::HttpSettings,
 }
 
 /// Creates a configuration holding the defaults. Free with `mcp_client_config_free`. Any thread.

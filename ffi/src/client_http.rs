@@ -3,35 +3,12 @@
 
 use std::ffi::c_char;
 
-use libmcp::auth::client::{OAuthClient, OAuthConfig};
-use libmcp::client::http::HttpClientOptions;
-
 use crate::client::mcp_client;
 use crate::client_builder::{connect, mcp_client_builder, views};
 use crate::error::mcp_error;
 use crate::runtime::mcp_runtime;
 use crate::status::mcp_status;
 use crate::string::mcp_str;
-
-/// What `mcp_client_builder_connect_http` adds to `HttpClientOptions`.
-#[derive(Clone, Default)]
-pub(crate) struct HttpSettings {
-    pub(crate) oauth: Option<OAuthConfig>,
-    pub(crate) root_certificates: Vec<Vec<u8>>,
-    pub(crate) skip_default_roots: bool,
-}
-
-impl HttpSettings {
-    /// Options for one connection (a fresh OAuth client over the configuration's store).
-    pub(crate) fn options(&self) -> HttpClientOptions {
-        HttpClientOptions {
-            auth: self.oauth.clone().map(OAuthClient::new),
-            root_certificates: self.root_certificates.clone(),
-            skip_default_roots: self.skip_default_roots,
-            ..Default::default()
-        }
-    }
-}
 
 /// One extra HTTP header: `name` and `value`, both UTF-8 views (read during the call only).
 #[repr(C)]

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use libmcp::transport::http::HttpServerConfig;
 
 use crate::config_change::change;
-use crate::server_config::ms;
+use crate::setting_values::ms;
 use crate::status::mcp_status;
 
 /// Options of `mcp_server_serve_http`, starting from safe defaults: bind 127.0.0.1:3000, path

@@ -3,13 +3,13 @@
 //! (sessions, SSE events, answers to server-to-client requests).
 
 use std::ffi::c_char;
-use std::sync::Arc;
 
 use libmcp::store::redis::{RedisOptions, RedisStore};
 
 use crate::error::mcp_error;
 use crate::http_config::mcp_http_server_config;
-use crate::runtime::{Runtime, block_on, mcp_runtime};
+use crate::redis_shared::SharedRedis;
+use crate::runtime::mcp_runtime;
 use crate::server::mcp_server_builder;
 use crate::status::mcp_status;
 
@@ -17,31 +17,6 @@ use crate::status::mcp_status;
 /// what they need, so it may be freed right after.
 pub struct mcp_redis {
     pub(crate) shared: SharedRedis,
-}
-
-/// The store and the runtime its background tasks run on.
-#[derive(Clone)]
-pub(crate) struct SharedRedis {
-    pub(crate) store: RedisStore,
-    pub(crate) rt: Arc<Runtime>,
-}
-
-impl SharedRedis {
-    /// Runs a Redis set-up step on the runtime; a Redis that does not answer is `MCP_STATUS_IO`.
-    pub(crate) fn block_on<T, E, F>(&self, what: &str, fut: F) -> Result<T, mcp_error>
-    where
-        F: Future<Output = Result<T, E>> + Send + 'static,
-        T: Send + 'static,
-        E: std::fmt::Display + Send + 'static,
-    {
-        match block_on(&self.rt, what, fut)? {
-            Ok(v) => Ok(v),
-            Err(e) => Err(mcp_error::new(
-                mcp_status::MCP_STATUS_IO,
-                format!("{what}: {e}"),
-            )),
-        }
-    }
 }
 
 /// Opens a connection to the Redis database at `url` (UTF-8, e.g. "redis://127.0.0.1:6379/0";

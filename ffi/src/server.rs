@@ -17,7 +17,7 @@ use crate::status::mcp_status;
 pub struct mcp_server_builder {
     pub(crate) inner: Option<ServerBuilder>,
     /// Joined to the change fan-out once built (`mcp_server_builder_set_redis`).
-    pub(crate) redis: Option<crate::redis::SharedRedis>,
+    pub(crate) redis: Option<crate::redis_shared::SharedRedis>,
 }
 
 /// A built server: cheap to serve several times, usable from any thread.

@@ -2,13 +2,13 @@
 //! that seals `requestState`, applied to a builder with `mcp_server_builder_set_config`.
 
 use std::ffi::c_char;
-use std::time::Duration;
 
 use libmcp::ProtocolVersion;
 use libmcp::server::{CacheScope, ServerConfig};
 
 use crate::config_change::change;
 use crate::server::mcp_server_builder;
+use crate::setting_values::ms;
 use crate::status::mcp_status;
 
 /// Server tunables with safe defaults (100 items per page, 8 MiB messages, 10 input rounds, 600 s
@@ -44,11 +44,6 @@ pub extern "C" fn mcp_server_config_free(config: *mut mcp_server_config) {
             drop(unsafe { Box::from_raw(config) });
         }
     })
-}
-
-/// Milliseconds as a `Duration`.
-pub(crate) fn ms(ms: u64) -> Duration {
-    Duration::from_millis(ms)
 }
 
 /// Sets how many items one page of `tools/list` (and the other lists) holds. 0 is

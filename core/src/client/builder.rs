@@ -2,32 +2,29 @@
 //! connections are made by [`super::http`]. Either way the era probe of [`super::handshake`] runs
 //! once the transport is up.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 
+use super::config::{ClientConfig, ClientHandlers, InputHandler, WireDirection};
 use super::connection::Connection;
+use super::description::ServerDescription;
+use super::handle::Client;
 use super::handshake::{self, VersionPreference};
-use super::{Client, ClientConfig, ClientHandlers, ServerDescription};
 use crate::error::Result;
 use crate::transport::Sink;
 use crate::transport::child::{self, ChildSpec};
 use crate::transport::lines::{Line, LineReader};
 use crate::version::{Era, ProtocolVersion};
 
-/// Answers one input request: receives its params, returns the result object.
-pub type InputHandler = Arc<
-    dyn Fn(
-            Value,
-        )
-            -> Pin<Box<dyn Future<Output = std::result::Result<Value, crate::RpcError>> + Send>>
-        + Send
-        + Sync,
->;
+impl Client {
+    /// Starts building a client with its implementation name and version.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> ClientBuilder {
+        ClientBuilder::new(name, version)
+    }
+}
 
 /// Builds a [`Client`].
 pub struct ClientBuilder {
@@ -137,10 +134,7 @@ impl ClientBuilder {
 
     /// Sees every JSON-RPC message sent to or received from the server, in order, before the client
     /// acts on it (for wire tracing; called on the engine's tasks, so it must not block).
-    pub fn on_wire(
-        mut self,
-        f: impl Fn(super::WireDirection, &[u8]) + Send + Sync + 'static,
-    ) -> Self {
+    pub fn on_wire(mut self, f: impl Fn(WireDirection, &[u8]) + Send + Sync + 'static) -> Self {
         self.handlers.on_wire = Some(Arc::new(f));
         self
     }

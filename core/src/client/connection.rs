@@ -10,7 +10,7 @@ use parking_lot::Mutex;
 use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::{ClientConfig, ClientHandlers};
+use super::config::{ClientConfig, ClientHandlers, WireDirection};
 use crate::error::{Error, Result, RpcError};
 use crate::jsonrpc::{self, Message, Notification, Request, RequestId};
 use crate::meta;
@@ -77,7 +77,7 @@ impl Connection {
     /// Hands one message to the transport (after the wire tap sees it).
     pub(crate) fn send(&self, message: Outgoing) -> bool {
         if let Some(tap) = &self.handlers.on_wire {
-            tap(super::WireDirection::Sent, &message.bytes);
+            tap(WireDirection::Sent, &message.bytes);
         }
         self.out.send(message)
     }
@@ -190,7 +190,7 @@ impl Connection {
     /// Handles one frame read from the server.
     pub(crate) fn on_frame(self: &Arc<Self>, bytes: &[u8]) {
         if let Some(tap) = &self.handlers.on_wire {
-            tap(super::WireDirection::Received, bytes);
+            tap(WireDirection::Received, bytes);
         }
         let message = match jsonrpc::parse_message(bytes) {
             Ok(m) => m,

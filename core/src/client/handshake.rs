@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use super::Client;
 use super::connection::CallOptions;
+use super::handle::Client;
 use crate::error::{Error, Result, code};
 use crate::meta;
 use crate::version::{Era, ProtocolVersion};

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::Client;
 use super::connection::CallOptions;
+use super::handle::Client;
 use crate::error::{Error, Result};
 use crate::model::mrtr::INPUT_METHODS;
 

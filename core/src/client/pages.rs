@@ -10,8 +10,8 @@ use std::task::{Context, Poll};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::Client;
 use super::connection::CallOptions;
+use super::handle::Client;
 use super::typed::parse_result;
 use crate::error::{Error, Result};
 use crate::model::{

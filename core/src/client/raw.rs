@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 
-use super::Client;
 use super::connection::CallOptions;
+use super::handle::Client;
 use super::pages::{Listed, MAX_PAGES, cursor_params};
 use crate::error::{Error, Result, code};
 use crate::model::{Prompt, Resource, ResourceTemplate, Tool};

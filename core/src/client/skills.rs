@@ -9,8 +9,8 @@ use base64::engine::general_purpose::STANDARD;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::Client;
 use super::connection::CallOptions;
+use super::handle::Client;
 use super::pages::{Listed, Pages};
 use crate::error::{Error, Result};
 use crate::model::Cursor;

@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
-use super::Client;
+use super::handle::Client;
 use crate::error::{Error, Result};
 use crate::jsonrpc::{self, Notification, RequestId};
 use crate::model::Task;

@@ -12,9 +12,10 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::connection::CallOptions;
+use super::handle::Client;
 use super::mrtr::{ResultKind, call_with_input_as, fulfil_all, result_kind_as};
+use super::subscription::{Subscription, SubscriptionFilter};
 use super::typed::{parse_result, to_arguments};
-use super::{Client, Subscription, SubscriptionFilter};
 use crate::error::{Error, Result};
 use crate::model::{CallToolResult, Task, TaskStatus};
 use crate::version::Era;

@@ -9,7 +9,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::connection::CallOptions;
-use super::{Client, ServerDescription};
+use super::description::ServerDescription;
+use super::handle::Client;
 use crate::error::{Error, Result};
 use crate::model::{
     CallToolResult, CompleteResult, CompletionReference, GetPromptResult, Implementation,

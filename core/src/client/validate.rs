@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use super::{ClientConfig, ServerDescription, VersionPreference};
+use super::config::ClientConfig;
+use super::description::ServerDescription;
+use super::handshake::VersionPreference;
 use crate::error::ConfigError;
 use crate::error::ConfigError as E;
 use crate::version::{Era, ProtocolVersion};

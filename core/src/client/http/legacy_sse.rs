@@ -14,8 +14,8 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Method, Request, StatusCode, Uri};
 
+use super::shared::{Shared, http_status_message};
 use super::sse::{SseEvent, SseParser};
-use super::transport::{Shared, http_status_message};
 use crate::jsonrpc::RequestId;
 use crate::net::describe;
 

@@ -19,6 +19,7 @@
 //! ```
 
 mod legacy_sse;
+mod shared;
 pub mod sse;
 mod transport;
 
@@ -30,14 +31,17 @@ use hyper::header::{HeaderName, HeaderValue};
 use parking_lot::{Mutex, RwLock};
 use serde_json::{Value, json};
 
+use super::config::{ClientConfig, ClientHandlers};
 use super::connection::Connection;
+use super::description::ServerDescription;
+use super::handle::Client;
 use super::handshake::{self, VersionPreference};
-use super::{Client, ClientConfig, ClientHandlers, ServerDescription};
 use crate::error::{Error, Result, code};
 use crate::net::{self, TrustRoots};
 use crate::transport::Sink;
 use crate::version::{Era, ProtocolVersion};
-use transport::{HttpOutbound, Shared};
+use shared::Shared;
+use transport::HttpOutbound;
 
 /// Options of an HTTP connection.
 #[derive(Clone, Debug, Default)]
@@ -131,7 +135,7 @@ pub(crate) async fn connect(
         stop_writer: Arc::new(Mutex::new(None)),
         on_close: Arc::new(Mutex::new(Some(Box::pin(async move {
             // Messages still queued (say `notifications/initialized`) go out before the shutdown.
-            close_shared.flush(transport::CLOSE_FLUSH).await;
+            close_shared.flush(shared::CLOSE_FLUSH).await;
             close_shared.abort_all();
             close_shared.delete_session().await;
         })))),
@@ -154,7 +158,7 @@ pub(crate) async fn connect(
                 // `notifications/initialized` and the GET stream it opens go out before the client
                 // is handed over, so a server message sent right after (a list change, say) finds
                 // the stream open instead of being dropped for want of one.
-                shared.flush(transport::READY_FLUSH).await;
+                shared.flush(shared::READY_FLUSH).await;
             }
             Ok(client)
         }
