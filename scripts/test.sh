@@ -5,11 +5,11 @@
 #
 # Two lanes run at once, because many steps use one core of two (valgrind, the conformance suite,
 # the fuzzers): the side lane runs the fuzz step (scripts/test.d/50-fuzz.sh, a nightly workspace with
-# its own target directory in fuzz/), then the C ABI step (10-c-abi.sh: valgrind and sanitizers;
-# its cargo builds wait for the main lane's at cargo's lock, and it installs nothing the main lane
-# does), then the distribution step (70-dist.sh: builds for an explicit --target, whose directory
-# the main lane never locks; the conformance suite it shares with the main lane is installed under
-# a lock); the main lane runs the lints, `cargo test` and every other step, in order. The Debian
+# its own target directory in fuzz/), then the distribution step (70-dist.sh: builds for an explicit
+# --target, whose directory the main lane never locks; the conformance suite it shares with the main
+# lane is installed under a lock), then the C ABI step (10-c-abi.sh: valgrind and sanitizers; its
+# cargo builds wait for the main lane's at cargo's lock, it installs nothing the main lane does, and
+# its release leg runs on the C bundle step 70 built); the main lane runs the lints, `cargo test` and every other step, in order. The Debian
 # packages of all steps are installed first, once. The side lane's output is kept in
 # target/test-logs/side.log and printed once it ends, each line prefixed "[side]"; the run fails if
 # either lane failed.
@@ -42,11 +42,19 @@ ensure_debian_packages pkg-config cmake valgrind redis-server
 logs=target/test-logs
 mkdir -p "$logs"
 side_log="$logs/side.log"
-side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/10-c-abi.sh scripts/test.d/70-dist.sh)
+side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/70-dist.sh scripts/test.d/10-c-abi.sh)
 side_lane() {
-  local extra
+  local extra bundle
   for extra in "${side_steps[@]}"; do
     step "$extra (side lane)"
+    if [ "$extra" = scripts/test.d/10-c-abi.sh ]; then
+      # The C ABI step's release leg runs on the C bundle the distribution step has just built
+      # (one release build of the library instead of two).
+      bundle=$(ls "$(target_dir)"/dist-test/libmcp-*-x86_64-linux-gnu.tar.gz 2> /dev/null) \
+        || { echo "error: no C bundle from scripts/test.d/70-dist.sh"; return 1; }
+      C_ABI_RELEASE_BUNDLE="$bundle" run_step "$extra" || { echo "error: $extra failed"; return 1; }
+      continue
+    fi
     run_step "$extra" || { echo "error: $extra failed"; return 1; }
   done
   step "side lane done"

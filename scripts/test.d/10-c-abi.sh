@@ -25,7 +25,7 @@
 # (the endpoint mounted in a host's own web server, driven through mcp_http_endpoint_handle: a
 # client header and the host's principal reach a handler, SSE chunks through the callbacks,
 # abandoning mid-call cancels the handler, bad inputs). Then the
-# release library: the C tests under valgrind with its default flags (no suppressions; "possibly
+# release library (built here, or scripts/dist.sh's C bundle named by C_ABI_RELEASE_BUNDLE): the C tests under valgrind with its default flags (no suppressions; "possibly
 # lost" counts). Installs cbindgen into .tools/cargo, and pkg-config, cmake and valgrind (apt), only
 # when missing.
 # Usage: scripts/test.d/10-c-abi.sh [--regen]   (--regen rewrites include/mcp.h instead of diffing)
@@ -192,8 +192,19 @@ step "release library under valgrind with its default flags"
 # What a C user runs: the release build, `valgrind --leak-check=full --error-exitcode=1`, nothing
 # else. sonic-rs's `sanitize` feature keeps its SIMD serializer inside each string (no 32-byte reads
 # past the end of the allocation).
+# C_ABI_RELEASE_BUNDLE names a C bundle of scripts/dist.sh (scripts/test.sh passes the one its
+# distribution step built just before, so the release library is not built twice); without it the
+# library is built here with ffi/install.sh.
 release="$work/release"
-ffi/install.sh "$release" release
+if [ -n "${C_ABI_RELEASE_BUNDLE:-}" ]; then
+  mkdir -p "$release"
+  tar -xzf "$C_ABI_RELEASE_BUNDLE" -C "$release" --strip-components=1
+  cmp -s "$release/include/mcp.h" include/mcp.h \
+    || { echo "error: $C_ABI_RELEASE_BUNDLE holds another mcp.h than include/mcp.h (stale bundle?)" >&2; exit 1; }
+  echo "(the release library of $C_ABI_RELEASE_BUNDLE)"
+else
+  ffi/install.sh "$release" release
+fi
 # shellcheck disable=SC2207
 rlibs=($(PKG_CONFIG_PATH="$release/lib/pkgconfig" pkg-config --cflags --libs mcp) -Wl,-rpath,"$release/lib" -lpthread)
 for t in http faults server client; do
