@@ -44,7 +44,8 @@ impl mcp_http_server {
 
 /// Why serving did not start.
 enum Start {
-    Listen(libmcp::Error),
+    /// The address, and why it cannot be bound.
+    Listen(std::net::SocketAddr, libmcp::Error),
     Redis(String),
 }
 
@@ -74,7 +75,10 @@ pub extern "C" fn mcp_server_serve_http(
         let finished = done.clone();
         let started = block_on(&rt, "mcp_server_serve_http", async move {
             let config = config.await.map_err(Start::Redis)?;
-            let handle = serve_http(server, config).await.map_err(Start::Listen)?;
+            let bind = config.bind;
+            let handle = serve_http(server, config)
+                .await
+                .map_err(|e| Start::Listen(bind, e))?;
             let addr = handle.local_addr();
             tokio::spawn(async move {
                 // A dropped handle (mcp_http_server freed) also stops the server.
@@ -97,9 +101,9 @@ pub extern "C" fn mcp_server_serve_http(
                 unsafe { *http_out = Box::into_raw(h) };
                 mcp_status::MCP_STATUS_OK
             }
-            Ok(Err(Start::Listen(e))) => mcp_error::new(
+            Ok(Err(Start::Listen(bind, e))) => mcp_error::new(
                 mcp_status::MCP_STATUS_IO,
-                format!("cannot listen: {}", e.detail()),
+                format!("cannot listen on {bind}: {}", e.detail()),
             )
             .store(error_out),
             Ok(Err(Start::Redis(e))) => mcp_error::new(
