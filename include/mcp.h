@@ -1152,8 +1152,8 @@ void mcp_http_exchange_free(struct mcp_http_exchange *exchange);
 // `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
 // the same endpoint. Blocks until the socket is bound, then writes the running server to
 // `*http_out` and returns; requests are served on runtime threads. Fails with `MCP_STATUS_IO` when
-// the address cannot be bound or Redis set with `mcp_http_server_config_set_redis` does not answer
-// (the reason in `*error_out`, which may be NULL and is written only on failure). The config is
+// the address cannot be bound (the reason in `*error_out`, which may be NULL and is written only
+// on failure); a Redis set with `mcp_http_server_config_set_redis` need not be up. The config is
 // copied; the server and runtime handles may be freed while it serves.
 // Stop with `mcp_http_server_stop` / `_free`. Not from a callback.
 enum mcp_status mcp_server_serve_http(const struct mcp_server *server,
@@ -1443,9 +1443,12 @@ void mcp_redis_free(struct mcp_redis *redis);
 // every instance, rotated daily, the old key accepted for an hour; this replaces a key set with
 // `mcp_server_config_set_state_key`), and makes `mcp_server_builder_build` join the change fan-out:
 // `notifications/*/list_changed` and resource updates announced on any instance reach the
-// listening clients of every instance. Blocks until Redis has answered the first look at the key
-// ring: `MCP_STATUS_IO` with the reason in `*error_out` when Redis cannot be reached (nothing
-// changes; call again once it is up). Not from a callback.
+// listening clients of every instance. Takes one look at the key ring (at most the connection's
+// timeout); when Redis cannot be reached the server is built and serves all the same, and
+// requests that must seal or open a `requestState` are answered with a JSON-RPC error (-32603)
+// until Redis answers, which is tried every second (both logged through `mcp_set_log_callback`).
+// `MCP_STATUS_IO` with the reason in `*error_out` only when Redis holds a key ring it cannot read
+// (nothing changes then). Not from a callback.
 enum mcp_status mcp_server_builder_set_redis(struct mcp_server_builder *builder,
                                              const struct mcp_redis *redis,
                                              struct mcp_error **error_out);
@@ -1454,8 +1457,9 @@ enum mcp_status mcp_server_builder_set_redis(struct mcp_server_builder *builder,
 // (they expire after the session idle timeout in effect when serving), and lets a client's answer
 // to an elicitation, sampling or roots request reach the instance whose handler waits for it, on
 // whichever instance it is POSTed. Replaces stores set with `_set_session_store` and
-// `_set_event_store`. `mcp_server_serve_http` then fails with `MCP_STATUS_IO` when Redis cannot be
-// reached as it starts.
+// `_set_event_store`. Serving starts also while Redis cannot be reached: the requests that need it
+// (a legacy session's) are answered 503 with a JSON-RPC error until it answers, and the relay
+// subscribes then.
 enum mcp_status mcp_http_server_config_set_redis(struct mcp_http_server_config *config,
                                                  const struct mcp_redis *redis);
 
@@ -1844,8 +1848,8 @@ enum mcp_status mcp_server_builder_set_completion(struct mcp_server_builder *bui
 // Builds the server and writes it to `*server_out`. Fails with `MCP_STATUS_INVALID_ARGUMENT` when a
 // registration was invalid (every reason in the message written to `*error_out`, which may be NULL
 // and is written only on failure) and with `MCP_STATUS_ALREADY_USED` on a second call. With
-// `mcp_server_builder_set_redis`, it also joins the change fan-out, and fails with `MCP_STATUS_IO`
-// when Redis cannot be reached (not from a callback then). The builder still has to be freed.
+// `mcp_server_builder_set_redis`, it also joins the change fan-out (at once, or once Redis answers
+// when it cannot be reached now; not from a callback then). The builder still has to be freed.
 enum mcp_status mcp_server_builder_build(struct mcp_server_builder *builder,
                                          struct mcp_server **server_out,
                                          struct mcp_error **error_out);

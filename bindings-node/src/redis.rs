@@ -29,29 +29,32 @@ pub(crate) fn connect(url: &str) -> napi::Result<RedisStore> {
     })
 }
 
-/// A set-up step that Redis did not answer, as a transport error.
-fn unavailable(what: &str, e: RedisStoreError) -> napi::Error {
+/// A set-up step that failed for a reason other than Redis being down (Redis holds something
+/// unreadable under our keys), as a transport error.
+fn unusable(what: &str, e: RedisStoreError) -> napi::Error {
     engine(Error::Transport(TransportError::new(format!(
         "redis: {what}: {e}"
     ))))
 }
 
-/// The sealer on the shared key ring; blocks the caller (the JS thread, in the constructor) until
-/// Redis has answered the first look at it.
+/// The sealer on the shared key ring (the engine's rule: awaiting the ring while Redis cannot be
+/// reached, requests that must seal or open a `requestState` refused meanwhile); blocks the caller
+/// (the JS thread, in the constructor) for one look at the ring.
 pub(crate) fn sealer(redis: &RedisStore) -> napi::Result<StateSealer> {
     napi::bindgen_prelude::block_on(redis.state_sealer())
-        .map_err(|e| unavailable("the requestState key ring", e))
+        .map_err(|e| unusable("the requestState key ring", e))
 }
 
-/// Joins the change fan-out (blocking until subscribed), so that list changes and resource updates
-/// announced on any instance reach the listening clients of every instance.
+/// Joins the change fan-out (blocking until subscribed, or at once when Redis cannot be reached: it
+/// subscribes once Redis answers), so that list changes and resource updates announced on any
+/// instance reach the listening clients of every instance.
 pub(crate) fn fan_out(redis: &RedisStore, server: &Server) -> napi::Result<()> {
     napi::bindgen_prelude::block_on(redis.fan_out_changes(server))
-        .map_err(|e| unavailable("the change fan-out", e))
+        .map_err(|e| unusable("the change fan-out", e))
 }
 
 /// Points `config` at the shared session and event stores (expiring with its idle timeout, so set
-/// that first) and the relay.
+/// that first) and the relay (subscribed at once, or once Redis answers).
 pub(crate) async fn configure(
     redis: &RedisStore,
     config: &mut HttpServerConfig,
@@ -60,7 +63,7 @@ pub(crate) async fn configure(
     let relay = redis
         .relay()
         .await
-        .map_err(|e| unavailable("answers to server requests", e))?;
+        .map_err(|e| unusable("answers to server requests", e))?;
     config.relay = Some(relay);
     Ok(())
 }

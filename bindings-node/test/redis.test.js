@@ -2,11 +2,11 @@
 // `new Server(info, {redis: URL})`: the engine's shared Redis state (README "Running many
 // instances"). Two servers on one Redis continue each other's legacy session, and a list change on
 // one reaches the listeners of the other; those tests need REDIS_URL (scripts/test.d/60-redis.sh
-// starts a Redis server and sets it). A bad URL, a Redis that does not answer and a clash with the
-// task options need no Redis.
+// starts a Redis server and sets it). A bad URL, a Redis down at start (served all the same) and a
+// clash with the task options need no Redis.
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { Client, InvalidArgumentError, Server, TransportError } = require('..')
+const { Client, InvalidArgumentError, Server } = require('..')
 const { LEGACY, MODERN } = require('./helpers')
 
 const REDIS_URL = process.env.REDIS_URL
@@ -61,11 +61,29 @@ test('redis keeps the tasks itself', () => {
   }
 })
 
-test('a Redis that does not answer is a TransportError', () => {
+test('a Redis down at start still serves: the stateless wire answered, a legacy session 503', async () => {
   // Port 1 on loopback: nothing listens there, so every connection is refused.
-  assert.throws(() => server('redis://127.0.0.1:1/0'), (e) =>
-    e instanceof TransportError && e.kind === 'transport' &&
-    e.message.startsWith('redis: the requestState key ring: Redis is unavailable: '))
+  const s = server('redis://127.0.0.1:1/0')
+  try {
+    const { url } = await s.serveHttp()
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'fetch', version: '1' },
+    }
+    const modern = call(2, 'stateless')
+    modern.params._meta = meta
+    const answer = await post(url, modern, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' })
+    assert.equal(answer.status, 200)
+    assert.deepEqual(answer.message.result.content, echoed(2, 'stateless').result.content)
+    // A legacy session needs the session store: 503 with the JSON-RPC error, the server goes on.
+    const legacy = await post(url, initialize)
+    assert.equal(legacy.status, 503)
+    assert.equal(legacy.message.error.code, -32603)
+    assert.match(legacy.message.error.message, /unavailable/)
+  } finally {
+    await s.close()
+  }
 })
 
 test('two servers on one Redis continue a legacy session', needsRedis, async () => {

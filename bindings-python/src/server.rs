@@ -194,7 +194,7 @@ impl Server {
         }
         let inner = b.build().map_err(|e| to_pyerr(py, e))?;
         if let Some(redis) = &redis {
-            crate::shared::fan_out(redis.clone(), inner.clone())?;
+            crate::shared::fan_out(py, redis, &inner)?;
         }
         Ok(Server {
             inner,

@@ -2,24 +2,15 @@
 //! on that Redis: legacy sessions, SSE events, tasks, the `requestState` key ring, list changes and
 //! answers to server-to-client requests (README "Running many instances").
 //!
-//! Redis down at start never stops a server from being made or from serving: the store connects
-//! lazily and requests that need it get 503 until it answers; what must be set up front and could
-//! not be (the shared key ring, the relay) is logged and left to this instance, and the change
-//! fan-out is joined as soon as Redis answers.
-
-use std::time::Duration;
+//! Redis down at start never stops a server from being made or from serving (the engine's rule,
+//! `libmcp::store::redis`, the same on every surface): requests that need it are refused until it
+//! answers, and the key ring, the change fan-out and the relay catch up by themselves then.
 
 use libmcp::request_state::StateSealer;
 use libmcp::store::redis::{RedisOptions, RedisStore, RedisStoreError};
 use libmcp::transport::http::HttpServerConfig;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-
-/// How long a first look at Redis may take before the instance goes on without it.
-const FIRST_LOOK: Duration = Duration::from_secs(3);
-
-/// How often the change fan-out is tried again while Redis does not answer.
-const RETRY: Duration = Duration::from_secs(1);
 
 /// Connects (lazily) to `url`; a URL that is not a Redis URL is a `ValueError`.
 pub fn connect(url: &str) -> PyResult<RedisStore> {
@@ -32,51 +23,42 @@ pub fn connect(url: &str) -> PyResult<RedisStore> {
     })
 }
 
-async fn first_look<T>(
-    what: &str,
-    fut: impl Future<Output = Result<T, RedisStoreError>>,
-) -> Option<T> {
-    let why = match tokio::time::timeout(FIRST_LOOK, fut).await {
-        Ok(Ok(v)) => return Some(v),
-        Ok(Err(e)) => e.to_string(),
-        Err(_) => format!("no answer within {FIRST_LOOK:?}"),
-    };
-    tracing::warn!("Redis: {what} stays local to this instance: {why}");
-    None
+/// A set-up step that failed for a reason other than Redis being down (Redis holds something
+/// unreadable under our keys), as a `TransportError`.
+fn unusable(py: Python<'_>, what: &str, e: RedisStoreError) -> PyErr {
+    crate::errors::to_pyerr(
+        py,
+        libmcp::Error::Transport(libmcp::error::TransportError::new(format!(
+            "redis: {what}: {e}"
+        ))),
+    )
 }
 
-/// The sealer on the shared key ring; a local random key when Redis cannot be reached now (a
-/// `requestState` sealed here then opens only here).
+/// The sealer on the shared key ring (the engine's rule: awaiting the ring while Redis cannot be
+/// reached, requests that must seal or open a `requestState` refused meanwhile).
 pub fn sealer(py: Python<'_>, redis: &RedisStore) -> PyResult<StateSealer> {
     let rt = crate::runtime::handle()?;
-    let shared = py.detach(|| {
-        rt.block_on(first_look(
-            "the requestState key ring",
-            redis.state_sealer(),
-        ))
-    });
-    Ok(shared.unwrap_or_else(StateSealer::random))
+    py.detach(|| rt.block_on(redis.state_sealer()))
+        .map_err(|e| unusable(py, "the requestState key ring", e))
 }
 
-/// Joins the change fan-out in the background, again every second until Redis answers.
-pub fn fan_out(redis: RedisStore, server: libmcp::server::Server) -> PyResult<()> {
-    crate::runtime::spawn(async move {
-        let mut warned = false;
-        while let Err(e) = redis.fan_out_changes(&server).await {
-            if !warned {
-                tracing::warn!("Redis: list changes are not shared yet (retrying): {e}");
-                warned = true;
-            }
-            tokio::time::sleep(RETRY).await;
-        }
-    })?;
-    Ok(())
+/// Joins the change fan-out (at once, or once Redis answers).
+pub fn fan_out(
+    py: Python<'_>,
+    redis: &RedisStore,
+    server: &libmcp::server::Server,
+) -> PyResult<()> {
+    let rt = crate::runtime::handle()?;
+    py.detach(|| rt.block_on(redis.fan_out_changes(server)))
+        .map_err(|e| unusable(py, "the change fan-out", e))
 }
 
-/// Points `config` at the shared session and event stores and, when Redis answers, the relay.
+/// Points `config` at the shared session and event stores and the relay (subscribed at once, or
+/// once Redis answers).
 pub async fn configure(redis: &RedisStore, config: &mut HttpServerConfig) {
     redis.configure(config);
-    if let Some(relay) = first_look("answers to server requests", redis.relay()).await {
-        config.relay = Some(relay);
+    match redis.relay().await {
+        Ok(relay) => config.relay = Some(relay),
+        Err(e) => tracing::warn!("Redis: answers to server requests stay local: {e}"),
     }
 }

@@ -50,6 +50,12 @@ pub enum StateError {
     /// The token verified but its expiry has passed.
     #[error("requestState has expired")]
     Expired,
+    /// The sealer waits for keys kept elsewhere (a shared store that cannot be reached yet): it
+    /// neither seals nor opens until it has them.
+    #[error(
+        "requestState cannot be sealed or opened yet: the shared key ring cannot be reached (retry)"
+    )]
+    KeysUnavailable,
 }
 
 /// What a sealed state is bound to: the originating request and the authenticated principal.
@@ -132,10 +138,12 @@ pub struct StateSealer {
     ring: Arc<RwLock<KeyRing>>,
 }
 
-/// The current key and the one it replaced, accepted until `previous_until`.
+/// The current key and the one it replaced, accepted until `previous_until`; `ready` is false while
+/// the keys are awaited from a shared store (see [`StateSealer::awaiting_keys`]).
 pub(crate) struct KeyRing {
     current: [u8; 32],
     previous: Option<([u8; 32], SystemTime)>,
+    ready: bool,
 }
 
 impl fmt::Debug for StateSealer {
@@ -151,8 +159,25 @@ impl StateSealer {
             ring: Arc::new(RwLock::new(KeyRing {
                 current: key,
                 previous: None,
+                ready: true,
             })),
         }
+    }
+
+    /// A sealer that waits for its keys from elsewhere (a ring shared through a store that cannot
+    /// be reached yet): until [`set_keys`](Self::set_keys) or [`rotate`](Self::rotate) gives it
+    /// keys, [`is_ready`](Self::is_ready) is false and [`open`](Self::open) refuses every token
+    /// with [`StateError::KeysUnavailable`] (the server then refuses to seal as well).
+    pub fn awaiting_keys() -> Self {
+        let sealer = StateSealer::random();
+        sealer.ring.write().ready = false;
+        sealer
+    }
+
+    /// Whether the sealer has its keys (always, except for [`awaiting_keys`](Self::awaiting_keys)
+    /// until they arrive).
+    pub fn is_ready(&self) -> bool {
+        self.ring.read().ready
     }
 
     /// A sealer with a fresh key from the operating system's RNG; panics if the RNG is unavailable.
@@ -166,6 +191,12 @@ impl StateSealer {
     /// `previous_until`. Setting the current key again changes nothing.
     pub fn rotate(&self, key: [u8; 32], previous_until: SystemTime) {
         let mut ring = self.ring.write();
+        if !ring.ready {
+            // The placeholder key of a sealer awaiting its keys sealed nothing: not kept.
+            ring.current = key;
+            ring.ready = true;
+            return;
+        }
         if ring.current == key {
             return;
         }
@@ -191,6 +222,7 @@ impl StateSealer {
         let mut ring = self.ring.write();
         ring.current = current;
         ring.previous = previous;
+        ring.ready = true;
     }
 
     /// The length of the token [`seal`](Self::seal) makes of a `plaintext_len`-byte payload: a
@@ -200,7 +232,9 @@ impl StateSealer {
         (4 * (HEADER_LEN + plaintext_len + TAG_LEN)).div_ceil(3)
     }
 
-    /// Seals `plaintext` for `binding`, valid for `ttl` from now.
+    /// Seals `plaintext` for `binding`, valid for `ttl` from now. A sealer
+    /// [awaiting its keys](Self::awaiting_keys) seals with a placeholder key that nothing opens:
+    /// check [`is_ready`](Self::is_ready) first.
     pub fn seal(&self, binding: &StateBinding<'_>, plaintext: &[u8], ttl: Duration) -> String {
         self.seal_at(binding, plaintext, ttl, SystemTime::now())
     }
@@ -247,6 +281,9 @@ impl StateSealer {
         let (signed, tag) = raw.split_at(raw.len() - TAG_LEN);
         let (current, previous) = {
             let ring = self.ring.read();
+            if !ring.ready {
+                return Err(StateError::KeysUnavailable);
+            }
             let previous = ring.previous.filter(|(_, until)| now < *until);
             (ring.current, previous.map(|(k, _)| k))
         };
@@ -314,6 +351,31 @@ mod tests {
             params_digest: params_digest(&json!({"name": "t", "arguments": {"a": 1}})),
             principal,
         }
+    }
+
+    #[test]
+    fn a_sealer_awaiting_its_keys_opens_nothing_until_it_has_them() {
+        let b = binding(None);
+        let shared = sealer();
+        let token = shared.seal_at(&b, b"state", TTL, now());
+        let waiting = StateSealer::awaiting_keys();
+        assert!(!waiting.is_ready());
+        assert_eq!(
+            waiting.open_at(&b, &token, now()),
+            Err(StateError::KeysUnavailable)
+        );
+        // What it sealed with its placeholder key opens nowhere, not even once it has the keys.
+        let early = waiting.seal_at(&b, b"early", TTL, now());
+        waiting.rotate([7u8; 32], now() + TTL);
+        assert!(waiting.is_ready());
+        assert_eq!(waiting.open_at(&b, &token, now()).unwrap(), b"state");
+        assert_eq!(
+            waiting.open_at(&b, &early, now()),
+            Err(StateError::Tampered)
+        );
+        let other = StateSealer::awaiting_keys();
+        other.set_keys([7u8; 32], None);
+        assert_eq!(other.open_at(&b, &token, now()).unwrap(), b"state");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Several libmcp instances on shared Redis stores, behind a round-robin proxy: a legacy session
 //! continued on every instance, an SSE stream resumed on another instance without losing an event,
 //! an MRTR round sealed on one instance and completed on another, concurrent session updates that
-//! lose nothing, bounded event logs with TTLs, shared tasks, and a Redis restart survived.
+//! lose nothing, bounded event logs with TTLs, shared tasks, a Redis restart survived, and instances
+//! started while Redis is down serving what needs no store and catching up once it is back.
 //! Needs `REDIS_URL` (scripts/test.d/60-redis.sh starts a Redis server and sets it).
 
 mod http_raw;
@@ -543,4 +544,112 @@ async fn a_redis_restart_mid_run_is_answered_503_and_then_survived() {
         assert_eq!(post(p.addr, &sid, call(id, "echo", json!({}))).await.0, 200);
     }
     assert!(session(p.addr, "2025-11-25").await.len() == 64);
+}
+
+/// Retries `attempt` every 50 ms until it gives a value, for at most 20 s.
+async fn eventually<T, F: std::future::Future<Output = Option<T>>>(
+    what: &str,
+    mut attempt: impl FnMut() -> F,
+) -> T {
+    for _ in 0..400 {
+        if let Some(v) = attempt().await {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{what}: not within 20 s of Redis coming back");
+}
+
+#[tokio::test]
+async fn instances_started_while_redis_is_down_serve_what_needs_no_store_and_catch_up() {
+    if redis_url().is_none() {
+        return;
+    }
+    let mut own = OwnRedis::start();
+    own.down();
+    let redis = RedisStore::connect(&own.url(), options()).unwrap();
+    // Starting needs no Redis: the key ring, the change fan-out and the relay wait for it.
+    let group = servers(&redis, 2, builder).await;
+    let (a, b) = (group[0].0.local_addr(), group[1].0.local_addr());
+
+    // The stateless wire is served.
+    let (status, answer) = modern(a, 1, json!({"name": "echo", "arguments": {}})).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "echoed", "{answer}");
+    // An answer that must seal a requestState with the shared keys is refused, saying why.
+    let (status, refused) = modern(a, 2, json!({"name": "ask", "arguments": {}})).await;
+    assert_eq!(status, 200, "{refused}");
+    assert_eq!(refused["error"]["code"], -32603, "{refused}");
+    let why = refused["error"]["message"].as_str().unwrap();
+    assert!(why.contains("shared key ring cannot be reached"), "{why}");
+    // A legacy session needs the session store: 503 with the JSON-RPC error.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let (status, body) = send(a, Method::POST, &[], Some(init.clone())).await;
+    assert_eq!(status, 503, "{body}");
+    let (code, message) = error_of(&body);
+    assert_eq!(code, -32603, "{body}");
+    assert!(message.contains("unavailable"), "{message}");
+
+    own.up();
+    // Sessions, in the background-reconnected store.
+    eventually("a legacy session", || {
+        let init = init.clone();
+        async move {
+            let (status, _) = send(a, Method::POST, &[], Some(init)).await;
+            (status == 200).then_some(())
+        }
+    })
+    .await;
+    // The key ring, read by both instances: sealed on one, opened on the other.
+    let answer = json!({"user_name": {"action": "accept", "content": {"name": "Ada"}}});
+    let done = eventually(
+        "a requestState sealed on one instance and opened on the other",
+        || {
+            let answer = answer.clone();
+            async move {
+                let (_, first) = modern(a, 3, json!({"name": "ask", "arguments": {}})).await;
+                let state = first["result"]["requestState"].clone();
+                if !state.is_string() {
+                    return None;
+                }
+                let retry = json!({"name": "ask", "arguments": {},
+                               "inputResponses": answer, "requestState": state});
+                let (_, done) = modern(b, 4, retry).await;
+                done["result"].is_object().then_some(done)
+            }
+        },
+    )
+    .await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Ada!",
+        "{done}"
+    );
+    // The change fan-out, subscribed once Redis answered: a tool added on one instance reaches a
+    // listener of the other.
+    let sid = session(b, "2025-06-18").await;
+    let r = open(b, Method::GET, &[("mcp-session-id", sid.as_str())], None).await;
+    assert_eq!(r.status(), 200);
+    let mut stream = r.into_body();
+    let obj = json!({"type": "object"});
+    let mut buf = String::new();
+    for i in 0.. {
+        group[0]
+            .1
+            .add_tool(
+                json!({"name": format!("late{i}"), "inputSchema": obj}),
+                libmcp::server::sync_handler(|_| Reply::text("late")),
+            )
+            .unwrap();
+        let seen = tokio::time::timeout(
+            Duration::from_millis(500),
+            read_until(&mut stream, &mut buf, "notifications/tools/list_changed"),
+        )
+        .await;
+        if seen.is_ok() {
+            break;
+        }
+        assert!(i < 40, "no list change reached the other instance: {buf}");
+    }
 }

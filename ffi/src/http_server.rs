@@ -53,8 +53,8 @@ enum Start {
 /// `runtime` over Streamable HTTP: modern (2026-07-28) requests statelessly and legacy sessions on
 /// the same endpoint. Blocks until the socket is bound, then writes the running server to
 /// `*http_out` and returns; requests are served on runtime threads. Fails with `MCP_STATUS_IO` when
-/// the address cannot be bound or Redis set with `mcp_http_server_config_set_redis` does not answer
-/// (the reason in `*error_out`, which may be NULL and is written only on failure). The config is
+/// the address cannot be bound (the reason in `*error_out`, which may be NULL and is written only
+/// on failure); a Redis set with `mcp_http_server_config_set_redis` need not be up. The config is
 /// copied; the server and runtime handles may be freed while it serves.
 /// Stop with `mcp_http_server_stop` / `_free`. Not from a callback.
 #[unsafe(no_mangle)]

@@ -70,9 +70,12 @@ pub extern "C" fn mcp_redis_free(redis: *mut mcp_redis) {
 /// every instance, rotated daily, the old key accepted for an hour; this replaces a key set with
 /// `mcp_server_config_set_state_key`), and makes `mcp_server_builder_build` join the change fan-out:
 /// `notifications/*/list_changed` and resource updates announced on any instance reach the
-/// listening clients of every instance. Blocks until Redis has answered the first look at the key
-/// ring: `MCP_STATUS_IO` with the reason in `*error_out` when Redis cannot be reached (nothing
-/// changes; call again once it is up). Not from a callback.
+/// listening clients of every instance. Takes one look at the key ring (at most the connection's
+/// timeout); when Redis cannot be reached the server is built and serves all the same, and
+/// requests that must seal or open a `requestState` are answered with a JSON-RPC error (-32603)
+/// until Redis answers, which is tried every second (both logged through `mcp_set_log_callback`).
+/// `MCP_STATUS_IO` with the reason in `*error_out` only when Redis holds a key ring it cannot read
+/// (nothing changes then). Not from a callback.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_server_builder_set_redis(
     builder: *mut mcp_server_builder,
@@ -104,8 +107,9 @@ pub extern "C" fn mcp_server_builder_set_redis(
 /// (they expire after the session idle timeout in effect when serving), and lets a client's answer
 /// to an elicitation, sampling or roots request reach the instance whose handler waits for it, on
 /// whichever instance it is POSTed. Replaces stores set with `_set_session_store` and
-/// `_set_event_store`. `mcp_server_serve_http` then fails with `MCP_STATUS_IO` when Redis cannot be
-/// reached as it starts.
+/// `_set_event_store`. Serving starts also while Redis cannot be reached: the requests that need it
+/// (a legacy session's) are answered 503 with a JSON-RPC error until it answers, and the relay
+/// subscribes then.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_http_server_config_set_redis(
     config: *mut mcp_http_server_config,

@@ -216,8 +216,8 @@ pub extern "C" fn mcp_server_builder_set_completion(
 /// Builds the server and writes it to `*server_out`. Fails with `MCP_STATUS_INVALID_ARGUMENT` when a
 /// registration was invalid (every reason in the message written to `*error_out`, which may be NULL
 /// and is written only on failure) and with `MCP_STATUS_ALREADY_USED` on a second call. With
-/// `mcp_server_builder_set_redis`, it also joins the change fan-out, and fails with `MCP_STATUS_IO`
-/// when Redis cannot be reached (not from a callback then). The builder still has to be freed.
+/// `mcp_server_builder_set_redis`, it also joins the change fan-out (at once, or once Redis answers
+/// when it cannot be reached now; not from a callback then). The builder still has to be freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_server_builder_build(
     builder: *mut mcp_server_builder,

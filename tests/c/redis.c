@@ -1,7 +1,7 @@
 /* mcp_redis_connect, mcp_server_builder_set_redis and mcp_http_server_config_set_redis. Always: a URL
  * that is not a Redis URL is refused with the reason; NULL handles are refused; a Redis that does
- * not answer (a closed port, with `--down`) connects lazily, then setting it on a builder or serving
- * with it fails with MCP_STATUS_IO naming it. `--down` is left out under ASan and valgrind: freeing
+ * not answer (a closed port, with `--down`) connects lazily, and a server set on it builds and
+ * serves: the stateless wire answered, a legacy session 503 naming the reason. `--down` is left out under ASan and valgrind: freeing
  * the runtime while redis-rs's ConnectionManager still retries leaks that manager and the runtime
  * (redis 1.2 aio/connection_manager.rs `reconnect`: the pending shared future holds the manager's
  * internals, which hold the future), a cycle the library cannot break. With REDIS_URL set (scripts/test.d/60-redis.sh starts a Redis):
@@ -50,17 +50,20 @@ static void expect_error(mcp_error *e, mcp_status status, const char *needle) {
   mcp_error_free(e);
 }
 
-/* Redis on a port where nothing listens: lazy connect, then clear errors where it is needed. */
+/* Redis on a port where nothing listens: connecting is lazy, setting it on a builder and serving
+ * with it succeed, the stateless wire is served, and a legacy session (which needs the session
+ * store) is answered 503 with the JSON-RPC error naming the reason. */
 static void unreachable(mcp_runtime *rt) {
   mcp_redis *down = NULL;
   mcp_error *e = NULL;
   OK(mcp_redis_connect(rt, MCP_LIT("redis://127.0.0.1:1/0"), &down, &e));
   mcp_server_builder *b = builder();
-  EXPECT(MCP_STATUS_IO, mcp_server_builder_set_redis(b, down, &e));
-  expect_error(e, MCP_STATUS_IO, "unavailable");
-  e = NULL;
+  if (mcp_server_builder_set_redis(b, down, &e) != MCP_STATUS_OK) {
+    dump_error("mcp_server_builder_set_redis with Redis down", e);
+    exit(1);
+  }
   mcp_server *s = NULL;
-  OK(mcp_server_builder_build(b, &s, NULL)); /* nothing changed: it builds without Redis */
+  OK(mcp_server_builder_build(b, &s, NULL));
   mcp_server_builder_free(b);
   mcp_http_server_config *config = NULL;
   OK(mcp_http_server_config_new(&config));
@@ -68,10 +71,31 @@ static void unreachable(mcp_runtime *rt) {
   OK(mcp_http_server_config_set_redis(config, down));
   mcp_redis_free(down); /* the config keeps the connection */
   mcp_http_server *http = NULL;
-  EXPECT(MCP_STATUS_IO, mcp_server_serve_http(s, rt, config, &http, &e));
-  CHECK(http == NULL);
-  expect_error(e, MCP_STATUS_IO, "unavailable");
+  if (mcp_server_serve_http(s, rt, config, &http, &e) != MCP_STATUS_OK) {
+    dump_error("mcp_server_serve_http with Redis down", e);
+    exit(1);
+  }
   mcp_http_server_config_free(config);
+  unsigned short port = mcp_http_server_port(http);
+  const char *call =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
+      "\"arguments\":{},\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+      "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
+  char req[2048];
+  int n = snprintf(req, sizeof req,
+                   "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nConnection: close\r\n"
+                   "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                   "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n"
+                   "Content-Length: %zu\r\n\r\n%s",
+                   port, strlen(call), call);
+  CHECK(n > 0 && (size_t)n < sizeof req);
+  expect(exchange(port, req), "HTTP/1.1 200 ", "echoed", NULL);
+  expect(post_legacy(port, NULL,
+                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                     "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{"
+                     "\"name\":\"c-test\",\"version\":\"1\"}}}"),
+         "HTTP/1.1 503 ", "unavailable", NULL);
+  mcp_http_server_free(http);
   mcp_server_free(s);
 }
 

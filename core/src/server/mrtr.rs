@@ -15,7 +15,7 @@ use super::state::{Completion, CtxInner, RequestContext, Responder, ServerInner}
 use super::tasks::RELATED_TASK;
 use crate::error::RpcError;
 use crate::model::mrtr::INPUT_METHODS;
-use crate::request_state::{StateBinding, StateSealer, params_digest};
+use crate::request_state::{StateBinding, StateError, StateSealer, params_digest};
 use crate::version::Era;
 
 /// What a (modern) retry carries: the answers and the verified state.
@@ -57,10 +57,11 @@ pub(crate) fn read_retry(
                 params_digest: params_digest(params),
                 principal: None,
             };
-            let plain = server
-                .sealer
-                .open(&binding, token)
-                .map_err(|e| RpcError::invalid_params(format!("requestState rejected: {e}")))?;
+            let plain = server.sealer.open(&binding, token).map_err(|e| match e {
+                // Not the client's fault: the shared keys are out of reach for now.
+                StateError::KeysUnavailable => RpcError::internal(e.to_string()),
+                e => RpcError::invalid_params(format!("requestState rejected: {e}")),
+            })?;
             Some(
                 String::from_utf8(plain)
                     .map_err(|_| RpcError::invalid_params("requestState rejected: not UTF-8"))?,
@@ -218,6 +219,9 @@ fn modern(c: Completion, ir: InputRequired) {
                 "the handler's requestState is {} bytes, more than max_request_state_bytes ({limit})",
                 state.len()
             )));
+        }
+        if !server.sealer.is_ready() {
+            return c.send_error(&RpcError::internal(StateError::KeysUnavailable.to_string()));
         }
         let binding = StateBinding {
             method: c.ctx.method(),

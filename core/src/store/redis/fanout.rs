@@ -32,12 +32,13 @@ fn decode(msg: &str) -> Option<(&str, Change)> {
 }
 
 /// Publishes `server`'s changes and announces the other instances' ones to its clients. Returns
-/// once subscribed; then follows the channel (re-subscribing after Redis comes back) while the
-/// server lives. Changes announced while Redis is down are not passed on (logged).
+/// once subscribed, or at once when Redis cannot be reached (logged; it subscribes when Redis
+/// answers); then follows the channel (re-subscribing after Redis comes back) while the server
+/// lives. Changes announced while Redis is down are not passed on (logged).
 pub(super) async fn join(redis: RedisStore, server: &Server) -> Result<(), RedisStoreError> {
     let channel = format!("{}changes", redis.options().prefix);
     let origin: Arc<str> = instance_id()?.into();
-    let first = pubsub::subscribe(&redis, &channel).await?;
+    let first = pubsub::subscribe_or_later(&redis, &channel, "list changes").await?;
 
     let runtime = tokio::runtime::Handle::current();
     let (publisher, ch, me) = (redis.clone(), channel.clone(), origin.clone());

@@ -19,8 +19,11 @@
 //! Every key starts with [`RedisOptions::prefix`] and carries a TTL (the session idle timeout for
 //! sessions and event logs, the task's own TTL for tasks), except the one small hash of sealing keys.
 //! With [`RedisStore::fan_out_changes`], a change announced on one instance reaches the listening
-//! clients of every instance. When Redis cannot be reached, requests that need it are answered 503 with a JSON-RPC error and
-//! the connection is re-established in the background ([`ConnectionManager`](redis::aio::ConnectionManager)); nothing else stops.
+//! clients of every instance. When Redis cannot be reached, whether at start or later, instances
+//! start and serve what needs no store (the stateless wire, local handlers); requests that need it
+//! are answered with a JSON-RPC error (503 for a legacy session's requests) and the connection is
+//! re-established in the background ([`ConnectionManager`](redis::aio::ConnectionManager)), the key
+//! ring read and the channels subscribed once Redis answers; nothing else stops.
 //!
 //! [`SessionStore`]: crate::transport::http::SessionStore
 //! [`EventStore`]: crate::transport::http::EventStore
@@ -69,8 +72,11 @@ impl RedisStore {
     /// A `requestState` sealer following the key ring shared in Redis: every instance seals with the
     /// same current key, a new one replaces it every [`key_rotation`](RedisOptions::key_rotation),
     /// and the replaced key opens tokens for [`key_grace`](RedisOptions::key_grace) more. Waits for
-    /// the first look at the ring (an error when Redis cannot be reached), then follows it in the
-    /// background for as long as the sealer (or a server built with it) lives.
+    /// the first look at the ring, then follows it in the background for as long as the sealer (or
+    /// a server built with it) lives. When Redis cannot be reached, returns at once a sealer
+    /// [awaiting its keys](StateSealer::awaiting_keys): requests that must seal or open a
+    /// `requestState` get a JSON-RPC error (-32603) until the ring is read, which is tried every
+    /// second (logged both ways). An error only when Redis holds an unreadable ring.
     pub async fn state_sealer(&self) -> Result<StateSealer, RedisStoreError> {
         sealing::follow(self.clone()).await
     }
@@ -78,15 +84,17 @@ impl RedisStore {
     /// Passes the changes `server` announces (`notifications/*/list_changed`,
     /// `notifications/resources/updated`) to every other instance that joined, over Redis pub/sub,
     /// and announces theirs to `server`'s listening clients (legacy sessions and `subscriptions/listen`
-    /// streams). Returns once subscribed (an error when Redis cannot be reached); follows the channel
-    /// for as long as the server lives, subscribing again after Redis comes back.
+    /// streams). Returns once subscribed, or at once when Redis cannot be reached (changes then stay
+    /// local until it answers; logged); follows the channel for as long as the server lives,
+    /// subscribing again after Redis comes back.
     pub async fn fan_out_changes(&self, server: &Server) -> Result<(), RedisStoreError> {
         fanout::join(self.clone(), server).await
     }
 
     /// A relay for [`HttpServerConfig::relay`]: a client's answer to a server-to-client request
     /// (elicitation, sampling, roots) POSTed to one instance reaches the instance whose handler
-    /// waits for it. One per server; subscribed when this returns.
+    /// waits for it. One per server; subscribed when this returns, or, when Redis cannot be reached
+    /// now, as soon as it answers (answers stay with the instance they reach meanwhile; logged).
     pub async fn relay(&self) -> Result<Arc<RedisRelay>, RedisStoreError> {
         RedisRelay::new(self.clone()).await
     }

@@ -22,16 +22,35 @@ pub(super) async fn subscribe(
     Ok(Box::pin(pubsub.into_on_message()))
 }
 
+/// Subscribes to `channel` now, or, when Redis cannot be reached, says so (naming `what` is not
+/// shared meanwhile) and returns `None`: [`follow`] then subscribes once Redis answers.
+pub(super) async fn subscribe_or_later(
+    redis: &RedisStore,
+    channel: &str,
+    what: &str,
+) -> Result<Option<Messages>, RedisStoreError> {
+    match subscribe(redis, channel).await {
+        Ok(m) => Ok(Some(m)),
+        Err(e @ RedisStoreError::Unavailable(_)) => {
+            tracing::warn!("{what} stay local to this instance until Redis answers: {e}");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Hands every payload on `channel` to `on_message` (from `first`, then from new subscriptions
-/// whenever one ends) until it returns `false`; `alive` is asked before each new subscription.
+/// whenever one ends, or first of all when there is none yet) until it returns `false`; `alive` is
+/// asked before each new subscription.
 pub(super) async fn follow(
     redis: RedisStore,
     channel: String,
-    first: Messages,
+    first: Option<Messages>,
     alive: impl Fn() -> bool,
     mut on_message: impl FnMut(&[u8]) -> bool,
 ) {
-    let mut messages = Some(first);
+    let mut messages = first;
+    let mut lost = messages.is_none();
     loop {
         let Some(mut stream) = messages.take() else {
             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -39,7 +58,13 @@ pub(super) async fn follow(
                 return;
             }
             match subscribe(&redis, &channel).await {
-                Ok(s) => messages = Some(s),
+                Ok(s) => {
+                    if lost {
+                        tracing::info!("Redis pub/sub: subscribed to {channel}");
+                        lost = false;
+                    }
+                    messages = Some(s);
+                }
                 Err(e) => tracing::debug!("Redis pub/sub: cannot subscribe yet: {e}"),
             }
             continue;
@@ -50,6 +75,7 @@ pub(super) async fn follow(
             }
         }
         tracing::warn!("Redis pub/sub: the subscription to {channel} ended; subscribing again");
+        lost = true;
     }
 }
 

@@ -18,14 +18,18 @@ pub struct RedisRelay {
     redis: RedisStore,
     channel: String,
     runtime: tokio::runtime::Handle,
-    first: Mutex<Option<Messages>>,
+    /// The subscription made when the relay was created (`Some(None)`: Redis could not be reached
+    /// then), taken when a server attaches.
+    first: Mutex<Option<Option<Messages>>>,
 }
 
 impl RedisRelay {
-    /// Subscribes (so that nothing forwarded from now on is missed) and returns the relay.
+    /// Subscribes (so that nothing forwarded from now on is missed) and returns the relay; when Redis
+    /// cannot be reached, returns it at once and it subscribes once Redis answers.
     pub(super) async fn new(redis: RedisStore) -> Result<Arc<RedisRelay>, RedisStoreError> {
         let channel = format!("{}answers", redis.options().prefix);
-        let first = pubsub::subscribe(&redis, &channel).await?;
+        let first =
+            pubsub::subscribe_or_later(&redis, &channel, "answers to server requests").await?;
         Ok(Arc::new(RedisRelay {
             redis,
             channel,

@@ -58,24 +58,45 @@ async fn sync(
     Ok(())
 }
 
+/// How often a sealer still awaiting the ring looks for it.
+const AWAIT_RING: Duration = Duration::from_secs(1);
+
 /// A sealer on the shared ring, and a task that looks at the ring again a few times per rotation
-/// period (and per grace period) for as long as the sealer lives.
+/// period (and per grace period) for as long as the sealer lives. When Redis cannot be reached now,
+/// the sealer [awaits its keys](StateSealer::awaiting_keys) (requests that must seal or open a
+/// `requestState` are refused meanwhile) and the task looks every second until Redis answers. Only
+/// a ring that Redis holds but that is unreadable is an error.
 pub(super) async fn follow(redis: RedisStore) -> Result<StateSealer, RedisStoreError> {
     let script = Script::new(ROTATE);
-    let sealer = StateSealer::random();
-    sync(&redis, &script, &sealer).await?;
+    let sealer = StateSealer::awaiting_keys();
+    match sync(&redis, &script, &sealer).await {
+        Ok(()) => {}
+        Err(e @ RedisStoreError::Unavailable(_)) => tracing::warn!(
+            "requestState keys: {e}; requests that must seal or open a requestState are refused until Redis answers"
+        ),
+        Err(e) => return Err(e),
+    }
     let o = redis.options();
     let every = (o.key_rotation.min(o.key_grace) / 4)
         .clamp(Duration::from_millis(100), Duration::from_secs(60));
     let ring: Weak<RwLock<KeyRing>> = sealer.ring_weak();
     tokio::spawn(async move {
         loop {
-            tokio::time::sleep(every).await;
+            let waiting = StateSealer::from_ring(&ring).is_some_and(|s| !s.is_ready());
+            tokio::time::sleep(if waiting {
+                AWAIT_RING.min(every)
+            } else {
+                every
+            })
+            .await;
             let Some(sealer) = StateSealer::from_ring(&ring) else {
                 return;
             };
-            if let Err(e) = sync(&redis, &script, &sealer).await {
-                tracing::warn!("requestState keys: cannot follow the shared ring: {e}");
+            match sync(&redis, &script, &sealer).await {
+                Ok(()) if waiting => tracing::info!("requestState keys: the shared ring is read"),
+                Ok(()) => {}
+                Err(_) if waiting => {}
+                Err(e) => tracing::warn!("requestState keys: cannot follow the shared ring: {e}"),
             }
         }
     });
