@@ -61,18 +61,39 @@ pub struct HttpClientOptions {
     pub skip_default_roots: bool,
 }
 
-/// The era learned per origin (`scheme://host:port`), so later connections skip the probe. A
+/// The era learned per origin (`scheme://host:port`), so later connections skip the probe (at most
+/// [`MAX_CACHED_ORIGINS`], each with the order it was learned in). A
 /// `BTreeMap`: a process-wide hash table is reachable only through a pointer into its allocation,
 /// which valgrind reports as "possibly lost" in every C host.
-fn era_cache() -> &'static Mutex<BTreeMap<String, Era>> {
-    static CACHE: OnceLock<Mutex<BTreeMap<String, Era>>> = OnceLock::new();
+fn era_cache() -> &'static Mutex<BTreeMap<String, (u64, Era)>> {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, (u64, Era)>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(BTreeMap::new()))
+}
+
+/// Most origins whose era is remembered: a process that connects to many servers (a gateway) keeps
+/// at most this many, forgetting the earliest learned first (a forgotten origin is probed again).
+pub const MAX_CACHED_ORIGINS: usize = 1024;
+
+/// Remembers `era` for `origin`, forgetting the earliest learned origin when the cache is full.
+fn remember_era(cache: &mut BTreeMap<String, (u64, Era)>, origin: String, era: Era) {
+    static LEARNED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if cache.len() >= MAX_CACHED_ORIGINS && !cache.contains_key(&origin) {
+        let earliest = cache
+            .iter()
+            .min_by_key(|(_, (at, _))| *at)
+            .map(|(o, _)| o.clone());
+        if let Some(o) = earliest {
+            cache.remove(&o);
+        }
+    }
+    let at = LEARNED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    cache.insert(origin, (at, era));
 }
 
 /// The era this process has learned for the origin of `url`, if any.
 pub fn cached_era(url: &str) -> Option<Era> {
     let uri: Uri = url.parse().ok()?;
-    era_cache().lock().get(&origin(&uri)).copied()
+    era_cache().lock().get(&origin(&uri)).map(|(_, era)| *era)
 }
 
 fn origin(uri: &Uri) -> String {
@@ -140,7 +161,7 @@ pub(crate) async fn connect(
             close_shared.delete_session().await;
         })))),
     };
-    let cached = era_cache().lock().get(&origin).copied();
+    let cached = era_cache().lock().get(&origin).map(|(_, era)| *era);
     let outcome = match (&preference, cached) {
         (VersionPreference::Auto, Some(Era::Legacy)) => {
             handshake::initialize(&client, &ProtocolVersion::LATEST_LEGACY).await
@@ -153,7 +174,7 @@ pub(crate) async fn connect(
     };
     match outcome {
         Ok(()) => {
-            era_cache().lock().insert(origin, client.era());
+            remember_era(&mut era_cache().lock(), origin, client.era());
             if client.era() == Era::Legacy {
                 // `notifications/initialized` and the GET stream it opens go out before the client
                 // is handed over, so a server message sent right after (a list change, say) finds
@@ -188,5 +209,25 @@ async fn probe(client: &Client, shared: &Shared) -> Result<()> {
         // Authorization failed: initialize would only run (and fail) the same flow again.
         Err(e) if shared.auth_failed.load(std::sync::atomic::Ordering::SeqCst) => Err(e),
         Err(_) => handshake::initialize_fallback(client).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_era_cache_keeps_at_most_its_cap_forgetting_the_earliest() {
+        let mut cache = BTreeMap::new();
+        for i in 0..MAX_CACHED_ORIGINS + 100 {
+            remember_era(&mut cache, format!("http://h{i}:1"), Era::Modern);
+        }
+        assert_eq!(cache.len(), MAX_CACHED_ORIGINS);
+        assert!(!cache.contains_key("http://h0:1") && !cache.contains_key("http://h99:1"));
+        assert!(cache.contains_key("http://h100:1"));
+        // Learning an origin again replaces it without forgetting another.
+        remember_era(&mut cache, "http://h100:1".into(), Era::Legacy);
+        assert_eq!(cache.len(), MAX_CACHED_ORIGINS);
+        assert_eq!(cache["http://h100:1"].1, Era::Legacy);
     }
 }
