@@ -1,14 +1,16 @@
 //! `mcp-soak`: the mixed soak of the everything-server (see `libmcp_bench::soak`).
 //!
 //! ```text
-//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--json]
+//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--http-url URL --http-pid PID] [--json]
 //! ```
 //! `--lane` (repeatable) runs only the named lanes ("http legacy churn", "http+sse churn", "http
 //! modern", "http cancel", "http listen", "stdio modern", "stdio legacy"). Defaults: 30 minutes, a sample every 30 s, 2 clients per lane, no pause between a lane's
 //! operations (the servers saturated), 10 s to settle. Exits 1 if any
 //! operation failed or the HTTP server kept descriptors after every client closed. The same binary
 //! is the server: `mcp-soak --serve-http` (prints its address, serves Streamable HTTP and HTTP+SSE)
-//! and `mcp-soak --serve-stdio`.
+//! and `mcp-soak --serve-stdio`. `--http-url URL --http-pid PID` soaks an HTTP server started
+//! elsewhere instead (a mounted endpoint, a server under a heap profiler: `heaptrack mcp-soak
+//! --serve-http`), sampling process PID.
 
 use std::time::Duration;
 
@@ -17,7 +19,7 @@ use libmcp_bench::soak::{self, Options};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--json]"
+        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--http-url URL --http-pid PID] [--json]"
     );
     std::process::exit(2)
 }
@@ -30,8 +32,10 @@ fn parse_args() -> (Options, bool) {
         pause: Duration::ZERO,
         settle: Duration::from_secs(10),
         lanes: Vec::new(),
+        external_http: None,
     };
     let mut json = false;
+    let (mut http_url, mut http_pid) = (None, None);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut number = || -> u64 {
@@ -47,10 +51,20 @@ fn parse_args() -> (Options, bool) {
             "--pause-ms" => o.pause = Duration::from_millis(number()),
             "--settle" => o.settle = Duration::from_secs(number()),
             "--lane" => o.lanes.push(args.next().unwrap_or_else(|| usage())),
+            "--http-url" => http_url = Some(args.next().unwrap_or_else(|| usage())),
+            "--http-pid" => http_pid = Some(number() as u32),
             "--json" => json = true,
             _ => usage(),
         }
     }
+    o.external_http = match (http_url, http_pid) {
+        (Some(url), Some(pid)) => Some(soak::ExternalHttp { url, pid }),
+        (None, None) => None,
+        _ => {
+            eprintln!("mcp-soak: --http-url and --http-pid go together");
+            usage()
+        }
+    };
     (o, json)
 }
 

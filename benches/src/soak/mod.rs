@@ -51,6 +51,28 @@ pub struct Options {
     pub settle: Duration,
     /// Only the lanes with these names (all when empty), to find which one a growth comes from.
     pub lanes: Vec<String>,
+    /// Soak an HTTP server started elsewhere (a mounted endpoint, a server under a heap profiler)
+    /// instead of starting one.
+    pub external_http: Option<ExternalHttp>,
+}
+
+/// An HTTP server the soak does not start: its Streamable HTTP endpoint (the HTTP+SSE lane uses
+/// `/sse` on the same origin) and the process whose memory, descriptors and threads are sampled.
+#[derive(Clone, Debug)]
+pub struct ExternalHttp {
+    /// The endpoint's URL, e.g. `http://127.0.0.1:8000/mcp`.
+    pub url: String,
+    /// The server's process id.
+    pub pid: u32,
+}
+
+/// `/sse` on the origin of `url`.
+fn sse_url_of(url: &str) -> String {
+    let origin_end = url
+        .find("://")
+        .and_then(|i| url[i + 3..].find('/').map(|j| i + 3 + j))
+        .unwrap_or(url.len());
+    format!("{}/sse", &url[..origin_end])
 }
 
 /// One sampling window.
@@ -131,12 +153,20 @@ pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
     if let Some(bad) = o.lanes.iter().find(|l| !LANES.contains(&l.as_str())) {
         return Err(format!("no lane {bad:?}; the lanes are {LANES:?}"));
     }
-    let mut http = start_http(exe).await?;
-    let http_fds_before = proc::usage(http.pid).ok_or("the HTTP server is gone")?.fds;
+    let (mut own_http, http_pid, http_url, sse_url) = match &o.external_http {
+        Some(e) => (None, e.pid, e.url.clone(), sse_url_of(&e.url)),
+        None => {
+            let h = start_http(exe).await?;
+            let (pid, addr) = (h.pid, h.addr.clone());
+            let urls = (format!("http://{addr}/mcp"), format!("http://{addr}/sse"));
+            (Some(h), pid, urls.0, urls.1)
+        }
+    };
+    let http_fds_before = proc::usage(http_pid).ok_or("the HTTP server is gone")?.fds;
     let modern = pref_client(exe, VersionPreference::Auto).await?;
     let legacy = pref_client(exe, VersionPreference::Legacy(ProtocolVersion::V2025_11_25)).await?;
     let pids = (
-        http.pid,
+        http_pid,
         modern.server_pid().ok_or("no stdio server pid")?,
         legacy.server_pid().ok_or("no stdio server pid")?,
     );
@@ -144,8 +174,8 @@ pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
     let stats = Arc::new(Stats::default());
     let start = Instant::now();
     let plan = Plan {
-        http_url: format!("http://{}/mcp", http.addr),
-        sse_url: format!("http://{}/sse", http.addr),
+        http_url,
+        sse_url,
         deadline: start + o.duration,
         stats: stats.clone(),
         pause: o.pause,
@@ -206,8 +236,10 @@ pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
     modern.close().await;
     legacy.close().await;
 
-    let http_fds_after = settle(http.pid, http_fds_before, o.settle).await;
-    let _ = http.child.kill().await;
+    let http_fds_after = settle(http_pid, http_fds_before, o.settle).await;
+    if let Some(h) = own_http.as_mut() {
+        let _ = h.child.kill().await;
+    }
     let (per_lane, errors, error_messages) = stats.totals();
     Ok(Report {
         seconds,
@@ -238,5 +270,20 @@ async fn settle(pid: u32, before: u64, limit: Duration) -> u64 {
             return fds;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_sse_lane_uses_sse_on_the_endpoint_s_origin() {
+        assert_eq!(
+            super::sse_url_of("http://127.0.0.1:8000/app/mcp"),
+            "http://127.0.0.1:8000/sse"
+        );
+        assert_eq!(
+            super::sse_url_of("http://127.0.0.1:8000"),
+            "http://127.0.0.1:8000/sse"
+        );
     }
 }
