@@ -28,6 +28,7 @@ from ._native import InputRequired
 from .asgi import AsgiApp
 from .auth import AuthInfo, OAuth, ResourceServer
 from .client import Client
+from .compat import FastMCP, MCPServer
 from .content import Audio, EmbeddedResource, Image, ResourceLink
 from .context import Context
 from .http_request import Headers, HttpRequest
@@ -53,9 +54,6 @@ _atexit.register(_native.shutdown)
 
 __version__ = _native.ENGINE_VERSION
 
-#: The name the official SDK uses for the same class, for migration by import.
-MCPServer = Server
-FastMCP = Server
 
 __all__ = [
     "AsgiApp",

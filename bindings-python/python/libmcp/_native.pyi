@@ -21,6 +21,7 @@ __all__ = [
     "Task",
     "VerifyReply",
     "connect_http",
+    "connect_memory",
     "connect_stdio",
     "shutdown",
     "task_of",
@@ -57,6 +58,9 @@ def connect_http(
     skip_default_roots: bool = False,
 ) -> Task:
     """Connects to a Streamable HTTP endpoint; ``done(True, Client)``."""
+
+def connect_memory(done: _Done, options: dict[str, Any], server: Server) -> Task:
+    """Connects to ``server`` in this process over an in-memory pipe; ``done(True, Client)``."""
 
 @final
 class OAuth:
@@ -220,7 +224,9 @@ class Server:
         redis: str | None = None,
         limits: dict[str, int | float] | None = None,
     ) -> Server: ...
-    def add_tool(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
+    def add_tool(
+        self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False, check_input: bool = True
+    ) -> None: ...
     def add_resource(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
     def add_template(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
     def add_prompt(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
