@@ -195,7 +195,7 @@ def test_server_side_calls_and_read_resource_from_a_handler() -> None:
     names, result, resources = run(main())
     assert names == ["read"]
     assert result.structured_content == {"result": "debug=1"}
-    assert resources == [{"uri": "config://app", "text": "debug=1"}]
+    assert resources == [{"uri": "config://app", "mimeType": "text/plain", "text": "debug=1"}]
 
 
 def test_client_of_a_non_server_is_refused() -> None:

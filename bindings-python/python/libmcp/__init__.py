@@ -27,6 +27,7 @@ from . import _native
 from ._native import InputRequired
 from .asgi import AsgiApp
 from .auth import AuthInfo, OAuth, ResourceServer
+from ._engine_log import sync_engine_log_level
 from .client import Client
 from .compat import FastMCP, MCPServer
 from .content import Audio, EmbeddedResource, Image, ResourceLink
@@ -51,6 +52,7 @@ from .server import Message, Server, Skill, TaskStore, ToolResult
 
 # The engine's threads stop before the interpreter finalizes (see the native module's runtime.rs).
 _atexit.register(_native.shutdown)
+sync_engine_log_level()
 
 __version__ = _native.ENGINE_VERSION
 
@@ -85,6 +87,7 @@ __all__ = [
     "ResourceServer",
     "Server",
     "Skill",
+    "sync_engine_log_level",
     "TaskStore",
     "ToolError",
     "ToolResult",

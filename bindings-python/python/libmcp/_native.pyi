@@ -23,6 +23,7 @@ __all__ = [
     "connect_http",
     "connect_memory",
     "connect_stdio",
+    "set_engine_log",
     "shutdown",
     "task_of",
 ]
@@ -33,6 +34,10 @@ _Done = Callable[[bool, Any], None]
 
 def shutdown() -> None:
     """Stops the engine runtime (registered with atexit)."""
+
+def set_engine_log(min_level: int, emit: Callable[[int, str, str], None] | None) -> bool:
+    """Delivers the engine's diagnostics at ``min_level`` (a ``logging`` level) or more severe to
+    ``emit(level, target, message)``; False when the process has another ``tracing`` subscriber."""
 
 def task_of(method: str, params: Any) -> dict[str, Any] | None:
     """The task a task status notification carries, or None for another notification."""

@@ -168,7 +168,7 @@ def _object_type(tp: Any) -> bool:
     return False
 
 
-def output_for(tp: Any, name: str) -> Output | None:
+def output_for(tp: Any, name: str, typeddict_doc: bool = True) -> Output | None:
     """The structured output of return type ``tp``: objects (models, dataclasses, TypedDicts,
     annotated classes, ``dict[str, T]``) as they are, every other type wrapped as
     ``{"result": value}``; None when pydantic cannot serialise the type."""
@@ -177,8 +177,12 @@ def output_for(tp: Any, name: str) -> Output | None:
     target: Any = tp
     if wrapped:
         target = pydantic.create_model(f"{name}Output", result=(tp, ...))
+    elif typing.get_origin(base) in (dict, collections.abc.Mapping):
+        # A root model named as the official SDK names it (its schema's title).
+        root: Any = pydantic.RootModel[base]  # type: ignore[valid-type]
+        target = type(f"{name}DictOutput", (root,), {})
     elif _is_typeddict(base):
-        target = _model_of_typeddict(base)
+        target = _model_of_typeddict(base, typeddict_doc)
     elif isinstance(base, type) and not issubclass(base, (BaseModel, dict)) and not _is_dataclass(base):
         target = _model_of_class(base)
     try:
@@ -193,13 +197,14 @@ def _is_typeddict(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
 
 
-def _model_of_typeddict(td: type) -> Any:
+def _model_of_typeddict(td: type, doc: bool) -> Any:
     # pydantic takes only typing_extensions' TypedDict before Python 3.12: a model of the same
-    # keys (those not required default to None).
+    # keys (those not required default to None), described by the class's docstring unless
+    # ``doc`` is false (the SDK 1.x drops it).
     hints = typing.get_type_hints(td, include_extras=True)
     required = getattr(td, "__required_keys__", frozenset(hints))
     fields = {k: (v, ... if k in required else None) for k, v in hints.items()}
-    return pydantic.create_model(td.__name__, **fields)  # type: ignore[call-overload]
+    return pydantic.create_model(td.__name__, __doc__=td.__doc__ if doc else None, **fields)  # type: ignore[call-overload]
 
 
 def strip_titles(schema: Any) -> Any:

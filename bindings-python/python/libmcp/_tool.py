@@ -70,7 +70,7 @@ _UNSTRUCTURED = (str, bytes, type(None))
 _BLOCKS = (Image, Audio, ResourceLink, EmbeddedResource)
 
 
-def _is_content_type(tp: Any, sdk: bool) -> bool:
+def _is_content_type(tp: Any, sdk: int) -> bool:
     """Whether values of ``tp`` are content blocks: libmcp's block classes, the official SDK's
     content models, and lists or unions of them (of them and ``str``, unless ``sdk``: the SDK
     structures a ``list[str]``)."""
@@ -90,7 +90,7 @@ def _is_content_type(tp: Any, sdk: bool) -> bool:
     return False
 
 
-def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | None, sdk: bool) -> ToolOutput:
+def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | None, sdk: int) -> ToolOutput:
     """The structured output of a tool from its return annotation. Objects (dicts, TypedDicts,
     dataclasses, pydantic models) are structured as they are, other JSON types wrapped as
     ``{"result": ...}``; content types, ``ToolResult``, ``InputRequired`` and untyped returns are
@@ -109,6 +109,13 @@ def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | 
     if ret is Any:
         return ToolOutput()
     base = typing.get_args(ret)[0] if typing.get_origin(ret) is typing.Annotated else ret
+    if _is_sdk_call_tool_result(base):
+        # The SDK's ``Annotated[CallToolResult, T]``: the result is given in full, and T (if
+        # given) is the type of its structured content.
+        described = typing.get_args(ret)[1:] if typing.get_origin(ret) is typing.Annotated else ()
+        if not described or not _pydantic.AVAILABLE:
+            return ToolOutput()
+        ret = base = described[0]
     if isinstance(base, type) and (base is ToolResult or issubclass(base, _native.InputRequired)):
         return ToolOutput()
     if typing.get_origin(base) in (typing.Union, types.UnionType) and any(
@@ -122,13 +129,17 @@ def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | 
         # The SDK describes a bare dict as nothing (a class without annotations).
         return ToolOutput()
     if _pydantic.AVAILABLE:
-        out = _pydantic.output_for(ret, fn.name)
+        out = _pydantic.output_for(ret, fn.name, typeddict_doc=sdk != 1)
         if out is None:
             if structured:
                 raise TypeError(f"tool {fn.name!r}: return type {ret!r} cannot be described as JSON Schema")
             return ToolOutput()
         return ToolOutput(out.schema if sdk else _pydantic.strip_titles(out.schema), out.wrapped, out)
     return _stdlib_output(ret, structured)
+
+
+def _is_sdk_call_tool_result(tp: Any) -> bool:
+    return isinstance(tp, type) and tp.__name__ == "CallToolResult" and tp.__module__.startswith("mcp")
 
 
 def _stdlib_output(ret: Any, structured: bool | None) -> ToolOutput:
@@ -217,7 +228,7 @@ class Tool:
         if isinstance(result, ToolResult):
             request.reply_result(result.to_json())
             return
-        if hasattr(result, "model_dump") and type(result).__name__ == "CallToolResult":
+        if _is_sdk_call_tool_result(type(result)):
             request.reply_result(result.model_dump(mode="json", by_alias=True, exclude_none=True))
             return
         if self.output.schema is not None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Union
 
 from . import _native
 from ._bridge import call_native
+from ._engine_log import sync_engine_log_level
 from .errors import ProtocolError
 from .auth import OAuth
 from .model import McpObject, wrap
@@ -275,6 +276,7 @@ class Client:
         if self._native is not None:
             return self
         loop = asyncio.get_running_loop()
+        sync_engine_log_level()
         opts = dict(self._options)
         for key, params_type in (("elicitation", ElicitRequestParams), ("sampling", CreateMessageRequestParams)):
             if opts[key] is not None:

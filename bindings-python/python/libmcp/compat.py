@@ -75,7 +75,6 @@ class Settings:
 class _SdkServer(Server):
     """What FastMCP and MCPServer share: SDK results, settings, ``run()`` transports."""
 
-    _sdk_results = True
     settings: Settings
 
     def _setup(self, settings: Settings, icons: list[Any] | None) -> None:
@@ -174,6 +173,8 @@ class FastMCP(_SdkServer):
     (exception messages reach the client unless ``mask_error_details=True``). libmcp's own
     :class:`Server` options are accepted as keywords too (``versions=``, ``redis=``, limits)."""
 
+    _sdk_results = 1
+
     def __init__(
         self,
         name: str | None = None,
@@ -244,6 +245,8 @@ class MCPServer(_SdkServer):
     constructor (``name, title, description, instructions, ...``), ``run(transport, **options)``,
     results and errors (a tool's unexpected exception is masked as ``Error executing tool NAME``
     unless ``mask_error_details=False``)."""
+
+    _sdk_results = 2
 
     def __init__(
         self,

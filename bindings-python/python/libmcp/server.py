@@ -21,6 +21,7 @@ from . import _native
 from . import _pydantic
 from . import schema as _schema
 from ._bridge import call_native
+from ._engine_log import sync_engine_log_level
 from .auth import ResourceServer
 from .asgi import AsgiApp
 from ._functions import Function
@@ -193,7 +194,8 @@ class Server:
     #: Results as the official SDK gives them (``FastMCP``/``MCPServer``): ``str``, ``None`` and
     #: lists structured as ``{"result": ...}``, text content as indented JSON, ``ToolError``
     #: messages after ``Error executing tool NAME:``, descriptions the raw docstring.
-    _sdk_results = False
+    #: 0 for libmcp's own rules, else the SDK's major version whose rules apply (1 FastMCP, 2 MCPServer).
+    _sdk_results = 0
 
     def _inspect(self, fn: Callable[..., Any], name: str | None, description: str | None, kind: str) -> Function:
         f = Function.inspect(fn, name, description, kind)
@@ -303,8 +305,8 @@ class Server:
         definition: dict[str, Any] = {"name": f.name, "inputSchema": input_schema or self._input_schema(f)}
         if title is not None:
             definition["title"] = title
-        if f.description:
-            definition["description"] = f.description
+        if f.description or self._sdk_results:
+            definition["description"] = f.description or ""
         if output.schema is not None:
             definition["outputSchema"] = output.schema
         if annotations:
@@ -381,6 +383,11 @@ class Server:
                 definition[key] = value
         if size is not None and not templated:
             definition["size"] = size
+        if self._sdk_results:
+            # The SDK's defaults: an empty description, text/plain.
+            definition.setdefault("description", "")
+            definition.setdefault("mimeType", "text/plain")
+            mime_type = definition["mimeType"]
         resource = _Resource(self, f, mime_type)
         if templated:
             if not self._claim("template", uri):
@@ -464,6 +471,8 @@ class Server:
                            ("_meta", meta)):
             if value:
                 definition[key] = value
+        if self._sdk_results:
+            definition.setdefault("description", "")
         if not self._claim("prompt", f.name):
             return
         self._native.add_prompt(definition, _Prompt(self, f).invoke, on_loop=f.is_async)
@@ -517,6 +526,7 @@ class Server:
         ``ValueError`` naming it. ``auth`` makes it an OAuth 2.1 resource server
         (:class:`libmcp.auth.ResourceServer`)."""
         loop = asyncio.get_running_loop()
+        sync_engine_log_level()
         async with self._lifespan_scope():
             self._loop = loop
             with self._loop_queue(loop):
@@ -846,6 +856,11 @@ class _Resource:
             request.reply_input_required(result)
         elif isinstance(result, dict) and "contents" in result:
             request.reply_result(_schema.jsonable(result))
+        elif self.server._sdk_results and not isinstance(result, (str, bytes)):
+            # The SDK reads anything but text and bytes as its indented JSON.
+            text = _pydantic.to_text(result) if _pydantic.AVAILABLE else json.dumps(
+                _schema.jsonable(result), ensure_ascii=False, indent=2)
+            request.reply_result({"contents": _resource_contents(uri, self.mime_type, text)})
         else:
             request.reply_result({"contents": _resource_contents(uri, self.mime_type, result)})
 
@@ -884,8 +899,8 @@ class _Prompt:
             else:
                 messages.append(Message("user", item).to_json())
         out: dict[str, Any] = {"messages": messages}
-        if self.f.description:
-            out["description"] = self.f.description
+        if self.f.description or self.server._sdk_results:
+            out["description"] = self.f.description or ""
         request.reply_result(out)
 
 
