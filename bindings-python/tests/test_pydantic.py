@@ -16,7 +16,7 @@ import pydantic
 import pytest
 from pydantic import BaseModel, Field
 
-from libmcp import Client, FastMCP, Server, _pydantic
+from libmcp import Client, FastMCP, MCPServer, Server, _pydantic
 from support import LEGACY, MODERN, run
 
 ERAS = [MODERN, LEGACY]
@@ -203,3 +203,28 @@ def test_the_sdk_classes_keep_pydantics_titles() -> None:
                                          "properties": {"a": {"title": "A", "type": "integer"}}}
     assert definition["outputSchema"]["title"] == "addOutput"
     assert pydantic.VERSION
+
+
+def test_a_validation_error_of_the_tool_itself_is_a_crash() -> None:
+    # Only refused arguments are the caller's mistake; MCPServer masks the rest, as the SDK 2.x.
+    s = MCPServer("m")
+
+    @s.tool()
+    def build() -> str:
+        Item(name="x", qty=0)
+        return "never"
+
+    @s.tool()
+    def wrong() -> int:
+        return "not a number"  # type: ignore[return-value]
+
+    assert call(s, MODERN, "build", {}).content[0].text == "Error executing tool build"
+    assert call(s, MODERN, "wrong", {}).content[0].text == "Error executing tool wrong"
+
+
+    @s.tool()
+    def takes(n: int) -> int:
+        return n
+
+    refused = call(s, MODERN, "takes", {"n": "x"})
+    assert refused.is_error and refused.content[0].text.startswith("Error executing tool takes: 1 validation error")

@@ -23,12 +23,18 @@ except ImportError:  # pragma: no cover - the test venv has pydantic; the stdlib
 else:
     AVAILABLE = True
 
-__all__ = ["AVAILABLE", "Arguments", "Output", "is_validation_error", "output_for", "to_text"]
+__all__ = ["AVAILABLE", "Arguments", "ArgumentsRefused", "Output", "output_for", "to_text"]
 
 
-def is_validation_error(e: BaseException) -> bool:
-    """Whether ``e`` is pydantic's ``ValidationError`` (the caller's arguments were wrong)."""
-    return AVAILABLE and isinstance(e, ValidationError)
+def is_class(tp: Any) -> bool:
+    """Whether ``tp`` is a class and not a parametrised generic (``dict[str, int]`` passes
+    ``isinstance(tp, type)`` on Python 3.10)."""
+    return isinstance(tp, type) and typing.get_origin(tp) is None
+
+
+class ArgumentsRefused(Exception):
+    """pydantic refused a call's arguments (the caller's mistake, reported as a tool error with
+    pydantic's message); a ``ValidationError`` raised by the function itself is not this."""
 
 
 def _field_name(param: str) -> str:
@@ -88,7 +94,10 @@ class Arguments:
             if data is arguments:
                 data = dict(arguments)
             data[key] = parsed
-        model = self._validate(data)
+        try:
+            model = self._validate(data)
+        except ValidationError as e:
+            raise ArgumentsRefused(str(e)) from e
         return {pname: getattr(model, fname) for fname, pname in self._fields}
 
 
@@ -117,7 +126,7 @@ def _describe_failure(kind: str, name: str, params: dict[str, inspect.Parameter]
 
 
 def _type_name(tp: Any) -> str:
-    return tp.__qualname__ if isinstance(tp, type) else repr(tp)
+    return tp.__qualname__ if is_class(tp) else repr(tp)
 
 
 class Output:
@@ -150,7 +159,7 @@ def _inline_root(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _object_type(tp: Any) -> bool:
     """Whether values of ``tp`` are JSON objects as they are (no ``{"result": ...}`` wrapping)."""
-    if isinstance(tp, type):
+    if is_class(tp):
         if issubclass(tp, BaseModel):
             return True
         if issubclass(tp, dict) and hasattr(tp, "__required_keys__"):  # a TypedDict
@@ -183,7 +192,7 @@ def output_for(tp: Any, name: str, typeddict_doc: bool = True) -> Output | None:
         target = type(f"{name}DictOutput", (root,), {})
     elif _is_typeddict(base):
         target = _model_of_typeddict(base, typeddict_doc)
-    elif isinstance(base, type) and not issubclass(base, (BaseModel, dict)) and not _is_dataclass(base):
+    elif is_class(base) and not issubclass(base, (BaseModel, dict)) and not _is_dataclass(base):
         target = _model_of_class(base)
     try:
         adapter: TypeAdapter[Any] = TypeAdapter(target)
@@ -194,7 +203,7 @@ def output_for(tp: Any, name: str, typeddict_doc: bool = True) -> Output | None:
 
 
 def _is_typeddict(tp: Any) -> bool:
-    return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
+    return is_class(tp) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
 
 
 def _model_of_typeddict(td: type, doc: bool) -> Any:

@@ -16,6 +16,7 @@ from . import _pydantic
 from . import schema as _schema
 from ._functions import Function
 from .content import Audio, EmbeddedResource, Image, ResourceLink, is_content, to_content
+from ._pydantic import is_class
 from .errors import ProtocolError, ToolError
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def _is_content_type(tp: Any, sdk: int) -> bool:
     """Whether values of ``tp`` are content blocks: libmcp's block classes, the official SDK's
     content models, and lists or unions of them (of them and ``str``, unless ``sdk``: the SDK
     structures a ``list[str]``)."""
-    if isinstance(tp, type):
+    if is_class(tp):
         if issubclass(tp, _BLOCKS):
             return True
         module = getattr(tp, "__module__", "")
@@ -116,10 +117,10 @@ def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | 
         if not described or not _pydantic.AVAILABLE:
             return ToolOutput()
         ret = base = described[0]
-    if isinstance(base, type) and (base is ToolResult or issubclass(base, _native.InputRequired)):
+    if is_class(base) and (base is ToolResult or issubclass(base, _native.InputRequired)):
         return ToolOutput()
     if typing.get_origin(base) in (typing.Union, types.UnionType) and any(
-            isinstance(a, type) and issubclass(a, _native.InputRequired) for a in typing.get_args(base)):
+            is_class(a) and issubclass(a, _native.InputRequired) for a in typing.get_args(base)):
         return ToolOutput()
     if _is_content_type(base, sdk):
         return ToolOutput()
@@ -139,7 +140,7 @@ def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | 
 
 
 def _is_sdk_call_tool_result(tp: Any) -> bool:
-    return isinstance(tp, type) and tp.__name__ == "CallToolResult" and tp.__module__.startswith("mcp")
+    return is_class(tp) and tp.__name__ == "CallToolResult" and tp.__module__.startswith("mcp")
 
 
 def _stdlib_output(ret: Any, structured: bool | None) -> ToolOutput:
@@ -184,7 +185,7 @@ def _sdk_blocks(value: Any) -> list[dict[str, Any]]:
 def _anticipated(e: BaseException) -> bool:
     """A failure the tool meant to report: libmcp's ToolError, the official SDK's ToolError or
     ResourceError (when a port raises those), or pydantic refusing the arguments."""
-    if isinstance(e, ToolError) or _pydantic.is_validation_error(e):
+    if isinstance(e, (ToolError, _pydantic.ArgumentsRefused)):
         return True
     cls = type(e)
     return cls.__module__.startswith("mcp.") and cls.__name__ in ("ToolError", "ResourceError")
