@@ -28,6 +28,7 @@ from ._functions import Function
 from ._tool import Tool, ToolResult, output_of, protocol_error_of
 from .content import to_content
 from .context import Context
+from .errors import TransportError
 from .model import wrap
 
 __all__ = ["Server", "ToolResult", "Message", "Skill", "TaskStore", "TaskSupport"]
@@ -662,7 +663,10 @@ class Server:
             raise ValueError(f"unknown transport {transport!r} (stdio, http)")
         if auth is not None:
             http["auth"] = self._auth_options(auth, lambda: loop)
-        handle = await call_native(self._native.serve_http, host, port, http)
+        try:
+            handle = await call_native(self._native.serve_http, host, port, http)
+        except TransportError as e:
+            raise _listen_error(e, host, port) from e
         url = f"http://{host}:{handle.port}{http.get('path', '/mcp')}"
         log.info("listening on %s", url)
         if ready is not None:
@@ -760,6 +764,19 @@ class Server:
             return
         future = asyncio.run_coroutine_threadsafe(main(), loop)
         request.on_cancel(future.cancel)
+
+
+def _listen_error(e: TransportError, host: str, port: int) -> TransportError:
+    """A failure to listen as an OSError with its ``errno`` (``EADDRINUSE``, ``EACCES``, ...) and
+    the address in its message (a TransportError, which is an OSError)."""
+    import os
+    import re
+
+    found = re.search(r"\(os error (\d+)\)", str(e))
+    if found is None:
+        return e
+    code = int(found.group(1))
+    return TransportError(code, f"cannot listen on {host}:{port}: {os.strerror(code)}")
 
 
 def _plain(value: Any) -> Any:
