@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage
 from mcp.types import Icon, TextContent, ToolAnnotations
 
@@ -217,3 +218,39 @@ def test_two_in_memory_clients_at_once() -> None:
                                                                       b.call_tool("slow", {"n": 2}))]
 
     assert run(main()) == [{"result": 1}, {"result": 2}]
+
+
+class Booking(BaseModel):
+    date: str
+    seats: int = 1
+
+
+@pytest.mark.parametrize("version", ERAS)
+def test_ctx_elicit_as_the_sdk_through_input_rounds(version: str) -> None:
+    s = FastMCP("elicit")
+    runs: list[int] = []
+
+    @s.tool()
+    async def book(ctx: Context) -> str:
+        runs.append(1)
+        first = await ctx.elicit("Which date?", Booking)
+        second = await ctx.elicit("Confirm?", {"type": "object", "properties": {"ok": {"type": "boolean"}}})
+        assert isinstance(first.data, Booking)
+        return f"{first.action}:{first.data.date}x{first.data.seats} {second.action}"
+
+    asked: list[str] = []
+
+    def answer(params: Any) -> dict[str, Any]:
+        asked.append(params.message)
+        if params.message == "Which date?":
+            assert params.requested_schema["properties"]["seats"] == {"type": "integer", "default": 1}
+            return {"action": "accept", "content": {"date": "2026-01-01", "seats": 2}}
+        return {"action": "decline"}
+
+    async def main() -> Any:
+        async with Client(s, protocol_version=version, elicitation=answer) as c:
+            return await c.call_tool("book", {})
+
+    assert run(main()).structured_content == {"result": "accept:2026-01-01x2 decline"}
+    assert asked == ["Which date?", "Confirm?"]
+    assert len(runs) == 3  # the handler runs again after each answer

@@ -15,6 +15,7 @@ from . import _native
 from . import _pydantic
 from . import schema as _schema
 from ._functions import Function
+from .context import NeedsInput
 from .content import Audio, EmbeddedResource, Image, ResourceLink, is_content, to_content
 from ._pydantic import is_class
 from .errors import ProtocolError, ToolError
@@ -251,6 +252,9 @@ class Tool:
             request.reply_result({"content": [{"type": "text", "text": text}]})
 
     def fail(self, request: _native.Request, e: BaseException) -> None:
+        if isinstance(e, NeedsInput):
+            request.reply_input_required(e.request)
+            return
         rpc = protocol_error_of(e)
         if rpc is not None:
             request.reply_error(*rpc)

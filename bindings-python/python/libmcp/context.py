@@ -38,13 +38,43 @@ class Sent:
 class Context:
     """The request being served. A handler gets one by declaring a parameter annotated ``Context``."""
 
-    __slots__ = ("_request", "_http", "_server")
+    __slots__ = ("_request", "_http", "_server", "_elicits")
 
     def __init__(self, request: Request, server: Server | None = None) -> None:
         self._request = request
         # Built on first use: (the request,) once looked up.
         self._http: tuple[HttpRequest | None] | None = None
         self._server = server
+        self._elicits = 0
+
+    async def elicit(self, message: str, schema: Any) -> ElicitationResult:
+        """Asks the user for input (the official SDK's ``ctx.elicit``): ``schema`` is a pydantic
+        model class (or a JSON Schema dict); the result has ``action`` (``"accept"``,
+        ``"decline"``, ``"cancel"``) and ``data`` (the model, validated, when accepted).
+
+        libmcp serves it with an input round (MRTR, which the engine also serves to 2025-era
+        clients as ``elicitation/create``): the first call ends this invocation and **the handler
+        runs again from the start** once the answer is in, when this call returns it. Code before
+        it therefore runs once per round; the answers of earlier rounds are carried in the
+        request's sealed state."""
+        import json
+
+        from ._native import InputRequired
+
+        key = f"elicit-{self._elicits}"
+        self._elicits += 1
+        answers: dict[str, Any] = json.loads(self._request.request_state or "{}")
+        answers.update(self._request.input_responses or {})
+        if key not in answers:
+            requested = schema if isinstance(schema, dict) else _schema_of(schema)
+            ask = InputRequired(json.dumps(answers)).elicit(key, message, requested)
+            raise NeedsInput(ask)
+        answer = answers[key]
+        action = answer.get("action", "cancel")
+        content = answer.get("content")
+        if action == "accept" and not isinstance(schema, dict) and hasattr(schema, "model_validate"):
+            content = schema.model_validate(content)
+        return ElicitationResult(action, content)
 
     @property
     def lifespan_context(self) -> Any:
@@ -291,3 +321,31 @@ class ResourceContents:
 
     def __repr__(self) -> str:
         return f"ResourceContents(uri={self.uri!r}, mime_type={self.mime_type!r}, content={self.content!r})"
+
+
+def _schema_of(model: Any) -> dict[str, Any]:
+    from . import _pydantic
+
+    schema = model.model_json_schema()
+    return dict(_pydantic.strip_titles(schema))
+
+
+class NeedsInput(BaseException):
+    """Raised by :meth:`Context.elicit` to end an invocation with an input request (a
+    ``BaseException``, so that a handler's ``except Exception`` does not catch it)."""
+
+    def __init__(self, request: Any) -> None:
+        super().__init__("the handler waits for input")
+        self.request = request
+
+
+class ElicitationResult:
+    """What :meth:`Context.elicit` returns: ``action`` and, when accepted, ``data``."""
+
+    __slots__ = ("action", "data")
+
+    def __init__(self, action: str, data: Any) -> None:
+        self.action, self.data = action, data
+
+    def __repr__(self) -> str:
+        return f"ElicitationResult(action={self.action!r}, data={self.data!r})"
