@@ -127,7 +127,7 @@ pub struct Options {
     log_level: Option<String>,
 }
 
-fn builder(o: Options) -> PyResult<ClientBuilder> {
+pub(crate) fn builder(o: Options) -> PyResult<ClientBuilder> {
     let mut b = libmcp::client::Client::builder(o.name, o.version)
         .version_preference(preference(o.protocol_version.as_deref())?);
     let mut config = ClientConfig::default();
@@ -175,7 +175,7 @@ fn builder(o: Options) -> PyResult<ClientBuilder> {
     Ok(b)
 }
 
-fn wrap(py: Python<'_>, c: libmcp::client::Client) -> PyResult<Py<PyAny>> {
+pub(crate) fn wrap(py: Python<'_>, c: libmcp::client::Client) -> PyResult<Py<PyAny>> {
     Ok(Py::new(py, Client { inner: c })?.into_any())
 }
 

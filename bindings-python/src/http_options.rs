@@ -40,6 +40,8 @@ pub(crate) fn apply(
             "legacy_sessions" => config.legacy_sessions = flag(&value, &key)?,
             "assume_2025_03_26" => config.assume_2025_03_26 = flag(&value, &key)?,
             "http_sse" => config.http_sse = flag(&value, &key)?,
+            "sse_path" => config.sse_path = value.extract()?,
+            "messages_path" => config.messages_path = value.extract()?,
             "dns_rebinding_protection" => config.dns_rebinding_protection = flag(&value, &key)?,
             "allowed_hosts" => config.allowed_hosts = names(&value, &key)?,
             "allowed_origins" => config.allowed_origins = names(&value, &key)?,

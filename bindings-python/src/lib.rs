@@ -8,7 +8,9 @@ mod errors;
 mod executor;
 mod http_options;
 mod limits;
+mod log;
 mod loop_queue;
+mod memory;
 mod oauth;
 mod request;
 mod resource;
@@ -40,7 +42,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<subscription::Subscription>()?;
     m.add_function(wrap_pyfunction!(client::connect_stdio, m)?)?;
     m.add_function(wrap_pyfunction!(client::connect_http, m)?)?;
+    m.add_function(wrap_pyfunction!(memory::connect_memory, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
+    m.add_function(wrap_pyfunction!(log::set_engine_log, m)?)?;
     m.add_function(wrap_pyfunction!(subscription::task_of, m)?)?;
     m.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())

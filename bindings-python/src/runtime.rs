@@ -77,4 +77,6 @@ pub fn shutdown(py: Python<'_>) {
             std::mem::forget(rt);
         }
     }
+    // Nothing is delivered to Python once the interpreter finalizes.
+    crate::log::stop();
 }

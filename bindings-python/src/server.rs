@@ -95,6 +95,11 @@ fn definition(obj: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
 }
 
 impl Server {
+    /// The engine's server.
+    pub(crate) fn engine(&self) -> &libmcp::server::Server {
+        &self.inner
+    }
+
     fn slot(&self, on_loop: bool) -> Option<LoopSlot> {
         on_loop.then(|| self.loop_slot.clone())
     }
@@ -204,16 +209,19 @@ impl Server {
     }
 
     /// Registers (or replaces) a tool: `definition` is the Tool object, `invoke(request)` serves it.
-    #[pyo3(signature = (definition, invoke, on_loop=false))]
+    /// With `check_input=False` the engine does not check the arguments against `inputSchema`
+    /// (the handler validates them itself, e.g. with pydantic, which may coerce them).
+    #[pyo3(signature = (definition, invoke, on_loop=false, check_input=true))]
     fn add_tool(
         &self,
         py: Python<'_>,
         definition: &Bound<'_, PyAny>,
         invoke: Py<PyAny>,
         on_loop: bool,
+        check_input: bool,
     ) -> PyResult<()> {
         register(py, definition, invoke, self.slot(on_loop), |d, h| {
-            self.inner.add_tool(d, h)
+            self.inner.add_tool_checked_by(d, h, check_input)
         })
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from support import MODERN, HttpProcess, run
 
 from libmcp import Client, ProtocolError
@@ -68,3 +69,20 @@ def test_ctrl_c_stops_the_stdio_server() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_a_busy_port_is_an_oserror_with_errno_and_the_address() -> None:
+    import errno
+    import socket
+
+    from libmcp import Server, TransportError
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(OSError) as caught:
+            run(Server("busy").serve_async("http", "127.0.0.1", port))
+    assert caught.value.errno == errno.EADDRINUSE
+    assert isinstance(caught.value, TransportError)
+    assert f"cannot listen on 127.0.0.1:{port}" in str(caught.value)

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, Optional, TypedDict, Union
 import pytest
 
 from libmcp import Audio, Context, Image, InputRequired, Server, ToolResult
+from libmcp import _pydantic
 from libmcp._functions import Function
 from libmcp.schema import coerce, json_schema, jsonable, parse_docstring
 
@@ -217,7 +218,9 @@ OUTPUTS: list[tuple[Any, Any]] = [
 
 
 @pytest.mark.parametrize(("ret", "schema"), OUTPUTS, ids=[repr(r) for r, _ in OUTPUTS])
-def test_output_schema_from_the_return_annotation(ret: Any, schema: Any) -> None:
+def test_output_schema_from_the_return_annotation(ret: Any, schema: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The stdlib derivation (pydantic not installed); test_pydantic.py has pydantic's.
+    monkeypatch.setattr(_pydantic, "AVAILABLE", False)
     server = Server("s")
 
     def tool() -> None:

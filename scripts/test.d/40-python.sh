@@ -4,7 +4,8 @@
 # the venv at .venv (editable), then runs its pytest suite (both eras over stdio and HTTP, MRTR, errors,
 # cancellation, concurrency, exit and fork, OAuth client and resource server against the test
 # authorization server, the official SDK as a client and as a server, the Rust
-# everything-server as a server), `mypy.stubtest` on the
+# everything-server as a server, pydantic validation, the SDK's FastMCP/MCPServer signatures and
+# the SDK's own example servers compared on the SDK and on libmcp), `mypy.stubtest` on the
 # native module's stubs and `mypy --strict` on the package and examples/python; then the pytest suite
 # again on CPython 3.10 when the machine has it (in .venv-py310).
 # Creates or reuses .venv and installs bindings-python/tests/requirements.txt into it. Needs python3
@@ -23,8 +24,25 @@ VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
 build_debug_bins
 bin_dir="$(target_dir)/debug"
 
+# The official SDK's example servers (test_sdk_examples.py): the sdists of mcp 1.30 (FastMCP) and
+# mcp 2.3 (MCPServer), fetched once into target/sdk-sdists, and the SDK 1.x venv of step 20
+# (.venv-sdk1) with this build of libmcp (maturin only installs it: the extension is built above).
+sdists="$(target_dir)/sdk-sdists"
+for sdk in mcp-1.30.0 mcp-2.3.0; do
+  if [ ! -d "$sdists/$sdk/examples" ]; then
+    mkdir -p "$sdists"
+    "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+      "${sdk/-/==}" -d "$sdists"
+    tar -xzf "$sdists/$sdk.tar.gz" -C "$sdists" "$sdk/examples"
+  fi
+done
+ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
+VIRTUAL_ENV="$PWD/.venv-sdk1" PATH="$PWD/.venv-sdk1/bin:$PATH" \
+  "$venv/bin/maturin" develop --quiet --locked -m bindings-python/Cargo.toml
+
 # pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.
-LIBMCP_BIN_DIR="$bin_dir" "$venv/bin/python" -m pytest -q -p no:cacheprovider bindings-python/tests
+LIBMCP_SDK_SDISTS="$sdists" LIBMCP_BIN_DIR="$bin_dir" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+  bindings-python/tests
 "$venv/bin/python" -m mypy.stubtest libmcp._native
 "$venv/bin/python" -m mypy --strict --no-incremental bindings-python/python/libmcp examples/python
 
@@ -44,7 +62,9 @@ if [ -n "$py310" ]; then
   PYTHON="$py310" ensure_venv .venv-py310 bindings-python/tests/requirements.txt
   VIRTUAL_ENV="$PWD/.venv-py310" PATH="$PWD/.venv-py310/bin:$PATH" \
     .venv-py310/bin/maturin develop --quiet --locked -m bindings-python/Cargo.toml
-  LIBMCP_BIN_DIR="$bin_dir" .venv-py310/bin/python -m pytest -q -p no:cacheprovider bindings-python/tests
+  # The comparison with the SDK's examples ran above (its servers run in their own venvs).
+  LIBMCP_BIN_DIR="$bin_dir" .venv-py310/bin/python -m pytest -q -p no:cacheprovider bindings-python/tests \
+    --ignore bindings-python/tests/test_sdk_examples.py
 else
   echo "--- no CPython 3.10 on this machine: the suite ran on $("$venv/bin/python" --version) only"
 fi

@@ -27,7 +27,9 @@ from . import _native
 from ._native import InputRequired
 from .asgi import AsgiApp
 from .auth import AuthInfo, OAuth, ResourceServer
+from ._engine_log import sync_engine_log_level
 from .client import Client
+from .compat import FastMCP, MCPServer
 from .content import Audio, EmbeddedResource, Image, ResourceLink
 from .context import Context
 from .http_request import Headers, HttpRequest
@@ -50,12 +52,10 @@ from .server import Message, Server, Skill, TaskStore, ToolResult
 
 # The engine's threads stop before the interpreter finalizes (see the native module's runtime.rs).
 _atexit.register(_native.shutdown)
+sync_engine_log_level()
 
 __version__ = _native.ENGINE_VERSION
 
-#: The name the official SDK uses for the same class, for migration by import.
-MCPServer = Server
-FastMCP = Server
 
 __all__ = [
     "AsgiApp",
@@ -87,6 +87,7 @@ __all__ = [
     "ResourceServer",
     "Server",
     "Skill",
+    "sync_engine_log_level",
     "TaskStore",
     "ToolError",
     "ToolResult",

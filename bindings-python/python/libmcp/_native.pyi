@@ -21,7 +21,9 @@ __all__ = [
     "Task",
     "VerifyReply",
     "connect_http",
+    "connect_memory",
     "connect_stdio",
+    "set_engine_log",
     "shutdown",
     "task_of",
 ]
@@ -32,6 +34,10 @@ _Done = Callable[[bool, Any], None]
 
 def shutdown() -> None:
     """Stops the engine runtime (registered with atexit)."""
+
+def set_engine_log(min_level: int, emit: Callable[[int, str, str], None] | None) -> bool:
+    """Delivers the engine's diagnostics at ``min_level`` (a ``logging`` level) or more severe to
+    ``emit(level, target, message)``; False when the process has another ``tracing`` subscriber."""
 
 def task_of(method: str, params: Any) -> dict[str, Any] | None:
     """The task a task status notification carries, or None for another notification."""
@@ -57,6 +63,9 @@ def connect_http(
     skip_default_roots: bool = False,
 ) -> Task:
     """Connects to a Streamable HTTP endpoint; ``done(True, Client)``."""
+
+def connect_memory(done: _Done, options: dict[str, Any], server: Server) -> Task:
+    """Connects to ``server`` in this process over an in-memory pipe; ``done(True, Client)``."""
 
 @final
 class OAuth:
@@ -220,7 +229,9 @@ class Server:
         redis: str | None = None,
         limits: dict[str, int | float] | None = None,
     ) -> Server: ...
-    def add_tool(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
+    def add_tool(
+        self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False, check_input: bool = True
+    ) -> None: ...
     def add_resource(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
     def add_template(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...
     def add_prompt(self, definition: dict[str, Any], invoke: _Invoke, on_loop: bool = False) -> None: ...

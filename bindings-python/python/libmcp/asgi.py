@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from contextlib import AbstractContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any
 
 from . import _native
@@ -96,9 +96,12 @@ class AsgiApp:
     server's shutdown does not wait for clients holding streams open."""
 
     def __init__(self, endpoint: _native.Endpoint,
-                 serve_on: Callable[[asyncio.AbstractEventLoop], AbstractContextManager[None]]) -> None:
+                 serve_on: Callable[[asyncio.AbstractEventLoop], AbstractContextManager[None]],
+                 lifespan: Callable[[], AbstractAsyncContextManager[None]] | None = None) -> None:
         """``serve_on(loop)``: the server's context in which its ``async def`` handlers run on
-        ``loop``."""
+        ``loop``; ``lifespan()``: the server's own lifespan, entered with the app's."""
+        self._server_lifespan = lifespan
+        self._lifespan_exit: contextlib.AsyncExitStack | None = None
         self._endpoint = endpoint
         self._limit = endpoint.max_body_bytes
         self._serve_on = serve_on
@@ -124,7 +127,10 @@ class AsgiApp:
         open stream (see the class)."""
         self._attach(asyncio.get_running_loop())
         try:
-            yield
+            async with contextlib.AsyncExitStack() as stack:
+                if self._server_lifespan is not None:
+                    await stack.enter_async_context(self._server_lifespan())
+                yield
         finally:
             self.close()
 
@@ -152,8 +158,18 @@ class AsgiApp:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 self._attach(asyncio.get_running_loop())
+                if self._server_lifespan is not None:
+                    self._lifespan_exit = contextlib.AsyncExitStack()
+                    try:
+                        await self._lifespan_exit.enter_async_context(self._server_lifespan())
+                    except Exception as e:  # noqa: BLE001 - reported to the ASGI server
+                        await send({"type": "lifespan.startup.failed", "message": f"lifespan: {e}"})
+                        return
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                if self._lifespan_exit is not None:
+                    exit_stack, self._lifespan_exit = self._lifespan_exit, None
+                    await exit_stack.aclose()
                 self.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return

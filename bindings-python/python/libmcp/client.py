@@ -9,17 +9,21 @@ exceptions of :mod:`libmcp.errors`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import logging
 import os
 from types import TracebackType
-from typing import Any, Awaitable, Callable, Union
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Union
 
 from . import _native
 from ._bridge import call_native
+from ._engine_log import sync_engine_log_level
 from .errors import ProtocolError
 from .auth import OAuth
 from .model import McpObject, wrap
+if TYPE_CHECKING:
+    from .server import Server
 from .types import (
     CallToolResult,
     CompleteResult,
@@ -122,10 +126,53 @@ class Client:
     """A connection to one MCP server. Create it with :meth:`stdio` or :meth:`http` and use it as an
     async context manager; calls may run concurrently."""
 
-    def __init__(self, connect: Callable[[dict[str, Any]], Awaitable[Any]], options: dict[str, Any]) -> None:
+    def __init__(self, connect: Callable[[dict[str, Any]], Awaitable[Any]] | Server,
+                 options: dict[str, Any] | None = None, **memory_options: Any) -> None:
+        """``Client(server, **options)`` is :meth:`memory`: a client of a server object of this
+        process (the other constructors are :meth:`stdio` and :meth:`http`)."""
+        self._native: _native.Client | None = None
+        self._scope: contextlib.AbstractAsyncContextManager[None] | None = None
+        self._server: Server | None = None
+        self._connect: Callable[[dict[str, Any]], Awaitable[Any]]
+        self._options: dict[str, Any]
+        if not callable(connect):
+            made = Client.memory(connect, **memory_options)
+            self._connect, self._options, self._server = made._connect, made._options, made._server
+            return
+        if options is None or memory_options:
+            raise TypeError("Client(connect, options) is internal: use Client(server), Client.stdio or Client.http")
         self._connect = connect
         self._options = options
-        self._native: _native.Client | None = None
+
+    #: The connection options every constructor takes, with their defaults (see :meth:`stdio`).
+    _COMMON: dict[str, Any] = {"name": "libmcp-python", "version": "0.1.0", "protocol_version": None, "elicitation": None,
+               "elicitation_url": False, "sampling": None, "roots": None, "on_notification": None,
+               "on_wire": None, "request_timeout": None, "log_level": None}
+
+    @classmethod
+    def memory(cls, server: Server, **options: Any) -> Client:
+        """A client of ``server``, a server object of this process, over an in-memory pipe
+        through the engine on both sides (no subprocess, no socket): for tests. The options are
+        those of :meth:`stdio` after ``on_stderr`` (``protocol_version="2025-11-25"`` for the
+        legacy era). While it is connected, the server's lifespan is entered and its ``async def``
+        handlers run on the client's event loop (unless the server is served on that loop
+        already)."""
+        from .server import Server
+
+        if not isinstance(server, Server):
+            raise TypeError(f"Client(server) takes a libmcp server (Server, FastMCP, MCPServer), "
+                            f"not {type(server).__name__}")
+        unknown = sorted(set(options) - set(cls._COMMON))
+        if unknown:
+            raise TypeError(f"Client.memory() got unexpected keyword arguments {unknown}")
+        merged: dict[str, Any] = {key: options.get(key, default) for key, default in cls._COMMON.items()}
+
+        async def connect(opts: dict[str, Any]) -> Any:
+            return await call_native(_native.connect_memory, opts, server._native)
+
+        client = cls(connect, cls._make_options(**merged))
+        client._server = server
+        return client
 
     @staticmethod
     def _make_options(
@@ -229,6 +276,7 @@ class Client:
         if self._native is not None:
             return self
         loop = asyncio.get_running_loop()
+        sync_engine_log_level()
         opts = dict(self._options)
         for key, params_type in (("elicitation", ElicitRequestParams), ("sampling", CreateMessageRequestParams)):
             if opts[key] is not None:
@@ -241,14 +289,30 @@ class Client:
             opts["roots"] = _input_invoker(loop, roots, ListRootsRequestParams)
         if opts["on_notification"] is not None:
             opts["on_notification"] = _on_loop(loop, opts["on_notification"], wrap_args=True)
-        self._native = await self._connect(opts)
+        if self._server is not None and self._scope is None:
+            scope = self._server._in_process()
+            await scope.__aenter__()
+            self._scope = scope
+        try:
+            self._native = await self._connect(opts)
+        except BaseException:
+            await self._leave_scope()
+            raise
         return self
+
+    async def _leave_scope(self) -> None:
+        if self._scope is not None:
+            scope, self._scope = self._scope, None
+            await scope.__aexit__(None, None, None)
 
     async def close(self) -> None:
         """Closes the connection (a spawned server is stopped)."""
         if self._native is not None:
             native, self._native = self._native, None
-            await call_native(native.close)
+            try:
+                await call_native(native.close)
+            finally:
+                await self._leave_scope()
 
     async def __aenter__(self) -> Client:
         return await self.connect()

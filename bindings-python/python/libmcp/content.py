@@ -32,16 +32,19 @@ def _read(data: bytes | None, path: str | Path | None, kind: str) -> tuple[bytes
 
 @dataclass
 class Image:
-    """An image content block from bytes or a file (MIME type guessed from the file name)."""
+    """An image content block from bytes or a file (MIME type guessed from the file name).
+    ``format`` (``"png"``, ``"jpeg"``, ...) is the official SDK's way to give the MIME type."""
 
     data: bytes | None = None
     path: str | Path | None = None
     mime_type: str | None = None
+    format: str | None = None
 
     def to_block(self) -> dict[str, Any]:
         """The ImageContent object."""
         raw, guessed = _read(self.data, self.path, "Image")
-        return {"type": "image", "data": _b64(raw), "mimeType": self.mime_type or guessed or "image/png"}
+        mime = self.mime_type or (f"image/{self.format.lower()}" if self.format else None)
+        return {"type": "image", "data": _b64(raw), "mimeType": mime or guessed or "image/png"}
 
 
 @dataclass
@@ -105,9 +108,26 @@ class EmbeddedResource:
 _BLOCKS = (Image, Audio, ResourceLink, EmbeddedResource)
 
 
+def _sdk_block(value: Any) -> dict[str, Any] | None:
+    """A content object of the official SDK as its block: its content models (``TextContent``,
+    ``ImageContent``, ...) and its ``Image``/``Audio`` helpers; None for anything else."""
+    for convert in ("to_image_content", "to_audio_content"):
+        method = getattr(value, convert, None)
+        if callable(method):
+            value = method()
+            break
+    dump = getattr(value, "model_dump", None)
+    if not callable(dump) or isinstance(value, type):
+        return None
+    block = dump(mode="json", by_alias=True, exclude_none=True)
+    return block if isinstance(block, dict) and isinstance(block.get("type"), str) else None
+
+
 def is_content(value: Any) -> bool:
     """Whether ``value`` is content (as opposed to structured data)."""
     if isinstance(value, (str, *_BLOCKS)):
+        return True
+    if _sdk_block(value) is not None:
         return True
     if isinstance(value, dict):
         return isinstance(value.get("type"), str)
@@ -129,5 +149,8 @@ def to_content(value: Any) -> list[dict[str, Any]]:
         return [value.to_block()]
     if isinstance(value, dict) and isinstance(value.get("type"), str):
         return [value]
+    block = _sdk_block(value)
+    if block is not None:
+        return [block]
     raise TypeError(f"{type(value).__name__} is not content (str, Image, Audio, ResourceLink, "
                     "EmbeddedResource, a content dict, or a list of these)")

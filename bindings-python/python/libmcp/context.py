@@ -10,6 +10,7 @@ from .model import McpObject, wrap
 if TYPE_CHECKING:
     from ._native import Request
     from .auth import AuthInfo
+    from .server import Server
 
 __all__ = ["Context"]
 
@@ -37,12 +38,85 @@ class Sent:
 class Context:
     """The request being served. A handler gets one by declaring a parameter annotated ``Context``."""
 
-    __slots__ = ("_request", "_http")
+    __slots__ = ("_request", "_http", "_server", "_elicits")
 
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: Request, server: Server | None = None) -> None:
         self._request = request
         # Built on first use: (the request,) once looked up.
         self._http: tuple[HttpRequest | None] | None = None
+        self._server = server
+        self._elicits = 0
+
+    async def elicit(self, message: str, schema: Any) -> ElicitationResult:
+        """Asks the user for input (the official SDK's ``ctx.elicit``): ``schema`` is a pydantic
+        model class (or a JSON Schema dict); the result has ``action`` (``"accept"``,
+        ``"decline"``, ``"cancel"``) and ``data`` (the model, validated, when accepted).
+
+        libmcp serves it with an input round (MRTR, which the engine also serves to 2025-era
+        clients as ``elicitation/create``): the first call ends this invocation and **the handler
+        runs again from the start** once the answer is in, when this call returns it. Code before
+        it therefore runs once per round; the answers of earlier rounds are carried in the
+        request's sealed state."""
+        import json
+
+        from ._native import InputRequired
+
+        key = f"elicit-{self._elicits}"
+        self._elicits += 1
+        answers: dict[str, Any] = json.loads(self._request.request_state or "{}")
+        answers.update(self._request.input_responses or {})
+        if key not in answers:
+            requested = schema if isinstance(schema, dict) else _schema_of(schema)
+            ask = InputRequired(json.dumps(answers)).elicit(key, message, requested)
+            raise NeedsInput(ask)
+        answer = answers[key]
+        action = answer.get("action", "cancel")
+        content = answer.get("content")
+        if action == "accept" and not isinstance(schema, dict) and hasattr(schema, "model_validate"):
+            content = schema.model_validate(content)
+        return ElicitationResult(action, content)
+
+    @property
+    def lifespan_context(self) -> Any:
+        """What the server's ``lifespan`` context manager yielded (``{}`` without one)."""
+        return {} if self._server is None else self._server._lifespan_value
+
+    @property
+    def request_context(self) -> RequestContext:
+        """The official SDK's view of the request: ``lifespan_context``, ``request_id``, ``meta``
+        and ``request`` (the HTTP request or None)."""
+        return RequestContext(self)
+
+    @property
+    def fastmcp(self) -> Server | None:
+        """The server serving the request (the official SDK 1.x name)."""
+        return self._server
+
+    @property
+    def mcp_server(self) -> Server | None:
+        """The server serving the request (the official SDK 2.x name)."""
+        return self._server
+
+    @property
+    def client_id(self) -> str | None:
+        """The ``client_id`` of the request's ``_meta``, if the client sent one."""
+        meta = self._request.meta
+        value = meta.get("client_id") if meta else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def session_id(self) -> str | None:
+        """The legacy HTTP session's id (``Mcp-Session-Id``), or None (stdio, 2026-07-28)."""
+        request = self.request
+        return request.session_id if request is not None else None
+
+    async def read_resource(self, uri: str) -> list[ResourceContents]:
+        """Reads one of this server's resources (as a client would, without the round trip):
+        its contents, each with ``content`` (``str`` or ``bytes``) and ``mime_type``."""
+        if self._server is None:
+            raise RuntimeError("read_resource needs the context of a served request")
+        result = await self._server.read_resource(uri)
+        return [ResourceContents._of(c) for c in result]
 
     @property
     def request(self) -> HttpRequest | None:
@@ -194,3 +268,84 @@ class Context:
     def error(self, data: Any, logger: str | None = None) -> Sent:
         """Logs at ``error``."""
         return self.log("error", data, logger)
+
+
+class RequestContext:
+    """``ctx.request_context``: the request as the official SDK's handlers see it."""
+
+    __slots__ = ("_ctx",)
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+
+    @property
+    def lifespan_context(self) -> Any:
+        """What the server's ``lifespan`` yielded."""
+        return self._ctx.lifespan_context
+
+    @property
+    def request_id(self) -> str | int:
+        """The JSON-RPC id of the request."""
+        return self._ctx.request_id
+
+    @property
+    def meta(self) -> McpObject | None:
+        """The request's ``_meta`` (attribute access), or None."""
+        meta = self._ctx.meta
+        wrapped = wrap(meta) if meta is not None else None
+        return wrapped if isinstance(wrapped, McpObject) else None
+
+    @property
+    def request(self) -> HttpRequest | None:
+        """The HTTP request, or None (stdio)."""
+        return self._ctx.request
+
+
+class ResourceContents:
+    """One item of a resource read through :meth:`Context.read_resource`."""
+
+    __slots__ = ("content", "mime_type", "uri")
+
+    def __init__(self, uri: str, content: str | bytes, mime_type: str | None) -> None:
+        self.uri, self.content, self.mime_type = uri, content, mime_type
+
+    @classmethod
+    def _of(cls, item: dict[str, Any]) -> ResourceContents:
+        import base64
+
+        if "blob" in item:
+            content: str | bytes = base64.b64decode(item["blob"])
+        else:
+            content = item.get("text", "")
+        return cls(item.get("uri", ""), content, item.get("mimeType"))
+
+    def __repr__(self) -> str:
+        return f"ResourceContents(uri={self.uri!r}, mime_type={self.mime_type!r}, content={self.content!r})"
+
+
+def _schema_of(model: Any) -> dict[str, Any]:
+    from . import _pydantic
+
+    schema = model.model_json_schema()
+    return dict(_pydantic.strip_titles(schema))
+
+
+class NeedsInput(BaseException):
+    """Raised by :meth:`Context.elicit` to end an invocation with an input request (a
+    ``BaseException``, so that a handler's ``except Exception`` does not catch it)."""
+
+    def __init__(self, request: Any) -> None:
+        super().__init__("the handler waits for input")
+        self.request = request
+
+
+class ElicitationResult:
+    """What :meth:`Context.elicit` returns: ``action`` and, when accepted, ``data``."""
+
+    __slots__ = ("action", "data")
+
+    def __init__(self, action: str, data: Any) -> None:
+        self.action, self.data = action, data
+
+    def __repr__(self) -> str:
+        return f"ElicitationResult(action={self.action!r}, data={self.data!r})"

@@ -13,19 +13,22 @@ import json
 import logging
 import types
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
 from . import _native
+from . import _pydantic
 from . import schema as _schema
 from ._bridge import call_native
+from ._engine_log import sync_engine_log_level
 from .auth import ResourceServer
 from .asgi import AsgiApp
 from ._functions import Function
-from .content import is_content, to_content
+from ._tool import Tool, ToolResult, output_of, protocol_error_of
+from .content import to_content
 from .context import Context
-from .errors import ProtocolError, ToolError
+from .errors import TransportError
 from .model import wrap
 
 __all__ = ["Server", "ToolResult", "Message", "Skill", "TaskStore", "TaskSupport"]
@@ -78,28 +81,6 @@ class TaskStore(Protocol):
 
 
 @dataclass
-class ToolResult:
-    """A tool result given in full: content blocks (or values :func:`to_content` accepts), optional
-    structured content, and whether it is a tool error."""
-
-    content: Any = field(default_factory=list)
-    structured_content: Any = None
-    is_error: bool = False
-    meta: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The CallToolResult object."""
-        out: dict[str, Any] = {"content": to_content(self.content)}
-        if self.structured_content is not None:
-            out["structuredContent"] = _schema.jsonable(self.structured_content)
-        if self.is_error:
-            out["isError"] = True
-        if self.meta:
-            out["_meta"] = self.meta
-        return out
-
-
-@dataclass
 class Message:
     """A prompt message: ``role`` is ``"user"`` or ``"assistant"``; ``content`` is one content value."""
 
@@ -114,65 +95,6 @@ class Message:
         return {"role": self.role, "content": blocks[0]}
 
 
-_UNSTRUCTURED = (str, bytes, type(None))
-
-
-def _output_schema(fn: Function, explicit: dict[str, Any] | None, structured: bool | None) -> tuple[dict[str, Any] | None, bool]:
-    """The output schema and whether results are wrapped as ``{"result": value}`` (for non-object
-    return types): objects (dict, TypedDict, dataclass, pydantic) are structured as they are, other
-    JSON types (int, float, bool, ``list[T]``, unions) wrapped; str, bytes, content types, a bare
-    list and untyped returns are not structured unless ``structured_output=True``."""
-    if explicit is not None:
-        return explicit, False
-    if structured is False:
-        return None, False
-    ret = fn.hints.get("return", inspect.Parameter.empty)
-    if ret is inspect.Parameter.empty or ret is Any:
-        return None, False
-    if ret in _UNSTRUCTURED and not structured:
-        return None, False
-    base = typing.get_args(ret)[0] if typing.get_origin(ret) is typing.Annotated else ret
-    if isinstance(base, type) and (base is ToolResult or issubclass(base, (_native.InputRequired,))):
-        return None, False
-    # A bare list or tuple says nothing about its items: usually content blocks.
-    if base in (list, tuple) and not structured:
-        return None, False
-    defs: dict[str, Any] = {}
-    try:
-        schema = _schema.json_schema(ret, defs)
-    except TypeError:
-        return None, False
-    if "$ref" in schema and defs:
-        target = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
-        if target.get("type") == "object":
-            out = dict(target)
-            rest = {k: v for k, v in defs.items() if v is not target}
-            if rest:
-                out["$defs"] = rest
-            return out, False
-    if schema.get("type") == "object":
-        if defs:
-            schema["$defs"] = defs
-        return schema, False
-    if not structured and (_is_content_type(base)):
-        return None, False
-    wrapped: dict[str, Any] = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
-    if defs:
-        wrapped["$defs"] = defs
-    return wrapped, True
-
-
-def _is_content_type(tp: Any) -> bool:
-    from .content import Audio, EmbeddedResource, Image, ResourceLink
-
-    kinds = (Image, Audio, ResourceLink, EmbeddedResource)
-    if isinstance(tp, type) and issubclass(tp, kinds):
-        return True
-    if typing.get_origin(tp) in (list, typing.Union, types.UnionType):
-        return all(a is str or _is_content_type(a) for a in typing.get_args(tp))
-    return False
-
-
 class Server:
     """An MCP server for both protocol eras. Register handlers with the decorators, then ``run()``."""
 
@@ -185,6 +107,7 @@ class Server:
         title: str | None = None,
         description: str | None = None,
         website_url: str | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         versions: list[str] | None = None,
         page_size: int | None = None,
         state_key: bytes | None = None,
@@ -200,6 +123,8 @@ class Server:
         state_ttl: float | None = None,
         client_request_timeout: float | None = None,
         handler_timeout: float | None = None,
+        mask_error_details: bool = False,
+        lifespan: Callable[[Any], contextlib.AbstractAsyncContextManager[Any]] | None = None,
     ) -> None:
         """``task_ttl`` is how long a task is kept after its creation (seconds; the engine's default is
         an hour), ``task_poll_interval`` how often clients are asked to poll one (seconds, default
@@ -224,7 +149,15 @@ class Server:
         ``handler_timeout`` the longest a handler may take to answer (seconds; no limit by default):
         when it passes first, the request is answered with -32603 and ``data.handlerTimeoutMs``, the
         handler's context reports it cancelled (an ``async def`` handler is cancelled as a task) and
-        its later answer is dropped."""
+        its later answer is dropped.
+
+        ``mask_error_details``: when a tool raises anything but a :class:`ToolError` (or a
+        protocol error), the client gets only ``Error executing tool NAME``, not the exception's
+        message; the traceback is logged (logger ``libmcp.server``) either way.
+
+        ``lifespan(server)``: an async context manager entered before serving starts
+        (``run``/``serve_async``, an in-memory :class:`Client`, the ASGI app's lifespan) and left
+        when it ends; what it yields is ``ctx.lifespan_context`` in handlers."""
         info: dict[str, Any] = {}
         if title is not None:
             info["title"] = title
@@ -232,6 +165,8 @@ class Server:
             info["description"] = description
         if website_url is not None:
             info["websiteUrl"] = website_url
+        if icons:
+            info["icons"] = [_plain(i) for i in icons]
         limits = {k: v for k, v in {
             "max_message_bytes": max_message_bytes, "max_in_flight": max_in_flight,
             "max_input_rounds": max_input_rounds, "max_request_state_bytes": max_request_state_bytes,
@@ -239,6 +174,14 @@ class Server:
             "client_request_timeout": client_request_timeout,
             "handler_timeout": handler_timeout}.items() if v is not None}
         self.name = name
+        self._mask_error_details = mask_error_details
+        if lifespan is not None and not callable(lifespan):
+            raise TypeError("lifespan must be a callable taking the server and returning an async context manager")
+        self._lifespan = lifespan
+        self._lifespan_value: Any = {}
+        self._lifespan_depth = 0
+        self._lifespan_exit: contextlib.AsyncExitStack | None = None
+        self._self_client: Any = None
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
                                       task_ttl, task_poll_interval, task_store,
                                       [s._native() for s in skills] if skills else None, redis, limits or None)
@@ -249,11 +192,43 @@ class Server:
 
     # -- registration ---------------------------------------------------------------------------
 
-    def _claim(self, kind: str, key: str) -> None:
+    #: Results as the official SDK gives them (``FastMCP``/``MCPServer``): ``str``, ``None`` and
+    #: lists structured as ``{"result": ...}``, text content as indented JSON, ``ToolError``
+    #: messages after ``Error executing tool NAME:``, descriptions the raw docstring.
+    #: 0 for libmcp's own rules, else the SDK's major version whose rules apply (1 FastMCP, 2 MCPServer).
+    _sdk_results = 0
+
+    def _inspect(self, fn: Callable[..., Any], name: str | None, description: str | None, kind: str) -> Function:
+        f = Function.inspect(fn, name, description, kind)
+        if self._sdk_results and description is None:
+            f.description = getattr(fn, "__doc__", None) or None
+        return f
+
+    def _input_schema(self, f: Function) -> dict[str, Any]:
+        schema = f.input_schema()
+        if f.arguments is not None and not self._sdk_results:
+            schema = _pydantic.strip_titles(schema)
+            # The docstring's ``Args:`` describe the parameters pydantic has no description of.
+            props = schema.get("properties", {})
+            for pname, doc in f.param_docs.items():
+                if pname in props and "description" not in props[pname]:
+                    props[pname]["description"] = doc
+        return schema
+
+    def _context(self, request: _native.Request) -> Context:
+        return Context(request, self)
+
+    def _claim(self, kind: str, key: str) -> bool:
+        """Whether to register ``key``: a second registration of a name is a DefinitionError, or
+        with the SDK's rules (``FastMCP``/``MCPServer``) a warning, and the first stays."""
         if key in self._names[kind]:
+            if self._sdk_results:
+                log.warning("%s already exists: %s (the first registration stays)", kind.capitalize(), key)
+                return False
             from .errors import DefinitionError
 
             raise DefinitionError(f"{kind} {key!r} is registered already (remove it first)")
+        return True
 
     def tool(
         self,
@@ -264,8 +239,8 @@ class Server:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
-        annotations: dict[str, Any] | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        annotations: dict[str, Any] | Any | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         meta: dict[str, Any] | None = None,
         scopes: list[str] | None = None,
         task: TaskSupport | None = None,
@@ -313,8 +288,8 @@ class Server:
         input_schema: dict[str, Any] | None = None,
         output_schema: dict[str, Any] | None = None,
         structured_output: bool | None = None,
-        annotations: dict[str, Any] | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        annotations: dict[str, Any] | Any | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         meta: dict[str, Any] | None = None,
         scopes: list[str] | None = None,
         task: TaskSupport | None = None,
@@ -325,26 +300,28 @@ class Server:
         server starts)."""
         if task not in (None, "forbidden", "optional", "required"):
             raise ValueError(f"task must be 'optional', 'required' or 'forbidden', not {task!r}")
-        f = Function.inspect(fn, name, description)
-        out_schema, wrapped = _output_schema(f, output_schema, structured_output)
-        definition: dict[str, Any] = {"name": f.name, "inputSchema": input_schema or f.input_schema()}
+        f = self._inspect(fn, name, description, "tool")
+        validated = input_schema is None and f.validate_with_pydantic()
+        output = output_of(f, output_schema, structured_output, self._sdk_results)
+        definition: dict[str, Any] = {"name": f.name, "inputSchema": input_schema or self._input_schema(f)}
         if title is not None:
             definition["title"] = title
-        if f.description:
-            definition["description"] = f.description
-        if out_schema is not None:
-            definition["outputSchema"] = out_schema
+        if f.description or self._sdk_results:
+            definition["description"] = f.description or ""
+        if output.schema is not None:
+            definition["outputSchema"] = output.schema
         if annotations:
-            definition["annotations"] = annotations
+            definition["annotations"] = _plain(annotations)
         if icons:
-            definition["icons"] = icons
+            definition["icons"] = [_plain(i) for i in icons]
         if meta:
             definition["_meta"] = meta
         if task is not None:
             definition["execution"] = {"taskSupport": task}
-        self._claim("tool", f.name)
-        tool = _Tool(self, f, out_schema is not None, wrapped, task not in (None, "forbidden") and not defer_task)
-        self._native.add_tool(definition, tool.invoke, on_loop=f.is_async)
+        if not self._claim("tool", f.name):
+            return
+        tool = Tool(self, f, output, task not in (None, "forbidden") and not defer_task)
+        self._native.add_tool(definition, tool.invoke, on_loop=f.is_async, check_input=not validated)
         self._names["tool"].add(f.name)
         if scopes:
             self._tool_scopes[f.name] = list(scopes)
@@ -364,8 +341,8 @@ class Server:
         description: str | None = None,
         mime_type: str | None = None,
         size: int | None = None,
-        annotations: dict[str, Any] | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        annotations: dict[str, Any] | Any | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Callable[[F], F]:
         """Registers the decorated function as the resource at ``uri``, or as a resource template
@@ -392,27 +369,35 @@ class Server:
         description: str | None = None,
         mime_type: str | None = None,
         size: int | None = None,
-        annotations: dict[str, Any] | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        annotations: dict[str, Any] | Any | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         """Registers ``fn`` as a resource or a resource template (see :meth:`resource`)."""
-        f = Function.inspect(fn, name, description)
+        f = self._inspect(fn, name, description, "resource")
+        f.validate_with_pydantic()
         templated = "{" in uri
         definition: dict[str, Any] = {"uriTemplate" if templated else "uri": uri, "name": f.name}
         for key, value in (("title", title), ("description", f.description), ("mimeType", mime_type),
-                           ("annotations", annotations), ("icons", icons), ("_meta", meta)):
+                           ("annotations", _plain(annotations)), ("icons", _plain_list(icons)), ("_meta", meta)):
             if value:
                 definition[key] = value
         if size is not None and not templated:
             definition["size"] = size
+        if self._sdk_results:
+            # The SDK's defaults: an empty description, text/plain.
+            definition.setdefault("description", "")
+            definition.setdefault("mimeType", "text/plain")
+            mime_type = definition["mimeType"]
         resource = _Resource(self, f, mime_type)
         if templated:
-            self._claim("template", uri)
+            if not self._claim("template", uri):
+                return
             self._native.add_template(definition, resource.invoke, on_loop=f.is_async)
             self._names["template"].add(uri)
         else:
-            self._claim("resource", uri)
+            if not self._claim("resource", uri):
+                return
             self._native.add_resource(definition, resource.invoke, on_loop=f.is_async)
             self._names["resource"].add(uri)
 
@@ -445,7 +430,7 @@ class Server:
         *,
         title: str | None = None,
         description: str | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Callable[[F], F]:
         """Registers the decorated function as a prompt; its parameters are the prompt's arguments
@@ -467,11 +452,12 @@ class Server:
         *,
         title: str | None = None,
         description: str | None = None,
-        icons: list[dict[str, Any]] | None = None,
+        icons: list[dict[str, Any] | Any] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         """Registers ``fn`` as a prompt (see :meth:`prompt`)."""
-        f = Function.inspect(fn, name, description)
+        f = self._inspect(fn, name, description, "prompt")
+        f.validate_with_pydantic()
         arguments = []
         for pname, p in f.params.items():
             arg: dict[str, Any] = {"name": pname}
@@ -482,10 +468,14 @@ class Server:
         definition: dict[str, Any] = {"name": f.name}
         if arguments:
             definition["arguments"] = arguments
-        for key, value in (("title", title), ("description", f.description), ("icons", icons), ("_meta", meta)):
+        for key, value in (("title", title), ("description", f.description), ("icons", _plain_list(icons)),
+                           ("_meta", meta)):
             if value:
                 definition[key] = value
-        self._claim("prompt", f.name)
+        if self._sdk_results:
+            definition.setdefault("description", "")
+        if not self._claim("prompt", f.name):
+            return
         self._native.add_prompt(definition, _Prompt(self, f).invoke, on_loop=f.is_async)
         self._names["prompt"].add(f.name)
 
@@ -501,7 +491,7 @@ class Server:
         a list of values, a Completion ``dict`` (``values``, ``total``, ``hasMore``) or None."""
 
         def register(fn: F) -> F:
-            f = Function.inspect(fn, None, None)
+            f = Function.inspect(fn, None, None, "completion")
             self._native.set_completion(_Completion(self, f).invoke, on_loop=f.is_async)
             return fn
 
@@ -537,9 +527,99 @@ class Server:
         ``ValueError`` naming it. ``auth`` makes it an OAuth 2.1 resource server
         (:class:`libmcp.auth.ResourceServer`)."""
         loop = asyncio.get_running_loop()
-        self._loop = loop
-        with self._loop_queue(loop):
-            await self._serve(loop, transport, host, port, ready, auth, http)
+        sync_engine_log_level()
+        async with self._lifespan_scope():
+            self._loop = loop
+            with self._loop_queue(loop):
+                await self._serve(loop, transport, host, port, ready, auth, http)
+
+    @contextlib.asynccontextmanager
+    async def _lifespan_scope(self) -> AsyncIterator[None]:
+        """The ``lifespan`` context, entered by the first of the nested scopes that serve."""
+        self._lifespan_depth += 1
+        try:
+            if self._lifespan_depth == 1 and self._lifespan is not None:
+                async with self._lifespan(self) as value:
+                    self._lifespan_value = value
+                    try:
+                        yield
+                    finally:
+                        self._lifespan_value = {}
+            else:
+                yield
+        finally:
+            self._lifespan_depth -= 1
+
+    @contextlib.asynccontextmanager
+    async def _in_process(self) -> AsyncIterator[None]:
+        """Serving in-process clients (see :class:`Client`) on the running loop: the lifespan,
+        and ``async def`` handlers on this loop unless the server is served on it already."""
+        loop = asyncio.get_running_loop()
+        async with self._lifespan_scope():
+            if self._loop is loop:
+                yield
+                return
+            previous = self._loop
+            try:
+                with self._serving_on(loop):
+                    yield
+            finally:
+                self._loop = previous
+
+    async def _self(self) -> Any:
+        """A client of this server over an in-memory pipe, for the server-side calls
+        (:meth:`call_tool`, ...); made on first use."""
+        from .client import Client
+
+        if self._self_client is None:
+            client = Client.memory(self)
+            # Not a serving scope of its own: each call runs in one (see _local).
+            client._server = None
+            self._self_client = await client.connect()
+        return self._self_client
+
+    async def _local(self, method: str, *args: Any) -> Any:
+        client = await self._self()
+        loop = asyncio.get_running_loop()
+        if self._loop is loop and not self._loop.is_closed():
+            return await getattr(client, method)(*args)
+        previous = self._loop
+        try:
+            with self._serving_on(loop):
+                return await getattr(client, method)(*args)
+        finally:
+            self._loop = previous
+
+    async def list_tools(self) -> list[Any]:
+        """The tools as a client lists them (through the engine, in this process)."""
+        return list(await self._local("list_tools"))
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        """Calls a tool as a client would (through the engine, in this process): the
+        :class:`libmcp.types.CallToolResult` (a tool error is a result with ``is_error``)."""
+        return await self._local("call_tool", name, arguments or {})
+
+    async def list_resources(self) -> list[Any]:
+        """The resources as a client lists them."""
+        return list(await self._local("list_resources"))
+
+    async def list_resource_templates(self) -> list[Any]:
+        """The resource templates as a client lists them."""
+        return list(await self._local("list_resource_templates"))
+
+    async def read_resource(self, uri: str) -> list[dict[str, Any]]:
+        """Reads a resource as a client would: its ``contents`` items (dicts of ``uri``,
+        ``mimeType``, ``text`` or ``blob``)."""
+        result = await self._local("read_resource", uri)
+        return list(result.model_dump()["contents"])
+
+    async def list_prompts(self) -> list[Any]:
+        """The prompts as a client lists them."""
+        return list(await self._local("list_prompts"))
+
+    async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Any:
+        """Gets a prompt as a client would."""
+        return await self._local("get_prompt", name, arguments)
 
     @contextlib.contextmanager
     def _serving_on(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
@@ -583,7 +663,10 @@ class Server:
             raise ValueError(f"unknown transport {transport!r} (stdio, http)")
         if auth is not None:
             http["auth"] = self._auth_options(auth, lambda: loop)
-        handle = await call_native(self._native.serve_http, host, port, http)
+        try:
+            handle = await call_native(self._native.serve_http, host, port, http)
+        except TransportError as e:
+            raise _listen_error(e, host, port) from e
         url = f"http://{host}:{handle.port}{http.get('path', '/mcp')}"
         log.info("listening on %s", url)
         if ready is not None:
@@ -628,7 +711,7 @@ class Server:
         }
         if auth is not None:
             options["auth"] = self._auth_options(auth, lambda: self._loop)
-        return AsgiApp(self._native.endpoint(options), self._serving_on)
+        return AsgiApp(self._native.endpoint(options), self._serving_on, self._lifespan_scope)
 
     def streamable_http_app(self, **options: Any) -> AsgiApp:
         """:meth:`asgi_app` under the official SDK's name. Unlike the SDK's, the returned app is the
@@ -683,6 +766,32 @@ class Server:
         request.on_cancel(future.cancel)
 
 
+def _listen_error(e: TransportError, host: str, port: int) -> TransportError:
+    """A failure to listen as an OSError with its ``errno`` (``EADDRINUSE``, ``EACCES``, ...) and
+    the address in its message (a TransportError, which is an OSError)."""
+    import os
+    import re
+
+    found = re.search(r"\(os error (\d+)\)", str(e))
+    if found is None:
+        return e
+    code = int(found.group(1))
+    return TransportError(code, f"cannot listen on {host}:{port}: {os.strerror(code)}")
+
+
+def _plain(value: Any) -> Any:
+    """An object of the official SDK's types (pydantic models such as ``ToolAnnotations`` and
+    ``Icon``) as its JSON dict; anything else as it is."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        return dump(mode="json", by_alias=True, exclude_none=True)
+    return value
+
+
+def _plain_list(values: list[Any] | None) -> list[Any] | None:
+    return [_plain(v) for v in values] if values else None
+
+
 def _running_loop() -> asyncio.AbstractEventLoop | None:
     try:
         return asyncio.get_running_loop()
@@ -709,62 +818,12 @@ def _done_for(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> Call
 
 
 def _protocol_error(request: _native.Request, e: BaseException, what: str) -> None:
-    if isinstance(e, ProtocolError):
-        request.reply_error(e.code, e.message, e.data)
+    rpc = protocol_error_of(e)
+    if rpc is not None:
+        request.reply_error(*rpc)
     else:
         log.error("%s failed", what, exc_info=e)
         request.reply_error(INTERNAL_ERROR, f"{what} failed: {e}")
-
-
-class _Tool:
-    def __init__(self, server: Server, f: Function, structured: bool, wrapped: bool, starts_task: bool) -> None:
-        self.server, self.f, self.structured, self.wrapped = server, f, structured, wrapped
-        self.starts_task = starts_task
-
-    def invoke(self, request: _native.Request) -> None:
-        ctx = Context(request)
-        if self.starts_task:
-            request.start_task()
-        self.server._start(
-            request,
-            lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),
-            lambda result: self.answer(request, result),
-            lambda e: self.fail(request, e),
-            self.f.is_async,
-        )
-
-    def answer(self, request: _native.Request, result: Any) -> None:
-        if isinstance(result, _native.InputRequired):
-            request.reply_input_required(result)
-            return
-        if isinstance(result, ToolResult):
-            request.reply_result(result.to_json())
-            return
-        if self.structured:
-            data = _schema.jsonable(result)
-            if self.wrapped:
-                data = {"result": data}
-            text = json.dumps(data, ensure_ascii=False)
-            request.reply_result({"content": [{"type": "text", "text": text}], "structuredContent": data})
-            return
-        if result is None:
-            request.reply_result({"content": []})
-        elif is_content(result):
-            request.reply_result({"content": to_content(result)})
-        else:
-            text = json.dumps(_schema.jsonable(result), ensure_ascii=False)
-            request.reply_result({"content": [{"type": "text", "text": text}]})
-
-    def fail(self, request: _native.Request, e: BaseException) -> None:
-        if isinstance(e, ProtocolError):
-            request.reply_error(e.code, e.message, e.data)
-            return
-        if isinstance(e, ToolError):
-            text = str(e)
-        else:
-            log.error("tool %s failed", self.f.name, exc_info=e)
-            text = f"Error executing tool {self.f.name}: {e}"
-        request.reply_result({"content": [{"type": "text", "text": text}], "isError": True})
 
 
 def _resource_contents(uri: str, mime_type: str | None, value: Any) -> list[dict[str, Any]]:
@@ -799,7 +858,7 @@ class _Resource:
         return self.f.call_args(out, ctx)
 
     def invoke(self, request: _native.Request) -> None:
-        ctx = Context(request)
+        ctx = self.server._context(request)
         uri = request.params.get("uri", "")
         self.server._start(
             request,
@@ -814,6 +873,11 @@ class _Resource:
             request.reply_input_required(result)
         elif isinstance(result, dict) and "contents" in result:
             request.reply_result(_schema.jsonable(result))
+        elif self.server._sdk_results and not isinstance(result, (str, bytes)):
+            # The SDK reads anything but text and bytes as its indented JSON.
+            text = _pydantic.to_text(result) if _pydantic.AVAILABLE else json.dumps(
+                _schema.jsonable(result), ensure_ascii=False, indent=2)
+            request.reply_result({"contents": _resource_contents(uri, self.mime_type, text)})
         else:
             request.reply_result({"contents": _resource_contents(uri, self.mime_type, result)})
 
@@ -823,7 +887,7 @@ class _Prompt:
         self.server, self.f = server, f
 
     def invoke(self, request: _native.Request) -> None:
-        ctx = Context(request)
+        ctx = self.server._context(request)
         self.server._start(
             request,
             lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),
@@ -846,11 +910,14 @@ class _Prompt:
                 messages.append(item.to_json())
             elif isinstance(item, dict) and "role" in item:
                 messages.append(item)
+            elif isinstance(getattr(item, "role", None), str) and hasattr(item, "content"):
+                # The official SDK's prompt messages (UserMessage, AssistantMessage, Message).
+                messages.append(Message(item.role, item.content).to_json())
             else:
                 messages.append(Message("user", item).to_json())
         out: dict[str, Any] = {"messages": messages}
-        if self.f.description:
-            out["description"] = self.f.description
+        if self.f.description or self.server._sdk_results:
+            out["description"] = self.f.description or ""
         request.reply_result(out)
 
 
