@@ -123,10 +123,12 @@ export declare class NativeServer {
    * `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
    * `execution.taskSupport` is `optional` or `required` has its handler called inside the task
    * the request becomes, unless `deferTask` is true: then the handler may gather input first
-   * and starts the task itself (`requestStartTask`). Returns the handler's number (see
-   * `js_handler`).
+   * and starts the task itself (`requestStartTask`). A tool with `inputByHost` (`outputByHost`)
+   * has its arguments (its `structuredContent`) checked by the JS layer with the Zod schema it
+   * was registered with, not by the engine against the JSON Schema listed (see
+   * `Server::add_tool_validated_by_host`). Returns the handler's number (see `js_handler`).
    */
-  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null): number
+  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null, inputByHost?: boolean | undefined | null, outputByHost?: boolean | undefined | null): number
   /** Sets the `completion/complete` handler; returns its number (see `js_handler`). */
   setCompletion(handler: (arg: HandlerArgs) => void): number
   /**
@@ -198,9 +200,10 @@ export interface CallResult {
  * Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
  * `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`, `oauth`) plus the client settings of
  * `bindings-node/src/client_options.rs`. `notification` sees every notification from the server;
- * `authorize` is the OAuth user-interaction step (`client_auth.rs`).
+ * `authorize` is the OAuth user-interaction step (`client_auth.rs`); `noise` sees each line from
+ * the server that is not a JSON-RPC message (see `with_handlers`).
  */
-export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
+export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null, noise?: ((arg: string) => void) | undefined | null): Promise<NativeClient>
 
 /** The version this addon was built as ("MAJOR.MINOR.PATCH"). */
 export declare function engineVersion(): string

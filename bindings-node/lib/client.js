@@ -4,7 +4,7 @@
 // requests) through the handlers given here.
 
 const native = require('../index.js')
-const { McpError, CancelledError, ErrorCode, translated } = require('./errors')
+const { McpError, CancelledError, TransportError, ErrorCode, translated } = require('./errors')
 const { stringifyWithStrings, parseWithStrings } = require('./large_strings')
 
 let lastCallId = 0
@@ -38,6 +38,26 @@ function notificationHandler (f) {
       f(method, params)
     } catch (e) {
       process.emitWarning(`libmcp: onNotification threw: ${e && e.message}`)
+    }
+  }
+}
+
+/** The addon's callback for a line from the server that is not a JSON-RPC message (a banner
+ * printed on stdout): `onError(error)`, a TransportError with the line as `line`, at once; without
+ * `onError`, a process warning naming the line. The engine skips the line and goes on. */
+function noiseHandler (f) {
+  if (f !== undefined && typeof f !== 'function') throw new TypeError('onError must be a function')
+  return (line) => {
+    const error = new TransportError(`the server wrote a line that is not a JSON-RPC message: ${line}`)
+    error.line = line
+    if (f === undefined) {
+      process.emitWarning(error.message, 'libmcp')
+      return
+    }
+    try {
+      f(error)
+    } catch (e) {
+      process.emitWarning(`libmcp: onError threw: ${e && e.message}`)
     }
   }
 }
@@ -135,6 +155,7 @@ class Client {
       inputHandler(opts.onRoots, 'onRoots'),
       notificationHandler(opts.onNotification),
       authorizeHandler(opts.onAuthorize),
+      noiseHandler(opts.onError),
     ]
     const o = { ...nativeOptions(transport, opts), ...extra }
     const c = await translated(() => native.connect(JSON.stringify(o), ...handlers))
@@ -168,6 +189,7 @@ class Client {
    * `version`, `protocolVersion` (pins the era; default: probe), `timeoutMs`, `logLevel`, `roots`,
    * `onElicitation`, `onSampling`, `onRoots` (async functions of the request params),
    * `onNotification(method, params)` (every notification: list changes, logs, progress),
+   * `onError(error)` (at once, for a line from the server that is not a JSON-RPC message),
    * `elicitationUrl`, `samplingTools`. */
   static connect (opts) {
     objectArg(opts, 'options')
@@ -328,9 +350,13 @@ class Client {
     return Buffer.from(blob, 'base64')
   }
 
-  /** `ping` (legacy era; the modern era has none). */
+  /** Checks that the server answers; resolves to `{}`. `ping` on a legacy connection; the modern
+   * era (2026-07-28) has no `ping`, so there it sends `server/discover`, the cheapest request a
+   * modern server answers. */
   async ping (opts) {
-    await this.#call('ping', {}, opts)
+    if (this.era === 'modern') await this.#call('request', { method: 'server/discover', params: {} }, opts)
+    else await this.#call('ping', {}, opts)
+    return {}
   }
 
   /** Sends a request and answers its input rounds; the raw result. */

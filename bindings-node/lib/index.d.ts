@@ -9,6 +9,8 @@ export declare const version: string
 
 /** JSON-RPC error codes used by MCP. */
 export declare const ErrorCode: Readonly<{
+  ConnectionClosed: -32000
+  RequestTimeout: -32001
   ParseError: -32700
   InvalidRequest: -32600
   MethodNotFound: -32601
@@ -18,6 +20,7 @@ export declare const ErrorCode: Readonly<{
   HeaderMismatch: -32020
   MissingRequiredClientCapability: -32021
   UnsupportedProtocolVersion: -32022
+  UrlElicitationRequired: -32042
 }>
 
 export type ErrorKind = 'rpc' | 'transport' | 'closed' | 'timeout' | 'cancelled' | 'protocol' | 'negotiation' |
@@ -26,6 +29,8 @@ export type ErrorKind = 'rpc' | 'transport' | 'closed' | 'timeout' | 'cancelled'
 /** Any error of this package; `code` and `data` are the JSON-RPC error's when the peer sent one. */
 export declare class McpError extends Error {
   constructor (message: string, options?: { code?: number, data?: unknown, kind?: ErrorKind })
+  /** The official TypeScript SDK's order: the message becomes `MCP error CODE: MESSAGE`. */
+  constructor (code: number, message: string, data?: unknown)
   kind: ErrorKind
   code?: number
   data?: unknown
@@ -100,7 +105,8 @@ export declare class Context {
 }
 
 type Awaitable<T> = T | Promise<T>
-/** A JSON Schema object, or a Zod schema / raw Zod shape (converted when zod 4 is installed). */
+/** A JSON Schema object (checked by the engine), or a Zod 3 or 4 schema or raw shape of Zod
+ * schemas (parsed by Zod: the handler gets Zod's output; listed as the JSON Schema Zod writes). */
 export type Schema = JsonObject
 
 export interface ToolConfig {
@@ -130,6 +136,9 @@ export interface PromptConfig {
   title?: string
   description?: string
   arguments?: { name: string, title?: string, description?: string, required?: boolean }[]
+  /** A raw shape of Zod schemas (or a Zod object) instead of `arguments`: listed as arguments
+   * and parsed by Zod (the handler gets Zod's output; a failure is -32602). */
+  argsSchema?: Schema
   icons?: JsonObject[]
   _meta?: JsonObject
 }
@@ -443,6 +452,9 @@ export interface ClientOptions {
   onRoots?: (params: ListRootsRequestParams) => Awaitable<ListRootsResult | JsonObject>
   /** Sees every notification from the server (list changes, log messages, progress, ...). */
   onNotification?: (method: string, params: JsonObject | null) => void
+  /** Called at once with a TransportError (`line`: the line) when the server writes a line that
+   * is not a JSON-RPC message (a banner on stdout); without it, a process warning. */
+  onError?: (error: TransportError & { line: string }) => void
   elicitationUrl?: boolean
   samplingTools?: boolean
 }
@@ -556,7 +568,8 @@ export declare class Client {
   /** A file of the skill (default its SKILL.md), verified against the entry before it is given
    * (a Buffer, typed as the Uint8Array it extends). */
   readSkillFile (entry: SkillEntry, uri?: string, options?: CallOptions): Promise<Uint8Array>
-  ping (options?: CallOptions): Promise<void>
+  /** `ping` on a legacy connection, `server/discover` on a modern one (which has no `ping`). */
+  ping (options?: CallOptions): Promise<Record<string, never>>
   call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   subscribe (filter: SubscriptionFilter): Promise<Subscription>
