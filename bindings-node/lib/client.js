@@ -88,11 +88,27 @@ function nativeOptions (transport, opts) {
 function callOptions (opts) {
   if (opts === undefined) return {}
   if (opts === null || typeof opts !== 'object') throw new TypeError('call options must be an object')
-  const { signal, timeout, onprogress } = opts
+  const { signal, timeout, onprogress, raw } = opts
+  if (raw !== undefined && typeof raw !== 'boolean') throw new TypeError('raw must be a boolean')
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal')
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) throw new TypeError('timeout must be a positive number of milliseconds')
   if (onprogress !== undefined && typeof onprogress !== 'function') throw new TypeError('onprogress must be a function')
-  return { signal, timeout, onprogress }
+  return { signal, timeout, onprogress, raw }
+}
+
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo'
+
+/** A result as the application wants it: without what the 2026-07-28 era adds to every result for
+ * the transport (`resultType`, and `_meta` naming the server), unless `raw` asks for it as sent. */
+function clean (result, raw) {
+  if (raw || result === null || typeof result !== 'object') return result
+  delete result.resultType
+  const meta = result._meta
+  if (meta !== null && typeof meta === 'object' && SERVER_INFO in meta) {
+    delete meta[SERVER_INFO]
+    if (Object.keys(meta).length === 0) delete result._meta
+  }
+  return result
 }
 
 function objectArg (v, what) {
@@ -158,7 +174,7 @@ class Client {
       noiseHandler(opts.onError),
     ]
     const o = { ...nativeOptions(transport, opts), ...extra }
-    const c = await translated(() => native.connect(JSON.stringify(o), ...handlers))
+    const c = await translated(() => native.connect(JSON.stringify(o), ...handlers), transport === 'stdio' ? 'spawn' : 'connect')
     return new Client(c)
   }
 
@@ -236,6 +252,11 @@ class Client {
     }
   }
 
+  /** `#call` for a typed method: the result `clean`ed unless `opts.raw`. */
+  async #result (op, params, opts) {
+    return clean(await this.#call(op, params, opts), opts && opts.raw)
+  }
+
   async #list (method, key, opts) {
     return { [key]: await this.#call('list', { method }, opts) }
   }
@@ -251,11 +272,13 @@ class Client {
 
   /** Calls a tool: `callTool(name, args, opts)` or `callTool({name, arguments}, opts)`; input the
    * server asks for is answered through the handlers. Resolves to the CallToolResult (a tool
-   * error is a result with `isError: true`, not a rejection). */
+   * error is a result with `isError: true`, not a rejection). This and `readResource`,
+   * `getPrompt` and `complete` leave out what the modern era adds for the transport (`resultType`,
+   * `_meta` naming the server) unless `opts.raw` is true. */
   callTool (name, args, opts) {
     if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
     if (typeof name !== 'string') throw new TypeError('tool name must be a string')
-    return this.#call('tools/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
+    return this.#result('tools/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
   }
 
   /** Reads a resource: `readResource(uri, opts)` or `readResource({uri}, opts)`. */
@@ -263,21 +286,21 @@ class Client {
     if (uri !== null && typeof uri === 'object' && !(uri instanceof URL)) uri = uri.uri
     if (uri instanceof URL) uri = uri.href
     if (typeof uri !== 'string') throw new TypeError('uri must be a string')
-    return this.#call('resources/read', { uri }, opts)
+    return this.#result('resources/read', { uri }, opts)
   }
 
   /** Gets a prompt: `getPrompt(name, args, opts)` or `getPrompt({name, arguments}, opts)`. */
   getPrompt (name, args, opts) {
     if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
     if (typeof name !== 'string') throw new TypeError('prompt name must be a string')
-    return this.#call('prompts/get', { name, arguments: objectArg(args, 'prompt arguments') }, opts)
+    return this.#result('prompts/get', { name, arguments: objectArg(args, 'prompt arguments') }, opts)
   }
 
   /** `completion/complete` with `{ref, argument: {name, value}, context?: {arguments}}`. */
   complete (params, opts) {
     objectArg(params, 'complete params')
     if (!params.ref || !params.argument) throw new TypeError('complete needs ref and argument')
-    return this.#call('completion/complete', params, opts)
+    return this.#result('completion/complete', params, opts)
   }
 
   /** Calls a tool offering to run it as a task (the tasks extension at 2026-07-28, `params.task`

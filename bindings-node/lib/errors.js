@@ -112,15 +112,23 @@ function fromNative (e) {
   }
   const Cls = byKind[body.kind] || McpError
   const err = new Cls(body.message, { kind: body.kind, code: body.code, data: body.data })
+  // An OS error keeps Node's names: `code` ('EADDRINUSE'), `errno` (negative, as libuv's).
+  if (body.os) {
+    err.code = body.os.code
+    err.errno = body.os.errno
+  }
   return err
 }
 
-/** Runs `f` (sync or async), rethrowing addon errors as package errors. */
-async function translated (f) {
+/** Runs `f` (sync or async), rethrowing addon errors as package errors; an OS error gets
+ * `syscall` (what Node names the failed call: `listen`, `connect`, `spawn`) when given. */
+async function translated (f, syscall) {
   try {
     return await f()
   } catch (e) {
-    throw fromNative(e)
+    const err = fromNative(e)
+    if (syscall !== undefined && err.errno !== undefined) err.syscall = syscall
+    throw err
   }
 }
 

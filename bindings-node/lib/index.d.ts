@@ -32,7 +32,11 @@ export declare class McpError extends Error {
   /** The official TypeScript SDK's order: the message becomes `MCP error CODE: MESSAGE`. */
   constructor (code: number, message: string, data?: unknown)
   kind: ErrorKind
-  code?: number
+  /** The JSON-RPC error's code; on a TransportError caused by the OS, Node's name of the OS error
+   * (`'EADDRINUSE'`, `'ECONNREFUSED'`, `'ENOENT'`, ...), with `errno` and `syscall`. */
+  code?: number | string
+  errno?: number
+  syscall?: string
   data?: unknown
   /** The -32021 error for a request lacking the client capabilities `required`. */
   static missingCapability (required: JsonObject): McpError
@@ -377,6 +381,8 @@ export interface CallOptions {
   /** Milliseconds without an answer (or progress) before the call fails with TimeoutError. */
   timeout?: number
   onprogress?: (progress: { progress: number, total?: number | null, message?: string | null }) => void
+  /** The result as the server sent it, `resultType` and the server's `_meta` entry included. */
+  raw?: boolean
 }
 
 /** The params of `elicitation/create`, as `onElicitation` receives them. */
@@ -540,16 +546,17 @@ export declare class Client {
   /** `null` when the server sent none. */
   readonly instructions: string | null
   readonly serverPid?: number
-  listTools (options?: CallOptions): Promise<{ tools: JsonObject[] }>
-  listResources (options?: CallOptions): Promise<{ resources: JsonObject[] }>
-  listResourceTemplates (options?: CallOptions): Promise<{ resourceTemplates: JsonObject[] }>
-  listPrompts (options?: CallOptions): Promise<{ prompts: JsonObject[] }>
-  callTool (name: string, args?: JsonObject, options?: CallOptions): Promise<JsonObject>
-  callTool (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<JsonObject>
-  readResource (uri: string | URL | { uri: string }, options?: CallOptions): Promise<JsonObject>
-  getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<JsonObject>
-  getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<JsonObject>
-  complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<JsonObject>
+  listTools (options?: CallOptions): Promise<{ tools: Tool[] }>
+  listResources (options?: CallOptions): Promise<{ resources: Resource[] }>
+  listResourceTemplates (options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[] }>
+  listPrompts (options?: CallOptions): Promise<{ prompts: Prompt[] }>
+  /** The result without `resultType` and the server's `_meta` entry, unless `options.raw`. */
+  callTool (name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>
+  callTool (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<CallToolResult>
+  readResource (uri: string | URL | { uri: string }, options?: CallOptions): Promise<ReadResourceResult>
+  getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>
+  getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<GetPromptResult>
+  complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<CompleteResult>
   /** Offers to run the tool as a task: `{task}`, or `{result}` when the server answered at once. */
   callToolAsTask (name: string, args?: JsonObject, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
   callToolAsTask (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
@@ -575,6 +582,67 @@ export declare class Client {
   subscribe (filter: SubscriptionFilter): Promise<Subscription>
   close (): Promise<void>
 }
+
+/** MCP objects as a client receives them (schema.ts of the specification); each may carry more
+ * members than listed. */
+export interface Annotations { audience?: ('user' | 'assistant')[], priority?: number, lastModified?: string }
+export interface Icon { src: string, mimeType?: string, sizes?: string[], theme?: 'light' | 'dark' }
+export interface TextContent { type: 'text', text: string, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface ImageContent { type: 'image', data: string, mimeType: string, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface AudioContent { type: 'audio', data: string, mimeType: string, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface TextResourceContents { uri: string, mimeType?: string, text: string, _meta?: Record<string, unknown> }
+export interface BlobResourceContents { uri: string, mimeType?: string, blob: string, _meta?: Record<string, unknown> }
+export type ResourceContents = TextResourceContents | BlobResourceContents
+export interface EmbeddedResource { type: 'resource', resource: ResourceContents, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface ResourceLink extends Resource { type: 'resource_link' }
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource
+export interface ToolAnnotations { title?: string, readOnlyHint?: boolean, destructiveHint?: boolean, idempotentHint?: boolean, openWorldHint?: boolean }
+/** A tool as `tools/list` gives it. */
+export interface Tool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema: { type: 'object', properties?: Record<string, unknown>, required?: string[], [key: string]: unknown }
+  outputSchema?: { type: 'object', properties?: Record<string, unknown>, required?: string[], [key: string]: unknown }
+  annotations?: ToolAnnotations
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' }
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+/** What `callTool` resolves to; a tool error is `isError: true`. */
+export interface CallToolResult {
+  content: ContentBlock[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  _meta?: Record<string, unknown>
+}
+export interface Resource {
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  size?: number
+  annotations?: Annotations
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+export interface ResourceTemplate {
+  uriTemplate: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  annotations?: Annotations
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+export interface ReadResourceResult { contents: ResourceContents[], _meta?: Record<string, unknown> }
+export interface PromptArgument { name: string, title?: string, description?: string, required?: boolean }
+export interface Prompt { name: string, title?: string, description?: string, arguments?: PromptArgument[], icons?: Icon[], _meta?: Record<string, unknown> }
+export interface PromptMessage { role: 'user' | 'assistant', content: ContentBlock }
+export interface GetPromptResult { description?: string, messages: PromptMessage[], _meta?: Record<string, unknown> }
+export interface CompleteResult { completion: { values: string[], total?: number, hasMore?: boolean }, _meta?: Record<string, unknown> }
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 /** A task as the server reports it. */

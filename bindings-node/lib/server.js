@@ -652,7 +652,7 @@ class Server {
    * not answer now. */
   async serveHttp (options = {}) {
     const { json, verifier } = httpOptions(options)
-    const handle = await translated(() => this.#native.serveHttp(json, verifier))
+    const handle = await translated(() => this.#native.serveHttp(json, verifier), 'listen')
     const closed = handle.closed()
     const http = {
       url: handle.url,

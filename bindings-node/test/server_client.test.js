@@ -61,7 +61,10 @@ for (const [era, protocolVersion] of [['modern', MODERN], ['legacy', LEGACY]]) {
     })
 
     await t.test('errors from handlers', async () => {
-      assert.deepEqual(await client.callTool('throws', {}), { ...(era === 'modern' ? { resultType: 'complete', _meta: (await client.callTool('throws', {}))._meta } : {}), content: [{ type: 'text', text: 'boom' }], isError: true })
+      assert.deepEqual(await client.callTool('throws', {}), { content: [{ type: 'text', text: 'boom' }], isError: true })
+      // As sent, with what the modern era adds for the transport.
+      const raw = await client.callTool('throws', {}, { raw: true })
+      assert.deepEqual([raw.resultType, raw._meta?.['io.modelcontextprotocol/serverInfo']?.name], era === 'modern' ? ['complete', 'node-fixture'] : [undefined, undefined])
       const rejected = await client.callTool('rejects', {})
       assert.equal(rejected.isError, true)
       assert.equal(rejected.content[0].text, 'async boom')
