@@ -101,6 +101,12 @@ export declare class NativeServer {
    */
   serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
   /**
+   * A new in-memory connection to this server whose messages to the client go to `on_message`
+   * (JSON text each, in order; held weakly: an open connection does not keep the process
+   * alive).
+   */
+  openSession(onMessage: (arg: string) => void): NativeSession
+  /**
    * The endpoint to mount, with `options` (JSON text: legacySessions, httpSse,
    * dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
    * sessionIdleTimeoutMs, auth; the listener's own host, port, path, maxHeaderBytes and
@@ -150,6 +156,14 @@ export declare class NativeServer {
    * and feeds in (see `stdio.rs`).
    */
   openStdio(): NativeStdio
+}
+
+/** One in-memory connection. */
+export declare class NativeSession {
+  /** Hands one message from the client (a JSON-RPC message or batch, JSON text) to the server. */
+  send(message: string): void
+  /** Closes the connection: no answer from the client can arrive any more, subscriptions end. */
+  close(): void
 }
 
 /** One stdio connection fed by the JS layer. */

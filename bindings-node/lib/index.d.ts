@@ -370,6 +370,9 @@ export declare class Server {
   mount (options?: MountOptions): MountedEndpoint
   /** Answers a node:http request (Express, Fastify raw) on the mounted endpoint. */
   handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  /** A connection to this server inside this process (an in-memory transport): `onMessage` gets
+   * each message the server sends on it; `send` hands it one message from the client. */
+  openSession (onMessage: (message: JsonObject) => void): { send (message: JsonObject): void, close (): void }
   /** Answers a web-standard Request on the mounted endpoint. */
   fetch (request: Request, options?: { authInfo?: unknown }): Promise<Response>
   close (): Promise<void>

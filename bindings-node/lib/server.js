@@ -697,6 +697,18 @@ class Server {
     return (this.#mount ?? this.mount()).fetch(request, options)
   }
 
+  /** A connection to this server inside this process (an in-memory transport, for tests):
+   * `onMessage(message)` gets each JSON-RPC message the server sends on it, as an object; returns
+   * `{send(message), close()}`, `send` handing the server one message (an object) from the client. */
+  openSession (onMessage) {
+    requireFunction(onMessage, 'onMessage')
+    const session = this.#native.openSession((text) => onMessage(JSON.parse(text)))
+    return {
+      send: (message) => session.send(JSON.stringify(message)),
+      close: () => session.close(),
+    }
+  }
+
   /** `serveStdio()` or `serveHttp(options)` by `options.transport` (`'stdio'` or `'http'`). */
   listen (options = {}) {
     optionalObject(options, 'listen options')

@@ -59,8 +59,9 @@ async function serve (sdk, z) {
   }
 }
 
-/** Everything the SDK client sees of the fixture, in order. */
-async function transcript (url) {
+/** Everything the SDK client sees of the fixture over `transport` (its `terminateSession` is
+ * called at the end when it has one), in order. */
+async function transcript (transport) {
   const client = new Client({ name: 'dropin-test', version: '1' }, { capabilities: { elicitation: {}, sampling: {} } })
   const logs = []
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params.data) })
@@ -72,7 +73,6 @@ async function transcript (url) {
   client.setRequestHandler(CreateMessageRequestSchema, (req) => ({
     role: 'assistant', model: 'test', content: { type: 'text', text: req.params.messages[0].content.text.length.toString() },
   }))
-  const transport = new StreamableHTTPClientTransport(url)
   await client.connect(transport)
   const out = {}
   const call = async (name, args, opts) => {
@@ -111,7 +111,7 @@ async function transcript (url) {
     // in the request's own stream: wait for it to come either way.
     for (let i = 0; i < 100 && logs.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     out.logs = logs.slice()
-    await transport.terminateSession()
+    if (transport.terminateSession) await transport.terminateSession()
   } finally {
     await client.close()
   }
@@ -126,12 +126,30 @@ test('the same McpServer code on the SDK and on libmcp/sdk, driven by the SDK cl
     await sdk.close()
     await ours.close()
   })
-  const want = await transcript(sdk.url)
-  const got = await transcript(ours.url)
+  const want = await transcript(new StreamableHTTPClientTransport(sdk.url))
+  const got = await transcript(new StreamableHTTPClientTransport(ours.url))
   if (process.env.DROPIN_DUMP) require('node:fs').writeFileSync(process.env.DROPIN_DUMP, JSON.stringify({ want, got }, null, 1))
+  compare(got, want)
+  assert.deepEqual(ours.events, sdk.events)
+})
 
-  // Differences listed in README.md: the engine lists object keys sorted, and a disabled tool is
-  // an unknown tool (a JSON-RPC error) rather than a "disabled" tool error.
+test('the same over the SDK\'s InMemoryTransport and libmcp/sdk\'s, with the SDK client', async () => {
+  const z = require('zod')
+  const linked = async (sdk) => {
+    const [client, server] = sdk.InMemoryTransport.createLinkedPair()
+    await build(sdk, z).connect(server)
+    return client
+  }
+  const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js')
+  const want = await transcript(await linked({ ...SDK, InMemoryTransport }))
+  const got = await transcript(await linked(LIBMCP))
+  compare(got, want)
+})
+
+/** Asserts that two transcripts are equal but for the differences listed in README.md: the engine
+ * lists object keys sorted, and a disabled tool is an unknown tool (a JSON-RPC error) rather than
+ * a "disabled" tool error. */
+function compare (got, want) {
   const byName = (list) => [...list].sort((a, b) => a.name.localeCompare(b.name))
   const sortKeys = (v) => JSON.parse(JSON.stringify(v, (_k, x) => x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x))
   assert.deepEqual(sortKeys(byName(got.tools)), sortKeys(byName(want.tools)))
@@ -144,5 +162,4 @@ test('the same McpServer code on the SDK and on libmcp/sdk, driven by the SDK cl
   assert.equal(want.hidden.isError, true)
   assert.match(want.hidden.content[0].text, /Tool hidden disabled/)
   assert.match(got.hidden.rejected, /Unknown tool: hidden/)
-  assert.deepEqual(ours.events, sdk.events)
-})
+}

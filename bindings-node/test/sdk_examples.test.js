@@ -97,6 +97,15 @@ const RUN = {
       const bad = await c.callTool({ name: 'count', arguments: { n: 0 } })
       return { r: callResult(r), progress, bad: callResult(bad) }
     },
+    // Every step is reported on libmcp; the SDK's own run, on a loaded machine, was seen to lose its
+    // last notification (the client had the result first), so it only has to report a prefix.
+    settle: (got, want) => {
+      const all = [1, 2, 3].map((i) => ({ progress: i, total: 3, message: `Counting: ${i}/3` }))
+      assert.deepEqual(got.progress, all)
+      assert.deepEqual(want.progress, all.slice(0, want.progress.length))
+      delete got.progress
+      delete want.progress
+    },
   },
   'toolWithSampleServer.js': {
     kind: 'stdio',
@@ -213,6 +222,7 @@ test('the SDK examples, ported by their import lines', { concurrency: true }, as
     const ported = path.join(work, name.replace(/\.js$/, '.mjs'))
     fs.writeFileSync(ported, text)
     const [want, got] = await Promise.all([transcript(original, spec), transcript(ported, spec)])
+    if (spec.settle) spec.settle(got, want)
     assert.deepEqual(sortKeys(got), sortKeys(want))
   })))
 })

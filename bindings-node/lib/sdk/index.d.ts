@@ -171,3 +171,16 @@ export declare class StreamableHTTPServerTransport implements Transport {
   handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
   close (): Promise<void>
 }
+
+/** A linked pair for tests: `server.connect(pair[1])`, then the SDK's `client.connect(pair[0])`. */
+export declare class InMemoryTransport implements Transport {
+  static createLinkedPair (): [InMemoryTransport, InMemoryTransport]
+  onmessage?: (message: JsonObject) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  sessionId?: string
+  attach (server: Server): void
+  start (): Promise<void>
+  send (message: JsonObject): Promise<void>
+  close (): Promise<void>
+}

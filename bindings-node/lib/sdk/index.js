@@ -5,6 +5,7 @@
 const { McpServer } = require('./mcp_server')
 const { ResourceTemplate, completable } = require('./completions')
 const { StdioServerTransport, StreamableHTTPServerTransport } = require('./transports')
+const { InMemoryTransport } = require('./in_memory')
 const { McpError, ErrorCode } = require('../errors')
 
 exports.McpServer = McpServer
@@ -12,5 +13,6 @@ exports.ResourceTemplate = ResourceTemplate
 exports.completable = completable
 exports.StdioServerTransport = StdioServerTransport
 exports.StreamableHTTPServerTransport = StreamableHTTPServerTransport
+exports.InMemoryTransport = InMemoryTransport
 exports.McpError = McpError
 exports.ErrorCode = ErrorCode

@@ -1,6 +1,6 @@
 // The types of libmcp/sdk (lib/sdk/index.d.ts) against a server written for the official SDK's
 // McpServer: compiled with --strict by scripts/test.d/41-node.sh, never run.
-import { McpServer, ResourceTemplate, completable, StdioServerTransport, StreamableHTTPServerTransport, McpError, ErrorCode } from '../../lib/sdk'
+import { McpServer, ResourceTemplate, completable, StdioServerTransport, StreamableHTTPServerTransport, InMemoryTransport, McpError, ErrorCode } from '../../lib/sdk'
 import { z } from 'zod'
 
 export async function sdkUsage (): Promise<void> {
@@ -34,5 +34,12 @@ export async function sdkUsage (): Promise<void> {
   await server.connect(http)
   const stdio = new StdioServerTransport()
   void stdio
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await new McpServer({ name: 'memory', version: '1' }).connect(serverSide)
+  clientSide.onmessage = (m) => { void m.id }
+  await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+  const session = server.native.openSession((m) => { void m })
+  session.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  session.close()
   await server.close()
 }
