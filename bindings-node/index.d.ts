@@ -101,6 +101,12 @@ export declare class NativeServer {
    */
   serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
   /**
+   * A new in-memory connection to this server whose messages to the client go to `on_message`
+   * (JSON text each, in order; held weakly: an open connection does not keep the process
+   * alive).
+   */
+  openSession(onMessage: (arg: string) => void): NativeSession
+  /**
    * The endpoint to mount, with `options` (JSON text: legacySessions, httpSse,
    * dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
    * sessionIdleTimeoutMs, auth; the listener's own host, port, path, maxHeaderBytes and
@@ -123,10 +129,12 @@ export declare class NativeServer {
    * `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
    * `execution.taskSupport` is `optional` or `required` has its handler called inside the task
    * the request becomes, unless `deferTask` is true: then the handler may gather input first
-   * and starts the task itself (`requestStartTask`). Returns the handler's number (see
-   * `js_handler`).
+   * and starts the task itself (`requestStartTask`). A tool with `inputByHost` (`outputByHost`)
+   * has its arguments (its `structuredContent`) checked by the JS layer with the Zod schema it
+   * was registered with, not by the engine against the JSON Schema listed (see
+   * `Server::add_tool_validated_by_host`). Returns the handler's number (see `js_handler`).
    */
-  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null): number
+  add(kind: string, definition: string, handler: (arg: HandlerArgs) => void, deferTask?: boolean | undefined | null, inputByHost?: boolean | undefined | null, outputByHost?: boolean | undefined | null): number
   /** Sets the `completion/complete` handler; returns its number (see `js_handler`). */
   setCompletion(handler: (arg: HandlerArgs) => void): number
   /**
@@ -148,6 +156,14 @@ export declare class NativeServer {
    * and feeds in (see `stdio.rs`).
    */
   openStdio(): NativeStdio
+}
+
+/** One in-memory connection. */
+export declare class NativeSession {
+  /** Hands one message from the client (a JSON-RPC message or batch, JSON text) to the server. */
+  send(message: string): void
+  /** Closes the connection: no answer from the client can arrive any more, subscriptions end. */
+  close(): void
 }
 
 /** One stdio connection fed by the JS layer. */
@@ -198,9 +214,10 @@ export interface CallResult {
  * Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
  * `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`, `oauth`) plus the client settings of
  * `bindings-node/src/client_options.rs`. `notification` sees every notification from the server;
- * `authorize` is the OAuth user-interaction step (`client_auth.rs`).
+ * `authorize` is the OAuth user-interaction step (`client_auth.rs`); `noise` sees each line from
+ * the server that is not a JSON-RPC message (see `with_handlers`).
  */
-export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeClient>
+export declare function connect(options: string, elicitation?: ((arg: string) => Promise<string>) | undefined | null, sampling?: ((arg: string) => Promise<string>) | undefined | null, roots?: ((arg: string) => Promise<string>) | undefined | null, notification?: ((arg: string) => void) | undefined | null, authorize?: ((arg: string) => Promise<string>) | undefined | null, noise?: ((arg: string) => void) | undefined | null): Promise<NativeClient>
 
 /** The version this addon was built as ("MAJOR.MINOR.PATCH"). */
 export declare function engineVersion(): string

@@ -840,6 +840,7 @@ module.exports.NativeEndpoint = nativeBinding.NativeEndpoint
 module.exports.NativeExchange = nativeBinding.NativeExchange
 module.exports.NativeHttpServer = nativeBinding.NativeHttpServer
 module.exports.NativeServer = nativeBinding.NativeServer
+module.exports.NativeSession = nativeBinding.NativeSession
 module.exports.NativeStdio = nativeBinding.NativeStdio
 module.exports.NativeSubscription = nativeBinding.NativeSubscription
 module.exports.connect = nativeBinding.connect

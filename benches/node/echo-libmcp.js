@@ -9,9 +9,14 @@ const { parseArgs, announce, onStdinClosed } = require('./common')
 
 const how = parseArgs('echo-libmcp.js')
 const server = new Server({ name: 'echo-libmcp-node', version: '1.0.0' })
+// With LIBMCP_BENCH_ZOD=1 the tool's schema is Zod's, as the SDK's echo server has it: Zod parses
+// the arguments (in the package) instead of the engine's JSON Schema check.
+const inputSchema = process.env.LIBMCP_BENCH_ZOD === '1'
+  ? { text: require(require.resolve('zod', { paths: [path.join(__dirname, '../../bindings-node')] })).string() }
+  : { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }
 server.tool('echo', {
   description: 'Returns the text it is given',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  inputSchema,
 }, ({ text }) => ({ content: [{ type: 'text', text }] }))
 
 async function main () {

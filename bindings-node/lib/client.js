@@ -4,7 +4,7 @@
 // requests) through the handlers given here.
 
 const native = require('../index.js')
-const { McpError, CancelledError, ErrorCode, translated } = require('./errors')
+const { McpError, CancelledError, TransportError, ErrorCode, translated } = require('./errors')
 const { stringifyWithStrings, parseWithStrings } = require('./large_strings')
 
 let lastCallId = 0
@@ -42,6 +42,26 @@ function notificationHandler (f) {
   }
 }
 
+/** The addon's callback for a line from the server that is not a JSON-RPC message (a banner
+ * printed on stdout): `onError(error)`, a TransportError with the line as `line`, at once; without
+ * `onError`, a process warning naming the line. The engine skips the line and goes on. */
+function noiseHandler (f) {
+  if (f !== undefined && typeof f !== 'function') throw new TypeError('onError must be a function')
+  return (line) => {
+    const error = new TransportError(`the server wrote a line that is not a JSON-RPC message: ${line}`)
+    error.line = line
+    if (f === undefined) {
+      process.emitWarning(error.message, 'libmcp')
+      return
+    }
+    try {
+      f(error)
+    } catch (e) {
+      process.emitWarning(`libmcp: onError threw: ${e && e.message}`)
+    }
+  }
+}
+
 /** The OAuth user-interaction step for the addon: `onAuthorize(authorizationUrl)` resolves to the
  * URL the authorization server redirected the user back to (sync or async). */
 function authorizeHandler (f) {
@@ -68,11 +88,27 @@ function nativeOptions (transport, opts) {
 function callOptions (opts) {
   if (opts === undefined) return {}
   if (opts === null || typeof opts !== 'object') throw new TypeError('call options must be an object')
-  const { signal, timeout, onprogress } = opts
+  const { signal, timeout, onprogress, raw } = opts
+  if (raw !== undefined && typeof raw !== 'boolean') throw new TypeError('raw must be a boolean')
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal')
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) throw new TypeError('timeout must be a positive number of milliseconds')
   if (onprogress !== undefined && typeof onprogress !== 'function') throw new TypeError('onprogress must be a function')
-  return { signal, timeout, onprogress }
+  return { signal, timeout, onprogress, raw }
+}
+
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo'
+
+/** A result as the application wants it: without what the 2026-07-28 era adds to every result for
+ * the transport (`resultType`, and `_meta` naming the server), unless `raw` asks for it as sent. */
+function clean (result, raw) {
+  if (raw || result === null || typeof result !== 'object') return result
+  delete result.resultType
+  const meta = result._meta
+  if (meta !== null && typeof meta === 'object' && SERVER_INFO in meta) {
+    delete meta[SERVER_INFO]
+    if (Object.keys(meta).length === 0) delete result._meta
+  }
+  return result
 }
 
 function objectArg (v, what) {
@@ -135,9 +171,10 @@ class Client {
       inputHandler(opts.onRoots, 'onRoots'),
       notificationHandler(opts.onNotification),
       authorizeHandler(opts.onAuthorize),
+      noiseHandler(opts.onError),
     ]
     const o = { ...nativeOptions(transport, opts), ...extra }
-    const c = await translated(() => native.connect(JSON.stringify(o), ...handlers))
+    const c = await translated(() => native.connect(JSON.stringify(o), ...handlers), transport === 'stdio' ? 'spawn' : 'connect')
     return new Client(c)
   }
 
@@ -168,6 +205,7 @@ class Client {
    * `version`, `protocolVersion` (pins the era; default: probe), `timeoutMs`, `logLevel`, `roots`,
    * `onElicitation`, `onSampling`, `onRoots` (async functions of the request params),
    * `onNotification(method, params)` (every notification: list changes, logs, progress),
+   * `onError(error)` (at once, for a line from the server that is not a JSON-RPC message),
    * `elicitationUrl`, `samplingTools`. */
   static connect (opts) {
     objectArg(opts, 'options')
@@ -214,6 +252,11 @@ class Client {
     }
   }
 
+  /** `#call` for a typed method: the result `clean`ed unless `opts.raw`. */
+  async #result (op, params, opts) {
+    return clean(await this.#call(op, params, opts), opts && opts.raw)
+  }
+
   async #list (method, key, opts) {
     return { [key]: await this.#call('list', { method }, opts) }
   }
@@ -229,11 +272,13 @@ class Client {
 
   /** Calls a tool: `callTool(name, args, opts)` or `callTool({name, arguments}, opts)`; input the
    * server asks for is answered through the handlers. Resolves to the CallToolResult (a tool
-   * error is a result with `isError: true`, not a rejection). */
+   * error is a result with `isError: true`, not a rejection). This and `readResource`,
+   * `getPrompt` and `complete` leave out what the modern era adds for the transport (`resultType`,
+   * `_meta` naming the server) unless `opts.raw` is true. */
   callTool (name, args, opts) {
     if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
     if (typeof name !== 'string') throw new TypeError('tool name must be a string')
-    return this.#call('tools/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
+    return this.#result('tools/call', { name, arguments: objectArg(args, 'tool arguments') }, opts)
   }
 
   /** Reads a resource: `readResource(uri, opts)` or `readResource({uri}, opts)`. */
@@ -241,21 +286,21 @@ class Client {
     if (uri !== null && typeof uri === 'object' && !(uri instanceof URL)) uri = uri.uri
     if (uri instanceof URL) uri = uri.href
     if (typeof uri !== 'string') throw new TypeError('uri must be a string')
-    return this.#call('resources/read', { uri }, opts)
+    return this.#result('resources/read', { uri }, opts)
   }
 
   /** Gets a prompt: `getPrompt(name, args, opts)` or `getPrompt({name, arguments}, opts)`. */
   getPrompt (name, args, opts) {
     if (name !== null && typeof name === 'object') [name, args, opts] = [name.name, name.arguments, args]
     if (typeof name !== 'string') throw new TypeError('prompt name must be a string')
-    return this.#call('prompts/get', { name, arguments: objectArg(args, 'prompt arguments') }, opts)
+    return this.#result('prompts/get', { name, arguments: objectArg(args, 'prompt arguments') }, opts)
   }
 
   /** `completion/complete` with `{ref, argument: {name, value}, context?: {arguments}}`. */
   complete (params, opts) {
     objectArg(params, 'complete params')
     if (!params.ref || !params.argument) throw new TypeError('complete needs ref and argument')
-    return this.#call('completion/complete', params, opts)
+    return this.#result('completion/complete', params, opts)
   }
 
   /** Calls a tool offering to run it as a task (the tasks extension at 2026-07-28, `params.task`
@@ -328,9 +373,13 @@ class Client {
     return Buffer.from(blob, 'base64')
   }
 
-  /** `ping` (legacy era; the modern era has none). */
+  /** Checks that the server answers; resolves to `{}`. `ping` on a legacy connection; the modern
+   * era (2026-07-28) has no `ping`, so there it sends `server/discover`, the cheapest request a
+   * modern server answers. */
   async ping (opts) {
-    await this.#call('ping', {}, opts)
+    if (this.era === 'modern') await this.#call('request', { method: 'server/discover', params: {} }, opts)
+    else await this.#call('ping', {}, opts)
+    return {}
   }
 
   /** Sends a request and answers its input rounds; the raw result. */

@@ -6,6 +6,8 @@ const MARK = 'libmcp:'
 
 /** JSON-RPC error codes used by MCP (the spec's schema.ts, and the 2026-07-28 additions). */
 const ErrorCode = Object.freeze({
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
@@ -15,12 +17,25 @@ const ErrorCode = Object.freeze({
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  UrlElicitationRequired: -32042,
 })
 
 /** Any error of this package. `kind` names where it came from; `code` and `data` are the
- * JSON-RPC error's when the peer answered with one. */
+ * JSON-RPC error's when the peer answered with one. Made as `new McpError(message, {code, data})`,
+ * or in the official TypeScript SDK's order, `new McpError(code, message, data)`: then, as there,
+ * its message is `MCP error CODE: MESSAGE` (what a handler that throws it answers with). */
 class McpError extends Error {
-  constructor (message, { code, data, kind = 'rpc' } = {}) {
+  constructor (message, options = {}, sdkData) {
+    if (typeof message === 'number') {
+      const code = message
+      super(`MCP error ${code}: ${options}`)
+      this.name = 'McpError'
+      this.kind = 'rpc'
+      this.code = code
+      if (sdkData !== undefined) this.data = sdkData
+      return
+    }
+    const { code, data, kind = 'rpc' } = options
     super(message)
     this.name = 'McpError'
     this.kind = kind
@@ -97,15 +112,23 @@ function fromNative (e) {
   }
   const Cls = byKind[body.kind] || McpError
   const err = new Cls(body.message, { kind: body.kind, code: body.code, data: body.data })
+  // An OS error keeps Node's names: `code` ('EADDRINUSE'), `errno` (negative, as libuv's).
+  if (body.os) {
+    err.code = body.os.code
+    err.errno = body.os.errno
+  }
   return err
 }
 
-/** Runs `f` (sync or async), rethrowing addon errors as package errors. */
-async function translated (f) {
+/** Runs `f` (sync or async), rethrowing addon errors as package errors; an OS error gets
+ * `syscall` (what Node names the failed call: `listen`, `connect`, `spawn`) when given. */
+async function translated (f, syscall) {
   try {
     return await f()
   } catch (e) {
-    throw fromNative(e)
+    const err = fromNative(e)
+    if (syscall !== undefined && err.errno !== undefined) err.syscall = syscall
+    throw err
   }
 }
 

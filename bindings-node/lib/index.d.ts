@@ -9,6 +9,8 @@ export declare const version: string
 
 /** JSON-RPC error codes used by MCP. */
 export declare const ErrorCode: Readonly<{
+  ConnectionClosed: -32000
+  RequestTimeout: -32001
   ParseError: -32700
   InvalidRequest: -32600
   MethodNotFound: -32601
@@ -18,6 +20,7 @@ export declare const ErrorCode: Readonly<{
   HeaderMismatch: -32020
   MissingRequiredClientCapability: -32021
   UnsupportedProtocolVersion: -32022
+  UrlElicitationRequired: -32042
 }>
 
 export type ErrorKind = 'rpc' | 'transport' | 'closed' | 'timeout' | 'cancelled' | 'protocol' | 'negotiation' |
@@ -26,8 +29,14 @@ export type ErrorKind = 'rpc' | 'transport' | 'closed' | 'timeout' | 'cancelled'
 /** Any error of this package; `code` and `data` are the JSON-RPC error's when the peer sent one. */
 export declare class McpError extends Error {
   constructor (message: string, options?: { code?: number, data?: unknown, kind?: ErrorKind })
+  /** The official TypeScript SDK's order: the message becomes `MCP error CODE: MESSAGE`. */
+  constructor (code: number, message: string, data?: unknown)
   kind: ErrorKind
-  code?: number
+  /** The JSON-RPC error's code; on a TransportError caused by the OS, Node's name of the OS error
+   * (`'EADDRINUSE'`, `'ECONNREFUSED'`, `'ENOENT'`, ...), with `errno` and `syscall`. */
+  code?: number | string
+  errno?: number
+  syscall?: string
   data?: unknown
   /** The -32021 error for a request lacking the client capabilities `required`. */
   static missingCapability (required: JsonObject): McpError
@@ -100,7 +109,8 @@ export declare class Context {
 }
 
 type Awaitable<T> = T | Promise<T>
-/** A JSON Schema object, or a Zod schema / raw Zod shape (converted when zod 4 is installed). */
+/** A JSON Schema object (checked by the engine), or a Zod 3 or 4 schema or raw shape of Zod
+ * schemas (parsed by Zod: the handler gets Zod's output; listed as the JSON Schema Zod writes). */
 export type Schema = JsonObject
 
 export interface ToolConfig {
@@ -130,6 +140,9 @@ export interface PromptConfig {
   title?: string
   description?: string
   arguments?: { name: string, title?: string, description?: string, required?: boolean }[]
+  /** A raw shape of Zod schemas (or a Zod object) instead of `arguments`: listed as arguments
+   * and parsed by Zod (the handler gets Zod's output; a failure is -32602). */
+  argsSchema?: Schema
   icons?: JsonObject[]
   _meta?: JsonObject
 }
@@ -357,6 +370,9 @@ export declare class Server {
   mount (options?: MountOptions): MountedEndpoint
   /** Answers a node:http request (Express, Fastify raw) on the mounted endpoint. */
   handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  /** A connection to this server inside this process (an in-memory transport): `onMessage` gets
+   * each message the server sends on it; `send` hands it one message from the client. */
+  openSession (onMessage: (message: JsonObject) => void): { send (message: JsonObject): void, close (): void }
   /** Answers a web-standard Request on the mounted endpoint. */
   fetch (request: Request, options?: { authInfo?: unknown }): Promise<Response>
   close (): Promise<void>
@@ -368,6 +384,8 @@ export interface CallOptions {
   /** Milliseconds without an answer (or progress) before the call fails with TimeoutError. */
   timeout?: number
   onprogress?: (progress: { progress: number, total?: number | null, message?: string | null }) => void
+  /** The result as the server sent it, `resultType` and the server's `_meta` entry included. */
+  raw?: boolean
 }
 
 /** The params of `elicitation/create`, as `onElicitation` receives them. */
@@ -443,6 +461,9 @@ export interface ClientOptions {
   onRoots?: (params: ListRootsRequestParams) => Awaitable<ListRootsResult | JsonObject>
   /** Sees every notification from the server (list changes, log messages, progress, ...). */
   onNotification?: (method: string, params: JsonObject | null) => void
+  /** Called at once with a TransportError (`line`: the line) when the server writes a line that
+   * is not a JSON-RPC message (a banner on stdout); without it, a process warning. */
+  onError?: (error: TransportError & { line: string }) => void
   elicitationUrl?: boolean
   samplingTools?: boolean
 }
@@ -528,16 +549,17 @@ export declare class Client {
   /** `null` when the server sent none. */
   readonly instructions: string | null
   readonly serverPid?: number
-  listTools (options?: CallOptions): Promise<{ tools: JsonObject[] }>
-  listResources (options?: CallOptions): Promise<{ resources: JsonObject[] }>
-  listResourceTemplates (options?: CallOptions): Promise<{ resourceTemplates: JsonObject[] }>
-  listPrompts (options?: CallOptions): Promise<{ prompts: JsonObject[] }>
-  callTool (name: string, args?: JsonObject, options?: CallOptions): Promise<JsonObject>
-  callTool (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<JsonObject>
-  readResource (uri: string | URL | { uri: string }, options?: CallOptions): Promise<JsonObject>
-  getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<JsonObject>
-  getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<JsonObject>
-  complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<JsonObject>
+  listTools (options?: CallOptions): Promise<{ tools: Tool[] }>
+  listResources (options?: CallOptions): Promise<{ resources: Resource[] }>
+  listResourceTemplates (options?: CallOptions): Promise<{ resourceTemplates: ResourceTemplate[] }>
+  listPrompts (options?: CallOptions): Promise<{ prompts: Prompt[] }>
+  /** The result without `resultType` and the server's `_meta` entry, unless `options.raw`. */
+  callTool (name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>
+  callTool (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<CallToolResult>
+  readResource (uri: string | URL | { uri: string }, options?: CallOptions): Promise<ReadResourceResult>
+  getPrompt (name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>
+  getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: CallOptions): Promise<GetPromptResult>
+  complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: CallOptions): Promise<CompleteResult>
   /** Offers to run the tool as a task: `{task}`, or `{result}` when the server answered at once. */
   callToolAsTask (name: string, args?: JsonObject, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
   callToolAsTask (params: { name: string, arguments?: JsonObject }, options?: CallOptions): Promise<{ task: Task, result?: undefined } | { result: JsonObject, task?: undefined }>
@@ -556,12 +578,74 @@ export declare class Client {
   /** A file of the skill (default its SKILL.md), verified against the entry before it is given
    * (a Buffer, typed as the Uint8Array it extends). */
   readSkillFile (entry: SkillEntry, uri?: string, options?: CallOptions): Promise<Uint8Array>
-  ping (options?: CallOptions): Promise<void>
+  /** `ping` on a legacy connection, `server/discover` on a modern one (which has no `ping`). */
+  ping (options?: CallOptions): Promise<Record<string, never>>
   call (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   request (method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
   subscribe (filter: SubscriptionFilter): Promise<Subscription>
   close (): Promise<void>
 }
+
+/** MCP objects as a client receives them (schema.ts of the specification); each may carry more
+ * members than listed. */
+export interface Annotations { audience?: ('user' | 'assistant')[], priority?: number, lastModified?: string }
+export interface Icon { src: string, mimeType?: string, sizes?: string[], theme?: 'light' | 'dark' }
+export interface TextContent { type: 'text', text: string, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface ImageContent { type: 'image', data: string, mimeType: string, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface AudioContent { type: 'audio', data: string, mimeType: string, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface TextResourceContents { uri: string, mimeType?: string, text: string, _meta?: Record<string, unknown> }
+export interface BlobResourceContents { uri: string, mimeType?: string, blob: string, _meta?: Record<string, unknown> }
+export type ResourceContents = TextResourceContents | BlobResourceContents
+export interface EmbeddedResource { type: 'resource', resource: ResourceContents, annotations?: Annotations, _meta?: Record<string, unknown> }
+export interface ResourceLink extends Resource { type: 'resource_link' }
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource
+export interface ToolAnnotations { title?: string, readOnlyHint?: boolean, destructiveHint?: boolean, idempotentHint?: boolean, openWorldHint?: boolean }
+/** A tool as `tools/list` gives it. */
+export interface Tool {
+  name: string
+  title?: string
+  description?: string
+  inputSchema: { type: 'object', properties?: Record<string, unknown>, required?: string[], [key: string]: unknown }
+  outputSchema?: { type: 'object', properties?: Record<string, unknown>, required?: string[], [key: string]: unknown }
+  annotations?: ToolAnnotations
+  execution?: { taskSupport?: 'forbidden' | 'optional' | 'required' }
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+/** What `callTool` resolves to; a tool error is `isError: true`. */
+export interface CallToolResult {
+  content: ContentBlock[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  _meta?: Record<string, unknown>
+}
+export interface Resource {
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  size?: number
+  annotations?: Annotations
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+export interface ResourceTemplate {
+  uriTemplate: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  annotations?: Annotations
+  icons?: Icon[]
+  _meta?: Record<string, unknown>
+}
+export interface ReadResourceResult { contents: ResourceContents[], _meta?: Record<string, unknown> }
+export interface PromptArgument { name: string, title?: string, description?: string, required?: boolean }
+export interface Prompt { name: string, title?: string, description?: string, arguments?: PromptArgument[], icons?: Icon[], _meta?: Record<string, unknown> }
+export interface PromptMessage { role: 'user' | 'assistant', content: ContentBlock }
+export interface GetPromptResult { description?: string, messages: PromptMessage[], _meta?: Record<string, unknown> }
+export interface CompleteResult { completion: { values: string[], total?: number, hasMore?: boolean }, _meta?: Record<string, unknown> }
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 /** A task as the server reports it. */

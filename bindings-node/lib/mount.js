@@ -109,6 +109,10 @@ class MountedEndpoint {
   #native = null
   #failed = null
   #closed = false
+  /** Called with `(method, status, headers)` of each response `handleRequest` writes (headers as
+   * `[name, value, ...]`), before it is written: how the SDK-shaped transport (lib/sdk/
+   * transports.js) learns the sessions it reports. */
+  onHead = undefined
 
   /** `create()` resolves to the addon's endpoint (`NativeServer.endpoint`). */
   constructor (create) {
@@ -175,6 +179,7 @@ class MountedEndpoint {
     const head = await exchange.head()
     if (head === null) return
     hostValues.release(head.released)
+    if (this.onHead) this.onHead(req.method, head.status, head.headers)
     if (res.destroyed) return
     res.writeHead(head.status, headerObject(head.headers))
     if (head.body !== null && head.body !== undefined) {

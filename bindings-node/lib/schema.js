@@ -1,47 +1,33 @@
 'use strict'
-// Schemas given to registrations: JSON Schema objects pass unchanged; Zod schemas (Zod 4, which
-// has `z.toJSONSchema`) are converted once per schema object, when Zod is installed. Zod is never a
-// dependency of this package.
+// Schemas given to registrations: a JSON Schema object passes unchanged and the engine checks
+// values against it; a Zod schema or raw shape of Zod schemas (see zod.js) is listed as the JSON
+// Schema Zod writes for it and values are parsed by Zod in this package instead (the engine is told
+// not to check them). Conversions are made once per schema object.
 
-const converted = new WeakMap()
+const zod = require('./zod')
 
-function isZod (s) {
-  return s !== null && typeof s === 'object' && ('_zod' in s || '_def' in s)
+const converted = { input: new WeakMap(), output: new WeakMap() }
+
+function describe (v) {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
 }
 
-/** A raw Zod shape (`{a: z.string()}`), as the official SDK's `registerTool` accepts. */
-function isZodShape (s) {
-  if (s === null || typeof s !== 'object' || isZod(s)) return false
-  const values = Object.values(s)
-  return values.length > 0 && values.every(isZod)
-}
-
-function loadZod () {
-  try {
-    return require('zod')
-  } catch {
-    throw new TypeError('a Zod schema was given but the zod package cannot be loaded')
-  }
-}
-
-/** JSON Schema for `schema` (a JSON Schema object, a Zod schema or a raw Zod shape); `undefined`
- * stays `undefined`. `what` names it in errors. */
-function toJsonSchema (schema, what) {
+/** `{json, zod}` for `schema` (a JSON Schema object, a Zod schema or a raw Zod shape), `zod` the
+ * Zod schema that parses values when there is one; `undefined` stays `undefined`. `io` is the side
+ * the JSON Schema describes (`'input'` for arguments, `'output'` for structured output), `what`
+ * names the schema in errors. */
+function schemaOf (schema, what, io = 'input') {
   if (schema === undefined) return undefined
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-    throw new TypeError(`${what} must be a JSON Schema object or a Zod schema`)
+    throw new TypeError(`${what} must be a JSON Schema object or a Zod schema, got ${describe(schema)}`)
   }
-  if (!isZod(schema) && !isZodShape(schema)) return schema
-  const hit = converted.get(schema)
+  if (!zod.isZodInput(schema)) return { json: schema, zod: undefined }
+  const hit = converted[io].get(schema)
   if (hit) return hit
-  const z = loadZod()
-  if (typeof z.toJSONSchema !== 'function') {
-    throw new TypeError(`${what}: converting Zod schemas needs Zod 4 (z.toJSONSchema)`)
-  }
-  const zod = isZodShape(schema) ? z.object(schema) : schema
-  const json = z.toJSONSchema(zod)
-  converted.set(schema, json)
-  return json
+  const z = zod.toZod(schema, what)
+  const made = { json: zod.jsonSchemaOf(z, io, what), zod: z }
+  converted[io].set(schema, made)
+  return made
 }
 
-module.exports = { toJsonSchema }
+module.exports = { schemaOf }

@@ -6,7 +6,9 @@
 const native = require('../index.js')
 const { McpError, ErrorCode, InvalidTokenError, TransportError, translated, translatedSync } = require('./errors')
 const { Context, InputRequired } = require('./context')
-const { toJsonSchema } = require('./schema')
+const { schemaOf } = require('./schema')
+const { checkedTool, then } = require('./tool_checks')
+const zod = require('./zod')
 const { replyResult, parseWithStrings } = require('./large_strings')
 const { MountedEndpoint } = require('./mount')
 
@@ -360,6 +362,25 @@ class Registered {
   }
 }
 
+/** A prompt's `argsSchema` (a raw shape of Zod schemas, or a Zod object) as `{list, zod}`: the
+ * `arguments` listed (each field's name, description, and `required` unless the field may be
+ * omitted) and the object schema that parses them; undefined without one. */
+function promptArgs (name, config) {
+  if (config.argsSchema === undefined) return undefined
+  if (config.arguments !== undefined) throw new TypeError(`prompt ${name}: give arguments or argsSchema, not both`)
+  if (!zod.isZodInput(config.argsSchema)) throw new TypeError(`prompt ${name}: argsSchema must be a Zod raw shape or object schema`)
+  const z = zod.toZod(config.argsSchema, 'argsSchema')
+  const shape = zod.shapeOf(z)
+  if (shape === undefined) throw new TypeError(`prompt ${name}: argsSchema must be a Zod object schema`)
+  const list = Object.entries(shape).map(([arg, field]) => {
+    const item = { name: arg }
+    if (typeof field.description === 'string') item.description = field.description
+    item.required = !zod.mayBeOmitted(field)
+    return item
+  })
+  return { list, zod: z }
+}
+
 /** `(config, handler)` accepted as `(handler)` alone. */
 function configAndHandler (config, handler) {
   return typeof config === 'function' && handler === undefined ? [{}, config] : [config, handler]
@@ -426,8 +447,8 @@ class Server {
     let current
     const ops = {
       make,
-      add: ({ def, invoke, deferTask }) => {
-        const number = translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke, deferTask))
+      add: ({ def, invoke, deferTask, inputByHost, outputByHost }) => {
+        const number = translatedSync(() => this.#native.add(kind, JSON.stringify(def), invoke, deferTask, inputByHost, outputByHost))
         retire(current)
         current = number
         invokers.set(number, invoke)
@@ -457,12 +478,21 @@ class Server {
       optionalObject(config, 'tool config')
       requireFunction(handler, 'tool handler')
       const def = pick({ name }, config, ['title', 'description', 'annotations', 'icons', '_meta', 'execution'])
-      const input = toJsonSchema(config.inputSchema, 'inputSchema')
-      const output = toJsonSchema(config.outputSchema, 'outputSchema')
-      if (input !== undefined) def.inputSchema = input
-      if (output !== undefined) def.outputSchema = output
+      const input = schemaOf(config.inputSchema, 'inputSchema', 'input')
+      const output = schemaOf(config.outputSchema, 'outputSchema', 'output')
+      if (input !== undefined) def.inputSchema = input.json
+      if (output !== undefined) def.outputSchema = output.json
       if (config.deferTask !== undefined && typeof config.deferTask !== 'boolean') throw new TypeError('deferTask must be a boolean')
-      return { def, deferTask: config.deferTask, invoke: dispatcher('tool', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
+      const inputZod = input && input.zod
+      const outputZod = output && output.zod
+      const checked = checkedTool(name, handler, inputZod, outputZod)
+      return {
+        def,
+        deferTask: config.deferTask,
+        inputByHost: inputZod !== undefined,
+        outputByHost: outputZod !== undefined,
+        invoke: dispatcher('tool', (ctx) => checked(ctx.params.arguments ?? {}, ctx)),
+      }
     }
     return this.#register('tool', name, make, ...configAndHandler(...rest))
   }
@@ -504,7 +534,13 @@ class Server {
       optionalObject(config, 'prompt config')
       requireFunction(handler, 'prompt handler')
       const def = pick({ name }, config, ['title', 'description', 'arguments', 'icons', '_meta'])
-      return { def, invoke: dispatcher('prompt', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
+      const args = promptArgs(name, config)
+      if (args === undefined) return { def, invoke: dispatcher('prompt', (ctx) => handler(ctx.params.arguments ?? {}, ctx)) }
+      def.arguments = args.list
+      return { def, invoke: dispatcher('prompt', (ctx) => then(zod.parse(args.zod, ctx.params.arguments ?? {}), (r) => {
+        if (r.issues) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${zod.issuesMessage(r.issues)}`)
+        return handler(r.value, ctx)
+      })) }
     }
     return this.#register('prompt', name, make, ...configAndHandler(...rest))
   }
@@ -616,7 +652,7 @@ class Server {
    * not answer now. */
   async serveHttp (options = {}) {
     const { json, verifier } = httpOptions(options)
-    const handle = await translated(() => this.#native.serveHttp(json, verifier))
+    const handle = await translated(() => this.#native.serveHttp(json, verifier), 'listen')
     const closed = handle.closed()
     const http = {
       url: handle.url,
@@ -659,6 +695,18 @@ class Server {
    * the defaults of `mount()` on first use); `options.authInfo` reaches handlers as `ctx.authInfo`. */
   fetch (request, options) {
     return (this.#mount ?? this.mount()).fetch(request, options)
+  }
+
+  /** A connection to this server inside this process (an in-memory transport, for tests):
+   * `onMessage(message)` gets each JSON-RPC message the server sends on it, as an object; returns
+   * `{send(message), close()}`, `send` handing the server one message (an object) from the client. */
+  openSession (onMessage) {
+    requireFunction(onMessage, 'onMessage')
+    const session = this.#native.openSession((text) => onMessage(JSON.parse(text)))
+    return {
+      send: (message) => session.send(JSON.stringify(message)),
+      close: () => session.close(),
+    }
   }
 
   /** `serveStdio()` or `serveHttp(options)` by `options.transport` (`'stdio'` or `'http'`). */

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use libmcp::client::{CallOptions, Client, ClientBuilder, TaskCall};
+use libmcp::client::{CallOptions, Client, ClientBuilder, TaskCall, WireDirection};
 use libmcp::model::Task;
 use libmcp::skills::SkillEntry;
 use libmcp::{Error, RpcError};
@@ -72,24 +72,55 @@ async fn run_input(f: Arc<InputFn>, params: Value) -> Result<Value, RpcError> {
     Err(err)
 }
 
-/// Adds the JS input handlers given to the builder (each declares its capability) and the
-/// notification callback (called with `{method, params}` as JSON text).
+/// Calls JS function `f` with a text from any thread, queued on the JS thread (held weakly: it
+/// does not keep the process alive).
+fn text_callback(
+    f: &Function<String, ()>,
+) -> napi::Result<impl Fn(String) + Send + Sync + 'static> {
+    let tsfn = f
+        .build_threadsafe_function::<String>()
+        .weak::<true>()
+        .callee_handled::<false>()
+        .build()?;
+    Ok(move |text: String| {
+        tsfn.call(text, ThreadsafeFunctionCallMode::NonBlocking);
+    })
+}
+
+/// Whether a frame from the server can be a JSON-RPC message: after blanks, it begins an object
+/// or an array (a batch). What a server prints on stdout besides its messages (a banner, a log
+/// line) does not; telling them apart by the first byte costs no second parse of every message.
+fn may_be_message(bytes: &[u8]) -> bool {
+    matches!(
+        bytes.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    )
+}
+
+/// Adds the JS input handlers given to the builder (each declares its capability), the
+/// notification callback (called with `{method, params}` as JSON text) and the noise callback
+/// (called at once with a line from the server that is not a JSON-RPC message, which the engine
+/// then skips).
 fn with_handlers(
     mut b: ClientBuilder,
     elicitation: Option<Function<String, Promise<String>>>,
     sampling: Option<Function<String, Promise<String>>>,
     roots: Option<Function<String, Promise<String>>>,
     notification: Option<Function<String, ()>>,
+    noise: Option<Function<String, ()>>,
 ) -> napi::Result<ClientBuilder> {
+    if let Some(f) = noise {
+        let tell = text_callback(&f)?;
+        b = b.on_wire(move |direction, bytes| {
+            if direction == WireDirection::Received && !may_be_message(bytes) {
+                tell(String::from_utf8_lossy(bytes).trim_end().to_string());
+            }
+        });
+    }
     if let Some(f) = notification {
-        let tsfn = f
-            .build_threadsafe_function::<String>()
-            .weak::<true>()
-            .callee_handled::<false>()
-            .build()?;
+        let tell = text_callback(&f)?;
         b = b.on_notification(move |method, params| {
-            let n = json!({ "method": method, "params": params });
-            tsfn.call(n.to_string(), ThreadsafeFunctionCallMode::NonBlocking);
+            tell(json!({ "method": method, "params": params }).to_string());
         });
     }
     if let Some(f) = elicitation {
@@ -110,7 +141,11 @@ fn with_handlers(
 /// Connects a client: `options` (JSON text) has `transport` (`"stdio"` with `command`, `args`,
 /// `env`, `cwd`, `stderr`; or `"http"` with `url`, `headers`, `oauth`) plus the client settings of
 /// `bindings-node/src/client_options.rs`. `notification` sees every notification from the server;
-/// `authorize` is the OAuth user-interaction step (`client_auth.rs`).
+/// `authorize` is the OAuth user-interaction step (`client_auth.rs`); `noise` sees each line from
+/// the server that is not a JSON-RPC message (see `with_handlers`).
+// The JS callbacks are separate arguments: each is a JS function the addon holds as its own
+// thread-safe function.
+#[allow(clippy::too_many_arguments)]
 #[napi]
 pub fn connect<'env>(
     env: &'env Env,
@@ -120,6 +155,7 @@ pub fn connect<'env>(
     roots: Option<Function<String, Promise<String>>>,
     notification: Option<Function<String, ()>>,
     authorize: Option<Function<String, Promise<String>>>,
+    noise: Option<Function<String, ()>>,
 ) -> napi::Result<PromiseRaw<'env, NativeClient>> {
     let Value::Object(o) = parse("client options", &options)? else {
         return Err(invalid("client options must be an object"));
@@ -130,6 +166,7 @@ pub fn connect<'env>(
         sampling,
         roots,
         notification,
+        noise,
     )?;
     let connecting = match o.get("transport").and_then(Value::as_str) {
         Some("stdio") => {

@@ -23,9 +23,78 @@ fn kind_name(kind: ErrorKind) -> &'static str {
     }
 }
 
-/// An engine error as a napi error carrying its kind, code and data.
+/// Node's name of a Linux errno (the package is built for Linux only, where x86_64 and aarch64
+/// share these numbers), for the errors a transport meets.
+fn errno_name(n: i32) -> Option<&'static str> {
+    Some(match n {
+        1 => "EPERM",
+        2 => "ENOENT",
+        4 => "EINTR",
+        9 => "EBADF",
+        11 => "EAGAIN",
+        12 => "ENOMEM",
+        13 => "EACCES",
+        17 => "EEXIST",
+        20 => "ENOTDIR",
+        21 => "EISDIR",
+        22 => "EINVAL",
+        23 => "ENFILE",
+        24 => "EMFILE",
+        28 => "ENOSPC",
+        32 => "EPIPE",
+        98 => "EADDRINUSE",
+        99 => "EADDRNOTAVAIL",
+        101 => "ENETUNREACH",
+        103 => "ECONNABORTED",
+        104 => "ECONNRESET",
+        110 => "ETIMEDOUT",
+        111 => "ECONNREFUSED",
+        113 => "EHOSTUNREACH",
+        _ => return None,
+    })
+}
+
+/// The Linux errno of an I/O error kind, for an error that kept its kind but not its number.
+fn errno_of_kind(kind: std::io::ErrorKind) -> Option<i32> {
+    use std::io::ErrorKind as K;
+    Some(match kind {
+        K::NotFound => 2,
+        K::PermissionDenied => 13,
+        K::AlreadyExists => 17,
+        K::BrokenPipe => 32,
+        K::AddrInUse => 98,
+        K::AddrNotAvailable => 99,
+        K::ConnectionAborted => 103,
+        K::ConnectionReset => 104,
+        K::TimedOut => 110,
+        K::ConnectionRefused => 111,
+        _ => return None,
+    })
+}
+
+/// The OS error under a transport error, as Node reports one: `{errno, code}`, `errno` negative
+/// (as libuv gives it) and `code` its name.
+fn os_error(e: &Error) -> Option<Value> {
+    let Error::Transport(t) = e else { return None };
+    let mut cause = std::error::Error::source(t);
+    while let Some(c) = cause {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            // An error the engine rewrapped (to name the program, the address) keeps its kind only.
+            let n = io.raw_os_error().or_else(|| errno_of_kind(io.kind()))?;
+            return Some(json!({ "errno": -n, "code": errno_name(n)? }));
+        }
+        cause = c.source();
+    }
+    None
+}
+
+/// An engine error as a napi error carrying its kind, code and data, and for a transport error
+/// caused by the OS, the OS error (`os`).
 pub(crate) fn engine(e: Error) -> napi::Error {
     let mut body = json!({ "kind": kind_name(e.kind()), "message": e.detail() });
+    if let Some(os) = os_error(&e) {
+        body["os"] = os;
+    }
     if let Error::Rpc(rpc) = &e {
         body["code"] = json!(rpc.code);
         if let Some(d) = &rpc.data {

@@ -17,6 +17,7 @@ mod http;
 mod js_strings;
 mod large_strings;
 mod limits;
+mod memory;
 mod mount;
 mod redis;
 mod request;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use libmcp::server::tasks::TaskSupport;
-use libmcp::server::{Handler, Responder, Server, ServerConfig};
+use libmcp::server::{Handler, Responder, Server, ServerConfig, ValidatedByHost};
 use napi::bindgen_prelude::{FnArgs, Function, Promise};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
@@ -145,8 +145,10 @@ impl NativeServer {
     /// `resource`, `resourceTemplate` or `prompt`. The core checks the definition. A tool whose
     /// `execution.taskSupport` is `optional` or `required` has its handler called inside the task
     /// the request becomes, unless `deferTask` is true: then the handler may gather input first
-    /// and starts the task itself (`requestStartTask`). Returns the handler's number (see
-    /// `js_handler`).
+    /// and starts the task itself (`requestStartTask`). A tool with `inputByHost` (`outputByHost`)
+    /// has its arguments (its `structuredContent`) checked by the JS layer with the Zod schema it
+    /// was registered with, not by the engine against the JSON Schema listed (see
+    /// `Server::add_tool_validated_by_host`). Returns the handler's number (see `js_handler`).
     #[napi]
     pub fn add(
         &self,
@@ -154,13 +156,25 @@ impl NativeServer {
         definition: String,
         handler: Function<HandlerArgs, ()>,
         defer_task: Option<bool>,
+        input_by_host: Option<bool>,
+        output_by_host: Option<bool>,
     ) -> napi::Result<u32> {
         let def = parse(&format!("{kind} definition"), &definition)?;
         let tasks = kind == "tool"
             && TaskSupport::of_definition(&def).map_err(invalid)? != TaskSupport::Forbidden;
         let (h, key) = js_handler(&handler, tasks && defer_task != Some(true))?;
         match kind.as_str() {
-            "tool" => self.server.add_tool(def, h),
+            "tool" => {
+                let by_host = ValidatedByHost {
+                    input: input_by_host == Some(true),
+                    output: output_by_host == Some(true),
+                };
+                if by_host == ValidatedByHost::default() {
+                    self.server.add_tool(def, h)
+                } else {
+                    self.server.add_tool_validated_by_host(def, h, by_host)
+                }
+            }
             "resource" => self.server.add_resource(def, h),
             "resourceTemplate" => self.server.add_resource_template(def, h),
             "prompt" => self.server.add_prompt(def, h),

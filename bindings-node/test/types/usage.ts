@@ -5,6 +5,7 @@ import {
   inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry, SkillDefinition, ServerOptions,
   MountedEndpoint, MountOptions, IncomingMessageLike, ServerResponseLike,
   ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult, ListRootsRequestParams, ListRootsResult,
+  Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, CompleteResult, Prompt,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -127,10 +128,23 @@ async function client (): Promise<void> {
   for (const oauth of grants) await (await Client.connectHttp('http://127.0.0.1:3000/mcp', { oauth })).close()
   const { tools } = await c.listTools()
   const r = await c.callTool('echo', { text: tools.length }, { signal: AbortSignal.timeout(1000), timeout: 500, onprogress: (p) => p.progress })
-  await c.callTool({ name: 'echo', arguments: {} })
-  await c.readResource('test://r')
-  await c.getPrompt('p', { a: 'b' })
-  await c.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })
+  await c.callTool({ name: 'echo', arguments: {} }, { raw: true })
+  // Typed results: narrowed by their discriminants, no `any` on the way.
+  const firstTool: Tool = tools[0]
+  const required: string[] = firstTool.inputSchema.required ?? []
+  const block: ContentBlock = r.content[0]
+  const shown: string = block.type === 'text' ? block.text : block.type === 'resource_link' ? block.uri : block.type
+  const failed: boolean = r.isError ?? false
+  const read: ReadResourceResult = await c.readResource('test://r')
+  const contents = read.contents[0]
+  const body: string = 'text' in contents ? contents.text : contents.blob
+  const prompt: GetPromptResult = await c.getPrompt('p', { a: 'b' })
+  const role: 'user' | 'assistant' = prompt.messages[0].role
+  const done: CompleteResult = await c.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })
+  const values: string[] = done.completion.values
+  const listed: Prompt[] = (await c.listPrompts()).prompts
+  const result: CallToolResult = r
+  void [required, shown, failed, body, role, values, listed, result]
   await c.listResources(); await c.listResourceTemplates(); await c.listPrompts()
   await c.request('tools/list', {}); await c.call('tools/list')
   const era: 'modern' | 'legacy' = c.era

@@ -52,6 +52,7 @@ pub mod context;
 mod deadline;
 mod handlers;
 mod handshake;
+mod host_validated;
 mod invoke;
 mod listen;
 mod mrtr;
@@ -77,6 +78,7 @@ pub use change::Change;
 pub use config::ServerConfig;
 pub use context::{CancelFlag, InputRequired, Reply, RequestContext, Responder};
 pub use handlers::{async_handler, sync_handler};
+pub use host_validated::ValidatedByHost;
 pub use registry::{
     Handler, PromptEntry, ResourceEntry, TemplateEntry, ToolEntry, UriMatcher, Validator,
 };

@@ -1,0 +1,186 @@
+// Types of `libmcp/sdk` (lib/sdk/*.js): the official TypeScript SDK's McpServer API on libmcp.
+// Zod is not a dependency: schemas are typed by their shape (Zod 3's `_output`, Zod 4's
+// `_zod.output`), so a handler's arguments are inferred from the Zod schemas given.
+
+import type { JsonObject, Context, Server, IncomingMessageLike, ServerResponseLike, ResourceConfig } from '../index'
+
+export { McpError, ErrorCode } from '../index'
+
+/** What a Zod schema (3 or 4) gives when it parses. */
+export type InferZod<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown
+/** A Zod schema of either major version. */
+export type AnyZod = { _zod: { output: unknown } } | { _output: unknown }
+/** A raw shape of Zod schemas (`{a: z.string()}`). */
+export type ZodRawShape = { [key: string]: AnyZod }
+/** What a raw shape or Zod object schema gives. */
+export type InferArgs<S> = S extends AnyZod ? InferZod<S> : { [K in keyof S]: InferZod<S[K]> }
+
+/** The second argument of every callback, as the SDK's `RequestHandlerExtra`. */
+export interface RequestHandlerExtra {
+  /** Aborts when the client cancels the request. */
+  readonly signal: AbortSignal
+  /** The legacy HTTP session's id. */
+  readonly sessionId?: string
+  /** The request's `params._meta`. */
+  readonly _meta?: { progressToken?: string | number, [key: string]: unknown }
+  /** The JSON-RPC id of the request. */
+  readonly requestId: string | number
+  /** `req.auth` of the request given to `handleRequest`. */
+  readonly authInfo?: { token?: string, clientId?: string, scopes?: string[], expiresAt?: number, [key: string]: unknown }
+  /** Over HTTP, the request's headers (names lowercase). */
+  readonly requestInfo?: { headers: Record<string, string> }
+  /** This package's own context of the request. */
+  readonly context: Context
+  /** Sends `notifications/progress`, `notifications/message` or `notifications/resources/updated`
+   * in this request's stream (the list_changed ones are sent by the engine). */
+  sendNotification (notification: { method: string, params?: JsonObject }): Promise<void>
+  /** Sends `elicitation/create`, `sampling/createMessage` or `roots/list` as an input round: see
+   * README.md (the handler runs again from the start with the answer). */
+  sendRequest<T = JsonObject> (request: { method: string, params?: JsonObject }, resultSchema?: { parse (v: unknown): T }): Promise<T>
+}
+
+type Awaitable<T> = T | Promise<T>
+export type CallToolResult = JsonObject
+export type ReadResourceResult = JsonObject
+export type GetPromptResult = JsonObject
+
+export interface ToolConfig<In, Out> {
+  title?: string
+  description?: string
+  inputSchema?: In
+  outputSchema?: Out
+  annotations?: JsonObject
+  icons?: JsonObject[]
+  _meta?: JsonObject
+}
+
+/** A registration's handle, as the SDK's Registered* objects. */
+export interface RegisteredHandle<Updates> {
+  readonly name: string
+  readonly title?: string
+  readonly description?: string
+  readonly enabled: boolean
+  update (updates: Updates & { name?: string | null, enabled?: boolean }): void
+  enable (): void
+  disable (): void
+  remove (): void
+}
+export type RegisteredTool = RegisteredHandle<{ title?: string, description?: string, paramsSchema?: ZodRawShape, outputSchema?: ZodRawShape, annotations?: JsonObject, _meta?: JsonObject, callback?: (...args: any[]) => Awaitable<CallToolResult> }>
+export type RegisteredResource = RegisteredHandle<{ title?: string, metadata?: ResourceMetadata, callback?: (...args: any[]) => Awaitable<ReadResourceResult> }>
+export type RegisteredResourceTemplate = RegisteredResource & { readonly resourceTemplate: ResourceTemplate }
+export type RegisteredPrompt = RegisteredHandle<{ title?: string, description?: string, argsSchema?: ZodRawShape, callback?: (...args: any[]) => Awaitable<GetPromptResult> }>
+
+/** A resource's metadata: the package's ResourceConfig. */
+export type ResourceMetadata = ResourceConfig
+
+export type CompleteCallback = (value: string, context?: { arguments?: Record<string, string> }) => Awaitable<string[]>
+
+/** A URI template with its `list` and per-variable `complete` callbacks. */
+export declare class ResourceTemplate {
+  constructor (uriTemplate: string, callbacks: { list: ((extra: RequestHandlerExtra) => Awaitable<{ resources: JsonObject[] }>) | undefined, complete?: Record<string, CompleteCallback> })
+  readonly uriTemplate: { toString (): string }
+  readonly template: string
+  readonly listCallback?: (extra: RequestHandlerExtra) => Awaitable<{ resources: JsonObject[] }>
+  readonly hasCompleters: boolean
+  completeCallback (variable: string): CompleteCallback | undefined
+}
+
+/** Marks a Zod schema of a prompt argument as completed by `complete`. */
+export declare function completable<S extends AnyZod> (schema: S, complete: CompleteCallback): S
+
+/** The low-level server as handlers reach it (`mcpServer.server`). */
+export interface ServerSide {
+  elicitInput (params: { mode?: 'form' | 'url', message: string, requestedSchema?: JsonObject, url?: string, elicitationId?: string }): Promise<{ action: 'accept' | 'decline' | 'cancel', content?: Record<string, any> }>
+  createMessage (params: JsonObject): Promise<{ role: string, model: string, content: any, stopReason?: string, [key: string]: unknown }>
+  listRoots (params?: JsonObject): Promise<{ roots: { uri: string, name?: string }[] }>
+  getClientCapabilities (): JsonObject | undefined
+  getClientVersion (): JsonObject | undefined
+  sendLoggingMessage (params: { level: string, data: unknown, logger?: string }): Promise<void>
+  notification (notification: { method: string, params?: JsonObject }): Promise<void>
+  sendResourceUpdated (params: { uri: string }): Promise<void>
+  sendToolListChanged (): Promise<void>
+  sendResourceListChanged (): Promise<void>
+  sendPromptListChanged (): Promise<void>
+  registerCapabilities (capabilities: JsonObject): void
+}
+
+export interface Transport {
+  attach (server: Server): void
+  start (): Promise<void>
+  close (): Promise<void>
+}
+
+/** The official TypeScript SDK's McpServer, on libmcp. */
+export declare class McpServer {
+  constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, [key: string]: unknown })
+  readonly server: ServerSide
+  /** This package's Server underneath. */
+  readonly native: Server
+  registerTool<In extends ZodRawShape | AnyZod, Out extends ZodRawShape | AnyZod | undefined = undefined> (
+    name: string, config: ToolConfig<In, Out> & { inputSchema: In },
+    cb: (args: InferArgs<In>, extra: RequestHandlerExtra) => Awaitable<CallToolResult>): RegisteredTool
+  registerTool<Out extends ZodRawShape | AnyZod | undefined = undefined> (
+    name: string, config: ToolConfig<undefined, Out>,
+    cb: (extra: RequestHandlerExtra) => Awaitable<CallToolResult>): RegisteredTool
+  tool (name: string, ...rest: any[]): RegisteredTool
+  registerResource (name: string, uri: string, config: ResourceMetadata,
+    cb: (uri: URL, extra: RequestHandlerExtra) => Awaitable<ReadResourceResult>): RegisteredResource
+  registerResource (name: string, template: ResourceTemplate, config: ResourceMetadata,
+    cb: (uri: URL, variables: Record<string, string | string[]>, extra: RequestHandlerExtra) => Awaitable<ReadResourceResult>): RegisteredResourceTemplate
+  resource (name: string, uriOrTemplate: string | ResourceTemplate, ...rest: any[]): RegisteredResource
+  registerPrompt<A extends ZodRawShape> (name: string, config: { title?: string, description?: string, argsSchema: A },
+    cb: (args: InferArgs<A>, extra: RequestHandlerExtra) => Awaitable<GetPromptResult>): RegisteredPrompt
+  registerPrompt (name: string, config: { title?: string, description?: string },
+    cb: (extra: RequestHandlerExtra) => Awaitable<GetPromptResult>): RegisteredPrompt
+  prompt (name: string, ...rest: any[]): RegisteredPrompt
+  sendLoggingMessage (params: { level: string, data: unknown, logger?: string }, sessionId?: string): Promise<void>
+  sendToolListChanged (): void
+  sendResourceListChanged (): void
+  sendPromptListChanged (): void
+  connect (transport: Transport): Promise<void>
+  isConnected (): boolean
+  close (): Promise<void>
+}
+
+/** Serves the connected server on this process's stdin and stdout. */
+export declare class StdioServerTransport implements Transport {
+  constructor ()
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  attach (server: Server): void
+  start (): Promise<void>
+  close (): Promise<void>
+}
+
+/** Streamable HTTP on the application's web server: `handleRequest(req, res, req.body)`. */
+export declare class StreamableHTTPServerTransport implements Transport {
+  constructor (options?: {
+    sessionIdGenerator?: () => string
+    onsessioninitialized?: (sessionId: string) => void | Promise<void>
+    onsessionclosed?: (sessionId: string) => void | Promise<void>
+    allowedHosts?: string[]
+    allowedOrigins?: string[]
+    enableDnsRebindingProtection?: boolean
+    enableJsonResponse?: false
+  })
+  sessionId?: string
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  attach (server: Server): void
+  start (): Promise<void>
+  handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  close (): Promise<void>
+}
+
+/** A linked pair for tests: `server.connect(pair[1])`, then the SDK's `client.connect(pair[0])`. */
+export declare class InMemoryTransport implements Transport {
+  static createLinkedPair (): [InMemoryTransport, InMemoryTransport]
+  onmessage?: (message: JsonObject) => void
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  sessionId?: string
+  attach (server: Server): void
+  start (): Promise<void>
+  send (message: JsonObject): Promise<void>
+  close (): Promise<void>
+}

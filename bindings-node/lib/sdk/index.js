@@ -1,0 +1,18 @@
+'use strict'
+// `libmcp/sdk`: the names a server written for the official TypeScript SDK (1.x) imports, on this
+// package's engine, so that a port changes its import lines only (see README.md for what differs).
+
+const { McpServer } = require('./mcp_server')
+const { ResourceTemplate, completable } = require('./completions')
+const { StdioServerTransport, StreamableHTTPServerTransport } = require('./transports')
+const { InMemoryTransport } = require('./in_memory')
+const { McpError, ErrorCode } = require('../errors')
+
+exports.McpServer = McpServer
+exports.ResourceTemplate = ResourceTemplate
+exports.completable = completable
+exports.StdioServerTransport = StdioServerTransport
+exports.StreamableHTTPServerTransport = StreamableHTTPServerTransport
+exports.InMemoryTransport = InMemoryTransport
+exports.McpError = McpError
+exports.ErrorCode = ErrorCode

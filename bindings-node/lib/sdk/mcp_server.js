@@ -1,0 +1,335 @@
+'use strict'
+// `McpServer` as the official TypeScript SDK (1.x) shapes it, on this package's Server: the SDK's
+// registration calls and config keys, callbacks called `(args, extra)` (or `(extra)` without a
+// schema), the handles they return, `server.server` for the calls handlers make on the low-level
+// server, and `connect(transport)`. Zod schemas are parsed by Zod (lib/zod.js) and errors are
+// answered as the SDK answers them. Deliberate differences are listed in README.md.
+
+const { Server } = require('../server')
+const { McpError, ErrorCode } = require('../errors')
+const zod = require('../zod')
+const { runWithExtra, current, notify } = require('./extra')
+const { ResourceTemplate, completerOf, completionResult, NONE } = require('./completions')
+const { RegisteredHandle } = require('./handles')
+
+function describe (v) {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
+}
+
+/** The tool error of a thrown value, as the SDK answers one: its message as the text (an McpError
+ * reads `MCP error CODE: ...`). */
+function toolError (e) {
+  return { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true }
+}
+
+/** The SDK's listing of a tool without an input schema. */
+const EMPTY_OBJECT = Object.freeze({ type: 'object', properties: {} })
+
+/** Calls `f(extra)` for request `ctx`, every failure a tool error (a URL elicitation still
+ * required stays a JSON-RPC error, as in the SDK). */
+function toolCall (ctx, owner, f) {
+  let out
+  try {
+    out = runWithExtra(ctx, owner, f)
+  } catch (e) {
+    return toolFailure(e)
+  }
+  return out.catch(toolFailure)
+}
+
+function toolFailure (e) {
+  if (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) throw e
+  return toolError(e)
+}
+
+/** The low-level server as handlers of an McpServer reach it (`mcpServer.server`): requests to the
+ * client and notifications, sent in the request being handled. */
+class ServerSide {
+  #owner
+  constructor (owner) {
+    this.#owner = owner
+  }
+
+  #request (method, params, what) {
+    const run = current.getStore()
+    if (run === undefined) return Promise.reject(new Error(`server.${what}() can only be called while a handler runs (this package sends requests to the client as input rounds of a request)`))
+    return run.rounds.request(params === undefined ? { method } : { method, params })
+  }
+
+  /** Asks the client for input (`elicitation/create`; form mode unless `params.mode` says URL). */
+  elicitInput (params) {
+    const p = params && params.mode === undefined && params.url === undefined ? { mode: 'form', ...params } : params
+    return this.#request('elicitation/create', p, 'elicitInput')
+  }
+
+  /** Asks the client to sample (`sampling/createMessage`). */
+  createMessage (params) {
+    return this.#request('sampling/createMessage', params, 'createMessage')
+  }
+
+  /** Asks the client for its roots (`roots/list`). */
+  listRoots (params) {
+    return this.#request('roots/list', params, 'listRoots')
+  }
+
+  /** The client's capabilities, while a handler runs. */
+  getClientCapabilities () {
+    const run = current.getStore()
+    return run && run.ctx.clientCapabilities
+  }
+
+  /** The client's implementation object, while a handler runs. */
+  getClientVersion () {
+    const run = current.getStore()
+    return run && run.ctx.clientInfo
+  }
+
+  /** Sends `notifications/message` in the request being handled (if the client asked for the
+   * level). */
+  sendLoggingMessage (params) {
+    return this.notification({ method: 'notifications/message', params })
+  }
+
+  /** Sends a notification in the request being handled (see `notify` in extra.js). */
+  notification (n) {
+    const run = current.getStore()
+    if (run === undefined) {
+      if (n && n.method === 'notifications/resources/updated') return this.sendResourceUpdated(n.params)
+      return Promise.reject(new Error('notifications other than resources/updated can only be sent while a handler runs'))
+    }
+    try {
+      notify(run.ctx, this.#owner, n)
+      return Promise.resolve()
+    } catch (e) {
+      return Promise.reject(e)
+    }
+  }
+
+  /** Tells subscribers the resource at `params.uri` changed. */
+  sendResourceUpdated (params) {
+    this.#owner.notifyResourceUpdated(params && params.uri)
+    return Promise.resolve()
+  }
+
+  /** The engine announces list changes itself when registrations change: these do nothing. */
+  sendToolListChanged () { return Promise.resolve() }
+  sendResourceListChanged () { return Promise.resolve() }
+  sendPromptListChanged () { return Promise.resolve() }
+
+  /** Capabilities follow from what is registered: this only checks its argument. */
+  registerCapabilities (capabilities) {
+    if (capabilities === null || typeof capabilities !== 'object') throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
+  }
+
+  /** Custom request handlers are not taken (the engine answers every method it knows). */
+  setRequestHandler () {
+    throw new Error('setRequestHandler is not supported: register tools, resources and prompts, whose methods the engine serves')
+  }
+}
+
+/** An MCP server with the official TypeScript SDK's `McpServer` API. `serverInfo` is `{name,
+ * version, ...}`; `options`: `instructions`, `capabilities` (checked; what is offered follows from
+ * the registrations) and any option of this package's `Server`. */
+class McpServer {
+  #server
+  #transport = null
+  #prompts = new Map()
+  #templates = new Map()
+  #completing = false
+  constructor (serverInfo, options = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}`)
+    const { capabilities, ...rest } = options
+    if (capabilities !== undefined && (capabilities === null || typeof capabilities !== 'object')) {
+      throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
+    }
+    this.#server = new Server(serverInfo, rest)
+    /** The low-level server, as handlers reach it (`elicitInput`, `createMessage`, ...). */
+    this.server = new ServerSide(this.#server)
+  }
+
+  /** This package's Server underneath (its own API: `serveHttp`, `mount`, skills, ...). */
+  get native () { return this.#server }
+
+  /** Registers a tool: `config` is `{title, description, inputSchema, outputSchema, annotations,
+   * _meta}` (Zod raw shapes or schemas, or JSON Schema); `cb(args, extra)`, or `cb(extra)` when
+   * there is no input schema. */
+  registerTool (name, config, cb) {
+    if (config === null || typeof config !== 'object') throw new TypeError(`registerTool: config must be an object, got ${describe(config)}`)
+    const ops = {
+      native: (c, f) => [this.#toolConfig(c), this.#toolHandler(c, f)],
+      register: (n, c, h) => this.#server.tool(n, c, h),
+    }
+    return new RegisteredHandle('tool', name, config, cb, ops, TOOL_UPDATES)
+  }
+
+  /** The SDK's older `tool(name, description?, paramsSchema?, annotations?, cb)`. */
+  tool (name, ...rest) {
+    const config = {}
+    if (typeof rest[0] === 'string') config.description = rest.shift()
+    if (rest.length > 1 && zod.isRawShape(rest[0])) config.inputSchema = rest.shift()
+    if (rest.length > 1 && rest[0] !== null && typeof rest[0] === 'object') config.annotations = rest.shift()
+    return this.registerTool(name, config, rest[0])
+  }
+
+  #toolConfig (config) {
+    const out = {}
+    for (const k of ['title', 'description', 'outputSchema', 'annotations', '_meta', 'icons', 'execution']) {
+      if (config[k] !== undefined) out[k] = config[k]
+    }
+    out.inputSchema = config.inputSchema === undefined ? EMPTY_OBJECT : config.inputSchema
+    // The SDK lists every tool of registerTool with this (its tasks go through registerToolTask).
+    if (out.execution === undefined) out.execution = { taskSupport: 'forbidden' }
+    return out
+  }
+
+  #toolHandler (config, cb) {
+    if (typeof cb !== 'function') throw new TypeError(`the tool callback must be a function, got ${describe(cb)}`)
+    const owner = this.#server
+    if (config.inputSchema === undefined) return (_args, ctx) => toolCall(ctx, owner, (extra) => cb(extra))
+    return (args, ctx) => toolCall(ctx, owner, (extra) => cb(args, extra))
+  }
+
+  /** Registers a resource at a fixed URI (`cb(uri, extra)`) or a `ResourceTemplate` (`cb(uri,
+   * variables, extra)`); `config` is its metadata (`title`, `description`, `mimeType`, ...). */
+  registerResource (name, uriOrTemplate, config, cb) {
+    if (config === null || typeof config !== 'object') throw new TypeError(`registerResource: config must be an object, got ${describe(config)}`)
+    const owner = this.#server
+    const callback = (f) => {
+      if (typeof f !== 'function') throw new TypeError(`the resource callback must be a function, got ${describe(f)}`)
+      return f
+    }
+    if (uriOrTemplate instanceof ResourceTemplate) {
+      const template = uriOrTemplate
+      const ops = {
+        native: (c, f) => [c, (uri, vars, ctx) => runWithExtra(ctx, owner, (extra) => callback(f)(uri, vars, extra))],
+        register: (n, c, h) => owner.resourceTemplate(n, template.template, c, h),
+      }
+      callback(cb)
+      const handle = new RegisteredHandle('resourceTemplate', name, config, cb, ops, RESOURCE_UPDATES)
+      handle.resourceTemplate = template
+      this.#templates.set(template.template, handle)
+      if (template.hasCompleters) this.#enableCompletion()
+      return handle
+    }
+    if (typeof uriOrTemplate !== 'string') throw new TypeError(`registerResource: expected a URI string or a ResourceTemplate, got ${describe(uriOrTemplate)}`)
+    callback(cb)
+    const ops = {
+      native: (c, f) => [c, (uri, ctx) => runWithExtra(ctx, owner, (extra) => callback(f)(uri, extra))],
+      register: (n, c, h) => owner.resource(n, uriOrTemplate, c, h),
+    }
+    return new RegisteredHandle('resource', name, config, cb, ops, RESOURCE_UPDATES)
+  }
+
+  /** The SDK's older `resource(name, uriOrTemplate, metadata?, cb)`. */
+  resource (name, uriOrTemplate, ...rest) {
+    const config = rest.length > 1 ? rest.shift() : {}
+    return this.registerResource(name, uriOrTemplate, config, rest[0])
+  }
+
+  /** Registers a prompt: `config` is `{title, description, argsSchema}` (a Zod raw shape, whose
+   * fields may be `completable`); `cb(args, extra)`, or `cb(extra)` without `argsSchema`. */
+  registerPrompt (name, config, cb) {
+    if (config === null || typeof config !== 'object') throw new TypeError(`registerPrompt: config must be an object, got ${describe(config)}`)
+    const owner = this.#server
+    const ops = {
+      native: (c, f) => {
+        if (typeof f !== 'function') throw new TypeError(`the prompt callback must be a function, got ${describe(f)}`)
+        const call = c.argsSchema === undefined
+          ? (_args, ctx) => runWithExtra(ctx, owner, (extra) => f(extra))
+          : (args, ctx) => runWithExtra(ctx, owner, (extra) => f(args, extra))
+        return [c, call]
+      },
+      register: (n, c, h) => owner.prompt(n, c, h),
+    }
+    const handle = new RegisteredHandle('prompt', name, config, cb, ops, PROMPT_UPDATES)
+    this.#prompts.set(name, handle)
+    const shape = config.argsSchema && zod.shapeOf(zod.toZod(config.argsSchema, 'argsSchema'))
+    if (shape && Object.values(shape).some((f) => completerOf(f) || completerOf(unwrapOptional(f)))) this.#enableCompletion()
+    return handle
+  }
+
+  /** The SDK's older `prompt(name, description?, argsSchema?, cb)`. */
+  prompt (name, ...rest) {
+    const config = {}
+    if (typeof rest[0] === 'string') config.description = rest.shift()
+    if (rest.length > 1) config.argsSchema = rest.shift()
+    return this.registerPrompt(name, config, rest[0])
+  }
+
+  #enableCompletion () {
+    if (this.#completing) return
+    this.#completing = true
+    this.#server.completion((params) => this.#complete(params))
+  }
+
+  async #complete (params) {
+    const { ref, argument = {}, context } = params
+    if (ref && ref.type === 'ref/prompt') {
+      const handle = this.#prompts.get(ref.name)
+      if (handle === undefined || handle.removed) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} not found`)
+      if (!handle.enabled) throw new McpError(ErrorCode.InvalidParams, `Prompt ${ref.name} disabled`)
+      const schema = handle.config.argsSchema
+      const shape = schema && zod.shapeOf(zod.toZod(schema, 'argsSchema'))
+      const field = shape && shape[argument.name]
+      const complete = completerOf(field) ?? completerOf(unwrapOptional(field))
+      return complete ? completionResult(await complete(argument.value, context)) : NONE
+    }
+    if (ref && ref.type === 'ref/resource') {
+      const handle = this.#templates.get(ref.uri)
+      if (handle === undefined || handle.removed) throw new McpError(ErrorCode.InvalidParams, `Resource template ${ref.uri} not found`)
+      const complete = handle.resourceTemplate.completeCallback(argument.name)
+      return complete ? completionResult(await complete(argument.value, context)) : NONE
+    }
+    throw new McpError(ErrorCode.InvalidParams, `Invalid completion reference: ${ref}`)
+  }
+
+  /** Sends `notifications/message` in the request being handled (`sessionId` is not needed: the
+   * message goes where the request came from). */
+  sendLoggingMessage (params) {
+    return this.server.sendLoggingMessage(params)
+  }
+
+  /** The engine announces list changes itself: these do nothing. */
+  sendToolListChanged () {}
+  sendResourceListChanged () {}
+  sendPromptListChanged () {}
+
+  /** Serves on `transport` (this package's StdioServerTransport or StreamableHTTPServerTransport). */
+  async connect (transport) {
+    if (transport === null || typeof transport !== 'object' || typeof transport.start !== 'function' || typeof transport.attach !== 'function') {
+      throw new TypeError('connect: transport must be a StdioServerTransport or StreamableHTTPServerTransport of this package')
+    }
+    if (this.#transport !== null) throw new Error('this server is connected already')
+    this.#transport = transport
+    transport.attach(this.#server)
+    await transport.start()
+  }
+
+  /** Whether `connect` was called. */
+  isConnected () {
+    return this.#transport !== null
+  }
+
+  /** Stops serving. */
+  async close () {
+    const transport = this.#transport
+    this.#transport = null
+    if (transport) await transport.close()
+    await this.#server.close()
+  }
+}
+
+/** A Zod field's inner schema when it is optional (the SDK looks through `.optional()` for a
+ * completable). */
+function unwrapOptional (field) {
+  if (field === null || typeof field !== 'object') return undefined
+  if (field._zod !== undefined) return field._zod.def.type === 'optional' ? field._zod.def.innerType : undefined
+  return field._def && field._def.typeName === 'ZodOptional' ? field._def.innerType : undefined
+}
+
+/** The keys of `handle.update(updates)` for each kind, mapped to the config key they set. */
+const TOOL_UPDATES = { title: 'title', description: 'description', paramsSchema: 'inputSchema', outputSchema: 'outputSchema', annotations: 'annotations', _meta: '_meta' }
+const RESOURCE_UPDATES = { title: 'title', metadata: null }
+const PROMPT_UPDATES = { title: 'title', description: 'description', argsSchema: 'argsSchema' }
+
+module.exports = { McpServer }

@@ -1,0 +1,165 @@
+'use strict'
+// libmcp/sdk as a drop-in for the official TypeScript SDK's McpServer: the same server code
+// (fixtures/sdk_shaped.js) built once with the SDK's modules and once with libmcp/sdk, each served
+// over Streamable HTTP the way the SDK's examples serve it (one transport per session, looked up by
+// Mcp-Session-Id) and driven by the SDK's own client; every answer is compared.
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const http = require('node:http')
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
+const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { build } = require('./fixtures/sdk_shaped')
+
+const SDK = {
+  ...require('@modelcontextprotocol/sdk/server/mcp.js'),
+  ...require('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ...require('@modelcontextprotocol/sdk/server/completable.js'),
+  ...require('@modelcontextprotocol/sdk/types.js'),
+}
+const LIBMCP = require('libmcp/sdk')
+
+/** Serves `sdk`'s McpServer (a new one per session, as the SDK's examples do) on node:http. */
+async function serve (sdk, z) {
+  const transports = new Map()
+  const events = []
+  const server = http.createServer(async (req, res) => {
+    const chunks = []
+    for await (const c of req) chunks.push(c)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const body = text ? JSON.parse(text) : undefined
+    const sid = req.headers['mcp-session-id']
+    let transport = sid && transports.get(sid)
+    if (!transport) {
+      if (sid) {
+        res.writeHead(404).end()
+        return
+      }
+      transport = new sdk.StreamableHTTPServerTransport({
+        sessionIdGenerator: () => require('node:crypto').randomUUID(),
+        onsessioninitialized: (id) => {
+          events.push('initialized')
+          transports.set(id, transport)
+        },
+        onsessionclosed: () => events.push('closed'),
+      })
+      await build(sdk, z).connect(transport)
+    }
+    await transport.handleRequest(req, res, body)
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: new URL(`http://127.0.0.1:${server.address().port}/mcp`),
+    events,
+    close: async () => {
+      for (const t of transports.values()) await t.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** Everything the SDK client sees of the fixture over `transport` (its `terminateSession` is
+ * called at the end when it has one), in order. */
+async function transcript (transport) {
+  const client = new Client({ name: 'dropin-test', version: '1' }, { capabilities: { elicitation: {}, sampling: {} } })
+  const logs = []
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params.data) })
+  let asked = 0
+  client.setRequestHandler(ElicitRequestSchema, (req) => {
+    asked += 1
+    return asked % 2 === 1 ? { action: 'accept', content: { answer: `re:${req.params.message}` } } : { action: 'accept', content: { sure: true } }
+  })
+  client.setRequestHandler(CreateMessageRequestSchema, (req) => ({
+    role: 'assistant', model: 'test', content: { type: 'text', text: req.params.messages[0].content.text.length.toString() },
+  }))
+  await client.connect(transport)
+  const out = {}
+  const call = async (name, args, opts) => {
+    const r = await client.callTool({ name, arguments: args }, undefined, opts)
+    return { content: r.content, isError: r.isError ?? false, structuredContent: r.structuredContent }
+  }
+  try {
+    out.tools = (await client.listTools()).tools
+    out.add = await call('add', { a: 1 })
+    out.addBad = await call('add', { a: 'one' })
+    out.shout = await call('shout', { text: 'hey', times: '2', extra: true })
+    out.shoutBad = await call('shout', { text: 'hey', times: 0 })
+    out.noArgs = await call('no_args', {})
+    out.context = await call('context', {})
+    const progress = []
+    out.count = await call('count', { n: 3 }, { onprogress: (p) => progress.push(p) })
+    out.progress = progress
+    out.failSdkOrder = await call('fail_sdk_order', {})
+    out.failPlain = await call('fail_plain', {})
+    out.ask = await call('ask', { question: 'Why?' })
+    out.summarize = await call('summarize', { text: 'abcdef' })
+    out.temporary = await call('temporary', {})
+    out.renamed = await call('new_name', {})
+    out.hidden = await call('hidden', {}).catch((e) => ({ rejected: e.message }))
+    out.resources = (await client.listResources()).resources
+    out.templates = (await client.listResourceTemplates()).resourceTemplates
+    out.readme = await client.readResource({ uri: 'docs://readme' })
+    out.user = await client.readResource({ uri: 'users://42/profile' })
+    out.completeTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'users://{id}/profile' }, argument: { name: 'id', value: 'al' } })
+    out.prompts = (await client.listPrompts()).prompts
+    out.review = await client.getPrompt({ name: 'review', arguments: { language: 'rust' } })
+    out.plain = await client.getPrompt({ name: 'plain' })
+    out.reviewBad = await client.getPrompt({ name: 'review', arguments: {} }).catch((e) => ({ code: e.code }))
+    out.completePrompt = await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'p' } })
+    // The SDK sends a log message that names no request on the session's GET stream, the engine
+    // in the request's own stream: wait for it to come either way.
+    for (let i = 0; i < 100 && logs.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    out.logs = logs.slice()
+    if (transport.terminateSession) await transport.terminateSession()
+  } finally {
+    await client.close()
+  }
+  return out
+}
+
+test('the same McpServer code on the SDK and on libmcp/sdk, driven by the SDK client', async (t) => {
+  const z = require('zod')
+  const sdk = await serve(SDK, z)
+  const ours = await serve(LIBMCP, z)
+  t.after(async () => {
+    await sdk.close()
+    await ours.close()
+  })
+  const want = await transcript(new StreamableHTTPClientTransport(sdk.url))
+  const got = await transcript(new StreamableHTTPClientTransport(ours.url))
+  if (process.env.DROPIN_DUMP) require('node:fs').writeFileSync(process.env.DROPIN_DUMP, JSON.stringify({ want, got }, null, 1))
+  compare(got, want)
+  assert.deepEqual(ours.events, sdk.events)
+})
+
+test('the same over the SDK\'s InMemoryTransport and libmcp/sdk\'s, with the SDK client', async () => {
+  const z = require('zod')
+  const linked = async (sdk) => {
+    const [client, server] = sdk.InMemoryTransport.createLinkedPair()
+    await build(sdk, z).connect(server)
+    return client
+  }
+  const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js')
+  const want = await transcript(await linked({ ...SDK, InMemoryTransport }))
+  const got = await transcript(await linked(LIBMCP))
+  compare(got, want)
+})
+
+/** Asserts that two transcripts are equal but for the differences listed in README.md: the engine
+ * lists object keys sorted, and a disabled tool is an unknown tool (a JSON-RPC error) rather than
+ * a "disabled" tool error. */
+function compare (got, want) {
+  const byName = (list) => [...list].sort((a, b) => a.name.localeCompare(b.name))
+  const sortKeys = (v) => JSON.parse(JSON.stringify(v, (_k, x) => x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x))
+  assert.deepEqual(sortKeys(byName(got.tools)), sortKeys(byName(want.tools)))
+  for (const key of ['add', 'addBad', 'shout', 'shoutBad', 'noArgs', 'context', 'count', 'progress', 'logs', 'failSdkOrder', 'failPlain', 'ask', 'summarize', 'temporary', 'renamed', 'readme', 'user', 'completeTemplate', 'review', 'plain', 'reviewBad', 'completePrompt']) {
+    assert.deepEqual(sortKeys(got[key]), sortKeys(want[key]), key)
+  }
+  assert.deepEqual(sortKeys(got.resources), sortKeys(want.resources))
+  assert.deepEqual(sortKeys(got.templates), sortKeys(want.templates))
+  assert.deepEqual(sortKeys(got.prompts), sortKeys(want.prompts))
+  assert.equal(want.hidden.isError, true)
+  assert.match(want.hidden.content[0].text, /Tool hidden disabled/)
+  assert.match(got.hidden.rejected, /Unknown tool: hidden/)
+}

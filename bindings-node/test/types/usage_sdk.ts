@@ -1,0 +1,45 @@
+// The types of libmcp/sdk (lib/sdk/index.d.ts) against a server written for the official SDK's
+// McpServer: compiled with --strict by scripts/test.d/41-node.sh, never run.
+import { McpServer, ResourceTemplate, completable, StdioServerTransport, StreamableHTTPServerTransport, InMemoryTransport, McpError, ErrorCode } from '../../lib/sdk'
+import { z } from 'zod'
+
+export async function sdkUsage (): Promise<void> {
+  const server = new McpServer({ name: 'typed', version: '1' }, { capabilities: { logging: {} } })
+  const add = server.registerTool('add', {
+    description: 'Adds',
+    inputSchema: { a: z.number(), b: z.number().default(1) },
+    outputSchema: { sum: z.number() },
+  }, async ({ a, b }, extra) => {
+    const sum: number = a + b
+    if (extra._meta?.progressToken !== undefined) {
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: 1 } })
+    }
+    if (extra.signal.aborted) throw new McpError(ErrorCode.InvalidParams, 'aborted', { sum })
+    return { content: [{ type: 'text', text: String(sum) }], structuredContent: { sum } }
+  })
+  add.update({ description: 'Adds two numbers' })
+  add.disable()
+  add.enable()
+  server.registerTool('bare', { description: 'no args' }, (extra) => ({ content: [{ type: 'text', text: String(extra.requestId) }] }))
+  server.registerTool('ask', { inputSchema: { q: z.string() } }, async ({ q }) => {
+    const r = await server.server.elicitInput({ message: q, requestedSchema: { type: 'object', properties: {} } })
+    return { content: [{ type: 'text', text: r.action }] }
+  })
+  server.registerResource('user', new ResourceTemplate('users://{id}', { list: undefined, complete: { id: (v) => [v] } }), { mimeType: 'text/plain' },
+    async (uri, { id }) => ({ contents: [{ uri: uri.href, text: String(id) }] }))
+  server.registerResource('readme', 'docs://readme', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
+  server.registerPrompt('review', { argsSchema: { lang: completable(z.string(), (v) => [v]) } },
+    ({ lang }) => ({ messages: [{ role: 'user', content: { type: 'text', text: lang.toUpperCase() } }] }))
+  const http = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x', onsessioninitialized: (id) => { void id } })
+  await server.connect(http)
+  const stdio = new StdioServerTransport()
+  void stdio
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await new McpServer({ name: 'memory', version: '1' }).connect(serverSide)
+  clientSide.onmessage = (m) => { void m.id }
+  await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'ping' })
+  const session = server.native.openSession((m) => { void m })
+  session.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  session.close()
+  await server.close()
+}
