@@ -221,7 +221,11 @@ impl Server {
         check_input: bool,
     ) -> PyResult<()> {
         register(py, definition, invoke, self.slot(on_loop), |d, h| {
-            self.inner.add_tool_checked_by(d, h, check_input)
+            let by_host = libmcp::server::ValidatedByHost {
+                input: !check_input,
+                output: false,
+            };
+            self.inner.add_tool_validated_by_host(d, h, by_host)
         })
     }
 

@@ -132,48 +132,6 @@ async fn runtime_registration_is_checked_and_served() {
 }
 
 #[tokio::test]
-async fn a_tool_checking_its_own_input_gets_arguments_the_schema_refuses() {
-    use libmcp::server::sync_handler;
-    let s = server();
-    let schema =
-        json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
-    let echo = || sync_handler(|ctx| Reply::text(ctx.arguments()["n"].to_string()));
-    s.add_tool_checked_by(json!({"name": "own", "inputSchema": schema}), echo(), false)
-        .unwrap();
-    s.add_tool_checked_by(
-        json!({"name": "engine", "inputSchema": schema}),
-        echo(),
-        true,
-    )
-    .unwrap();
-    // The schema itself is still checked at registration.
-    assert!(
-        s.add_tool_checked_by(
-            json!({"name": "bad", "inputSchema": {"type": "string"}}),
-            echo(),
-            false
-        )
-        .is_err()
-    );
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (sr, sw) = tokio::io::split(server_io);
-    tokio::spawn(async move { libmcp::transport::stdio::serve(s, sr, sw).await });
-    let (cr, cw) = tokio::io::split(client_io);
-    let client = Client::builder("c", "1").connect_io(cr, cw).await.unwrap();
-    let own = client.call_tool("own", json!({"n": "2"})).await.unwrap();
-    assert_eq!(own.first_text(), Some("\"2\""));
-    let engine = client.call_tool("engine", json!({"n": "2"})).await.unwrap();
-    assert!(engine.is_error());
-    assert!(
-        engine
-            .first_text()
-            .unwrap()
-            .starts_with("Input validation error:")
-    );
-    client.close().await;
-}
-
-#[tokio::test]
 async fn runtime_templates_and_completion_are_served_and_removed() {
     use libmcp::server::sync_handler;
     let s = server();

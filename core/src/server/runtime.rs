@@ -110,28 +110,11 @@ impl Server {
         definition: impl serde::Serialize,
         handler: Handler,
     ) -> crate::Result<()> {
-        self.add_tool_checked_by(definition, handler, true)
-    }
-
-    /// [`add_tool`](Self::add_tool) for a handler that validates (and may convert) its arguments
-    /// itself when `check_input` is false: `inputSchema` is still checked and listed, but
-    /// `tools/call` no longer checks the arguments against it before the handler runs (a binding
-    /// whose own validator coerces values the schema's types would refuse, e.g. `"2"` for an
-    /// integer).
-    pub fn add_tool_checked_by(
-        &self,
-        definition: impl serde::Serialize,
-        handler: Handler,
-        check_input: bool,
-    ) -> crate::Result<()> {
-        let (name, mut entry) = builder::tool_entry(
+        let (name, entry) = builder::tool_entry(
             &self.inner.schemas,
             builder::to_definition(DefinitionKind::Tool, definition)?,
             handler,
         )?;
-        if !check_input {
-            entry.input = None;
-        }
         self.inner.registry.write().tools.insert(name, entry);
         self.notify(Change::Tools);
         Ok(())
