@@ -5,7 +5,7 @@
 # schema-checked through the tap) and the TypeScript SDK client (tests/mounts/ts_sdk_client.js,
 # legacy era; the 1.x SDK speaks no other) against each mount: axum (everything-axum), FastAPI under
 # uvicorn (examples/python/everything_asgi.py), Express and Hono (examples/node/everything-mounted.js)
-# and libmicrohttpd (examples/c/mhd-server.c). Runs after the steps that build what it starts: the
+# and libmicrohttpd (examples/c/mhd-server.c), two mounts at a time. Runs after the steps that build what it starts: the
 # libmcp wheel in .venv (40-python.sh), the Node addon (41-node.sh) and the libmicrohttpd example
 # (12-c-conformance.sh); it says which one to run first when one is missing.
 set -euo pipefail
@@ -59,14 +59,37 @@ if [ "${#missing[@]}" -gt 0 ]; then
   exit 1
 fi
 
-status=0
 rust="libmcp-everything-server 0.1.0"
 python="libmcp-python-everything-server 0.1.0"
 node="libmcp-node-everything-server 0.1.0"
 c="libmcp-everything-server-c 1.0.0"
-against_mount axum "$rust" "$bin_dir/everything-axum" 127.0.0.1:0 || status=1
-against_mount "FastAPI/uvicorn" "$python" "$venv/bin/python" examples/python/everything_asgi.py 127.0.0.1:0 || status=1
-against_mount Express "$node" "$node22" examples/node/everything-mounted.js express 127.0.0.1:0 || status=1
-against_mount Hono "$node" "$node22" examples/node/everything-mounted.js hono 127.0.0.1:0 || status=1
-against_mount libmicrohttpd "$c" "$mhd" 127.0.0.1:0 || status=1
+
+# The mounts run two at a time (each client mostly waits on its server; every server and tap takes a
+# free port); each one's output is kept apart and printed in order once all have ended.
+logs="$(mktemp -d)"
+trap 'stop_server "$SERVER_PID"; rm -rf "$logs"' EXIT
+count=0
+run_mount() {
+  local i=$count
+  count=$((count + 1))
+  (
+    SERVER_PID=""
+    trap 'stop_server "$SERVER_PID"' EXIT
+    rc=0
+    against_mount "$@" || rc=1
+    echo "$rc" > "$logs/$i.rc"
+  ) > "$logs/$i.log" 2>&1 &
+  while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n || true; done
+}
+run_mount axum "$rust" "$bin_dir/everything-axum" 127.0.0.1:0
+run_mount "FastAPI/uvicorn" "$python" "$venv/bin/python" examples/python/everything_asgi.py 127.0.0.1:0
+run_mount Express "$node" "$node22" examples/node/everything-mounted.js express 127.0.0.1:0
+run_mount Hono "$node" "$node22" examples/node/everything-mounted.js hono 127.0.0.1:0
+run_mount libmicrohttpd "$c" "$mhd" 127.0.0.1:0
+wait
+status=0
+for i in $(seq 0 $((count - 1))); do
+  cat "$logs/$i.log"
+  [ "$(cat "$logs/$i.rc" 2> /dev/null)" = 0 ] || { echo "error: the mount above failed" >&2; status=1; }
+done
 exit "$status"
