@@ -653,3 +653,28 @@ async fn instances_started_while_redis_is_down_serve_what_needs_no_store_and_cat
         assert!(i < 40, "no list change reached the other instance: {buf}");
     }
 }
+
+#[tokio::test]
+async fn a_redis_that_never_answers_does_not_hold_the_set_up() {
+    // Accepts connections (the kernel's backlog) and never answers a command.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("redis://{}/0", silent.local_addr().unwrap());
+    let redis = RedisStore::connect(&url, options()).unwrap();
+    let started = std::time::Instant::now();
+    let group = tokio::time::timeout(Duration::from_secs(20), servers(&redis, 1, builder))
+        .await
+        .expect("set-up bounded by the store's timeout");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let (status, answer) = modern(
+        group[0].0.local_addr(),
+        1,
+        json!({"name": "echo", "arguments": {}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    drop(silent);
+}

@@ -12,14 +12,24 @@ use super::{RedisStore, RedisStoreError, unavailable};
 /// A subscription's messages.
 pub(super) type Messages = Pin<Box<redis::aio::PubSubStream>>;
 
-/// Subscribes to `channel` on a connection of its own.
+/// Subscribes to `channel` on a connection of its own, within the store's command timeout (a Redis
+/// host that drops packets would otherwise hold the caller, a server being set up, indefinitely).
 pub(super) async fn subscribe(
     redis: &RedisStore,
     channel: &str,
 ) -> Result<Messages, RedisStoreError> {
-    let mut pubsub = redis.client.get_async_pubsub().await.map_err(unavailable)?;
-    pubsub.subscribe(channel).await.map_err(unavailable)?;
-    Ok(Box::pin(pubsub.into_on_message()))
+    let limit = redis.options().timeout;
+    let subscribed = tokio::time::timeout(limit, async {
+        let mut pubsub = redis.client.get_async_pubsub().await.map_err(unavailable)?;
+        pubsub.subscribe(channel).await.map_err(unavailable)?;
+        Ok(Box::pin(pubsub.into_on_message()) as Messages)
+    })
+    .await;
+    subscribed.unwrap_or_else(|_| {
+        Err(RedisStoreError::Unavailable(format!(
+            "no answer to SUBSCRIBE {channel} within {limit:?}"
+        )))
+    })
 }
 
 /// Subscribes to `channel` now, or, when Redis cannot be reached, says so (naming `what` is not
