@@ -3,16 +3,25 @@
 # cbindgen, cargo-fuzz, a nightly toolchain, redis-server).
 # Usage: scripts/test.sh
 #
-# Two lanes run at once, because many steps use one core of two (valgrind, the conformance suite,
-# the fuzzers): the side lane runs the fuzz step (scripts/test.d/50-fuzz.sh, a nightly workspace with
-# its own target directory in fuzz/), then the distribution step (70-dist.sh: builds for an explicit
-# --target, whose directory the main lane never locks; the conformance suite it shares with the main
-# lane is installed under a lock), then the C ABI step (10-c-abi.sh: valgrind and sanitizers; its
-# cargo builds wait for the main lane's at cargo's lock, it installs nothing the main lane does, and
-# its release leg runs on the C bundle step 70 built); the main lane runs the lints, `cargo test` and every other step, in order. The Debian
-# packages of all steps are installed first, once. The side lane's output is kept in
-# target/test-logs/side.log and printed once it ends, each line prefixed "[side]"; the run fails if
-# either lane failed.
+# Three lanes run at once, because most steps use one core of two or less (valgrind, the conformance
+# suite, the fuzzers, test suites waiting on their servers):
+#   - the side lane starts at once: the fuzz step (scripts/test.d/50-fuzz.sh, a nightly workspace with
+#     its own target directory in fuzz/), then the distribution step (70-dist.sh: builds for an
+#     explicit --target, whose directory the main lane never locks; the conformance suite it shares
+#     with the other lanes is installed under a lock), then the C ABI and C++ steps (10-c-abi.sh,
+#     11-cpp.sh: valgrind and sanitizers; their cargo builds wait for the main lane's at cargo's lock,
+#     they install nothing the main lane does, and the C ABI step's release leg runs on the C bundle
+#     step 70 built);
+#   - the main lane runs the lints and `cargo test`, then the Python steps (20, 40, 41-python-...:
+#     they share the venvs, which step 40 installs the package into), while
+#   - the beside lane, started once `cargo test` has built everything and the shared venvs exist,
+#     runs the C conformance, Rust conformance, Node and bundle steps (`beside_steps`: none of them
+#     writes a venv; each has its own scratch directory);
+#   - the steps that use the Python, Node and C builds together (44, 60: `last_steps`) run last, once
+#     the beside lane has ended.
+# The Debian packages of all steps are installed first, once. The side and beside lanes' output is
+# kept in target/test-logs/{side,beside}.log and printed once each ends, each line prefixed "[side]"
+# or "[beside]"; the run fails if any lane failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,21 +51,25 @@ ensure_debian_packages pkg-config cmake valgrind redis-server
 logs=target/test-logs
 mkdir -p "$logs"
 side_log="$logs/side.log"
-side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/70-dist.sh scripts/test.d/10-c-abi.sh)
-side_lane() {
-  local extra bundle
-  for extra in "${side_steps[@]}"; do
-    step "$extra (side lane)"
-    if [ "$extra" = scripts/test.d/10-c-abi.sh ]; then
-      # The C ABI step's release leg runs on the C bundle the distribution step has just built
-      # (one release build of the library instead of two).
-      bundle=$(ls "$(target_dir)"/dist-test/libmcp-*-x86_64-linux-gnu.tar.gz 2> /dev/null) \
-        || { echo "error: no C bundle from scripts/test.d/70-dist.sh"; return 1; }
-      C_ABI_RELEASE_BUNDLE="$bundle" run_step "$extra" || { echo "error: $extra failed"; return 1; }
-      continue
-    fi
+# Runs steps one after the other, each headed "STEP (NAME lane)"; the first that fails ends the lane.
+# Usage: lane_steps NAME STEP...
+lane_steps() {
+  local name=$1 extra
+  shift
+  for extra in "$@"; do
+    step "$extra ($name lane)"
     run_step "$extra" || { echo "error: $extra failed"; return 1; }
   done
+}
+side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/70-dist.sh scripts/test.d/10-c-abi.sh scripts/test.d/11-cpp.sh)
+side_lane() {
+  lane_steps side "${side_steps[@]:0:2}" || return 1
+  # The C ABI step's release leg runs on the C bundle the distribution step has just built
+  # (one release build of the library instead of two).
+  C_ABI_RELEASE_BUNDLE=$(ls "$(target_dir)"/dist-test/libmcp-*-x86_64-linux-gnu.tar.gz 2> /dev/null) \
+    || { echo "error: no C bundle from scripts/test.d/70-dist.sh"; return 1; }
+  export C_ABI_RELEASE_BUNDLE
+  lane_steps side "${side_steps[@]:2}" || return 1
   step "side lane done"
 }
 # Job control gives the side lane a process group of its own, so that one kill stops all of it.
@@ -64,10 +77,17 @@ set -m
 side_lane > "$side_log" 2>&1 &
 side_pid=$!
 set +m
-# A failure or an interrupt of the main lane stops the side lane too (its fuzzers included). Each
+# A failure or an interrupt of the main lane stops the other lanes too (the fuzzers included). Each
 # step runs under `timeout`, which puts itself and the step in a process group of their own: the
 # `timeout` is signalled first (it passes the signal on to its step's group), then the lane.
-trap 'pkill -TERM -P "$side_pid" -x timeout 2> /dev/null; kill -- -$side_pid 2> /dev/null || true' EXIT
+beside_pid=""
+stop_lane() {
+  [ -n "$1" ] || return 0
+  pkill -TERM -P "$1" -x timeout 2> /dev/null || true
+  kill -- -"$1" 2> /dev/null || true
+}
+trap 'stop_lane "$side_pid"; stop_lane "$beside_pid"
+  echo "(the other lanes were stopped; their output so far is in $logs/side.log and beside.log)" >&2' EXIT
 
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -87,9 +107,45 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 step "cargo test"
 cargo test --workspace --locked
 
+# The venvs the main lane's Python steps and the beside lane's step 12 share, made before the two
+# lanes start so that neither installs into them while the other reads them.
+step "the shared venvs (.venv, .venv-sdk1)"
+ensure_venv .venv tests/interop/requirements.txt
+ensure_venv .venv bindings-python/tests/requirements.txt
+ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
+
+beside_steps=(scripts/test.d/12-c-conformance.sh scripts/test.d/30-conformance-server.sh
+  scripts/test.d/31-conformance-client.sh scripts/test.d/41-node.sh scripts/test.d/42-node-conformance.sh
+  scripts/test.d/43-cli-bundle.sh)
+last_steps=(scripts/test.d/44-mount-interop.sh scripts/test.d/45-soak-hosts.sh scripts/test.d/60-redis.sh)
+beside_log="$logs/beside.log"
+beside_lane() {
+  lane_steps beside "${beside_steps[@]}" || return 1
+  step "beside lane done"
+}
+set -m
+beside_lane > "$beside_log" 2>&1 &
+beside_pid=$!
+set +m
+
+listed() { local item=$1; shift; [[ " $* " == *" $item "* ]]; }
 for extra in scripts/test.d/*.sh; do
-  [ -e "$extra" ] || continue
-  [[ " ${side_steps[*]} " == *" $extra "* ]] && continue
+  listed "$extra" "${side_steps[@]}" "${beside_steps[@]}" "${last_steps[@]}" && continue
+  step "$extra"
+  run_step "$extra"
+done
+
+step "waiting for the beside lane"
+beside_status=0
+wait "$beside_pid" || beside_status=$?
+sed 's/^/[beside] /' "$beside_log"
+beside_pid=""
+if [ "$beside_status" != 0 ]; then
+  echo "error: the beside lane failed (exit $beside_status); its output is above and in $beside_log" >&2
+  exit 1
+fi
+
+for extra in "${last_steps[@]}"; do
   step "$extra"
   run_step "$extra"
 done

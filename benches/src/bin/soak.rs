@@ -1,7 +1,7 @@
 //! `mcp-soak`: the mixed soak of the everything-server (see `libmcp_bench::soak`).
 //!
 //! ```text
-//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--http-url URL --http-pid PID] [--json]
+//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--server PROGRAM [--server-arg ARG]...] [--http-url URL --http-pid PID] [--json]
 //! ```
 //! `--lane` (repeatable) runs only the named lanes ("http legacy churn", "http+sse churn", "http
 //! modern", "http cancel", "http listen", "stdio modern", "stdio legacy"). Defaults: 30 minutes, a sample every 30 s, 2 clients per lane, no pause between a lane's
@@ -15,16 +15,17 @@
 use std::time::Duration;
 
 use libmcp::transport::http::{HttpServerConfig, serve_http};
-use libmcp_bench::soak::{self, Options};
+use libmcp_bench::soak::{self, Options, ServerCommand};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--http-url URL --http-pid PID] [--json]"
+        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--server PROGRAM [--server-arg ARG]...] [--http-url URL --http-pid PID] [--json]"
     );
     std::process::exit(2)
 }
 
-fn parse_args() -> (Options, bool) {
+/// The options, the server command (`None`: this program's own) and whether to print JSON.
+fn parse_args() -> (Options, Option<ServerCommand>, bool) {
     let mut o = Options {
         duration: Duration::from_secs(30 * 60),
         interval: Duration::from_secs(30),
@@ -36,6 +37,7 @@ fn parse_args() -> (Options, bool) {
     };
     let mut json = false;
     let (mut http_url, mut http_pid) = (None, None);
+    let (mut program, mut server_args) = (None, Vec::new());
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut number = || -> u64 {
@@ -51,6 +53,8 @@ fn parse_args() -> (Options, bool) {
             "--pause-ms" => o.pause = Duration::from_millis(number()),
             "--settle" => o.settle = Duration::from_secs(number()),
             "--lane" => o.lanes.push(args.next().unwrap_or_else(|| usage())),
+            "--server" => program = Some(args.next().unwrap_or_else(|| usage())),
+            "--server-arg" => server_args.push(args.next().unwrap_or_else(|| usage())),
             "--http-url" => http_url = Some(args.next().unwrap_or_else(|| usage())),
             "--http-pid" => http_pid = Some(number() as u32),
             "--json" => json = true,
@@ -65,7 +69,18 @@ fn parse_args() -> (Options, bool) {
             usage()
         }
     };
-    (o, json)
+    let server = match program {
+        Some(program) => Some(ServerCommand {
+            program,
+            args: server_args,
+        }),
+        None if server_args.is_empty() => None,
+        None => {
+            eprintln!("mcp-soak: --server-arg needs --server");
+            usage()
+        }
+    };
+    (o, server, json)
 }
 
 async fn serve(mode: &str) {
@@ -102,9 +117,15 @@ async fn main() {
         serve(&mode).await;
         return;
     }
-    let (options, json) = parse_args();
-    let exe = std::env::current_exe().expect("the path of this program");
-    let report = match soak::run(&exe.to_string_lossy(), &options).await {
+    let (options, server, json) = parse_args();
+    let server = server.unwrap_or_else(|| ServerCommand {
+        program: std::env::current_exe()
+            .expect("the path of this program")
+            .to_string_lossy()
+            .into_owned(),
+        args: Vec::new(),
+    });
+    let report = match soak::run(&server, &options).await {
         Ok(r) => r,
         Err(e) => {
             eprintln!("mcp-soak: {e}");

@@ -23,6 +23,7 @@ use libmcp::model::{CallToolResult, ContentBlock};
 use libmcp::transport::child::ChildSpec;
 use serde_json::{Map, Value, json};
 
+use super::ServerCommand;
 use super::stats::Stats;
 
 /// The text `test_simple_text` answers (libmcp_examples::everything::SIMPLE_TEXT).
@@ -301,12 +302,18 @@ pub async fn listens(plan: Plan, lane: &'static str) {
     c.close().await;
 }
 
-/// Connects a stdio client to a new server process (`exe --serve-stdio`) in the era of `pref`.
-pub async fn stdio_client(exe: &str, pref: VersionPreference) -> Result<Client, String> {
+/// Connects a stdio client to a new server process (`server --serve-stdio`) in the era of `pref`.
+pub async fn stdio_client(
+    server: &ServerCommand,
+    pref: VersionPreference,
+) -> Result<Client, String> {
     builder(pref)
-        .connect_stdio(ChildSpec::new(exe, ["--serve-stdio"]))
+        .connect_stdio(ChildSpec::new(
+            &server.program,
+            server.args_for("--serve-stdio"),
+        ))
         .await
-        .map_err(|e| format!("cannot start {exe} --serve-stdio: {e}"))
+        .map_err(|e| format!("cannot start {server} --serve-stdio: {e}"))
 }
 
 /// The whole mix on one long stdio connection.

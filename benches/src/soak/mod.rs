@@ -3,7 +3,10 @@
 //! nothing grows and nothing fails.
 //!
 //! One Streamable HTTP server process (which also serves HTTP+SSE) takes the HTTP lanes, and two stdio
-//! server processes take one long connection each, in either era; [`load`] describes the lanes.
+//! server processes take one long connection each, in either era; [`load`] describes the lanes. The
+//! servers are a [`ServerCommand`]: this program's own (the Rust everything-server), or the Python or
+//! Node package's everything-server through `benches/soak/everything_python.py` and
+//! `everything_node.js`, which serve the same way.
 //! After the load the clients close and the HTTP server must come back to the file descriptors it
 //! had before the first client: a session, stream or connection left open shows there.
 
@@ -56,6 +59,36 @@ pub struct Options {
     pub external_http: Option<ExternalHttp>,
 }
 
+/// How the soak starts a server: `program args... --serve-http` serves Streamable HTTP and HTTP+SSE
+/// on a free loopback port and prints `HOST:PORT` on its first stdout line; `program args...
+/// --serve-stdio` serves stdio.
+#[derive(Clone, Debug)]
+pub struct ServerCommand {
+    /// The program.
+    pub program: String,
+    /// Its arguments before the mode.
+    pub args: Vec<String>,
+}
+
+impl ServerCommand {
+    /// The arguments for one mode (`--serve-http` or `--serve-stdio`).
+    fn args_for(&self, mode: &str) -> Vec<String> {
+        let mut args = self.args.clone();
+        args.push(mode.to_owned());
+        args
+    }
+}
+
+impl std::fmt::Display for ServerCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.program)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        Ok(())
+    }
+}
+
 /// An HTTP server the soak does not start: its Streamable HTTP endpoint (the HTTP+SSE lane uses
 /// `/sse` on the same origin) and the process whose memory, descriptors and threads are sampled.
 #[derive(Clone, Debug)]
@@ -99,6 +132,8 @@ pub struct Sample {
 /// The whole run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
+    /// The server command (its HTTP server may be `external_http` instead).
+    pub server: String,
     /// Seconds of load.
     pub seconds: f64,
     /// Copies of each lane.
@@ -119,20 +154,20 @@ pub struct Report {
     pub http_fds_after: u64,
 }
 
-/// A server process started as `exe --serve-http`, and its address.
+/// A server process started as `command --serve-http`, and its address.
 struct HttpChild {
     child: Child,
     pid: u32,
     addr: String,
 }
 
-async fn start_http(exe: &str) -> Result<HttpChild, String> {
-    let mut child = Command::new(exe)
-        .arg("--serve-http")
+async fn start_http(server: &ServerCommand) -> Result<HttpChild, String> {
+    let mut child = Command::new(&server.program)
+        .args(server.args_for("--serve-http"))
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| format!("cannot start {exe} --serve-http: {e}"))?;
+        .map_err(|e| format!("cannot start {server} --serve-http: {e}"))?;
     let pid = child.id().ok_or("the HTTP server exited at once")?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
     let mut line = String::new();
@@ -147,24 +182,27 @@ async fn start_http(exe: &str) -> Result<HttpChild, String> {
     Ok(HttpChild { child, pid, addr })
 }
 
-/// Runs the soak with the server program `exe` (this binary, which serves with `--serve-http` and
-/// `--serve-stdio`).
-pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
+/// Runs the soak against the servers `server` starts.
+pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> {
     if let Some(bad) = o.lanes.iter().find(|l| !LANES.contains(&l.as_str())) {
         return Err(format!("no lane {bad:?}; the lanes are {LANES:?}"));
     }
     let (mut own_http, http_pid, http_url, sse_url) = match &o.external_http {
         Some(e) => (None, e.pid, e.url.clone(), sse_url_of(&e.url)),
         None => {
-            let h = start_http(exe).await?;
+            let h = start_http(server).await?;
             let (pid, addr) = (h.pid, h.addr.clone());
             let urls = (format!("http://{addr}/mcp"), format!("http://{addr}/sse"));
             (Some(h), pid, urls.0, urls.1)
         }
     };
     let http_fds_before = proc::usage(http_pid).ok_or("the HTTP server is gone")?.fds;
-    let modern = pref_client(exe, VersionPreference::Auto).await?;
-    let legacy = pref_client(exe, VersionPreference::Legacy(ProtocolVersion::V2025_11_25)).await?;
+    let modern = pref_client(server, VersionPreference::Auto).await?;
+    let legacy = pref_client(
+        server,
+        VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
+    )
+    .await?;
     let pids = (
         http_pid,
         modern.server_pid().ok_or("no stdio server pid")?,
@@ -242,6 +280,7 @@ pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
     }
     let (per_lane, errors, error_messages) = stats.totals();
     Ok(Report {
+        server: server.to_string(),
         seconds,
         clients: o.clients,
         pause_ms: o.pause.as_millis() as u64,
@@ -255,10 +294,10 @@ pub async fn run(exe: &str, o: &Options) -> Result<Report, String> {
 }
 
 async fn pref_client(
-    exe: &str,
+    server: &ServerCommand,
     pref: VersionPreference,
 ) -> Result<Arc<libmcp::client::Client>, String> {
-    load::stdio_client(exe, pref).await.map(Arc::new)
+    load::stdio_client(server, pref).await.map(Arc::new)
 }
 
 /// The descriptors of `pid` once they are back to `before`, or what they are after `limit`.

@@ -23,13 +23,52 @@ fn drift(samples: &[Sample], f: impl Fn(&Sample) -> u64 + Copy, scale: f64) -> S
     format!("{first:.1} -> {last:.1} (max {max:.1})")
 }
 
-fn process_line(s: &mut String, name: &str, samples: &[Sample], of: fn(&Sample) -> Usage) {
+/// The seconds at the start of a run left out of the RSS slope: the first 10 minutes (allocator
+/// pools, caches and bounded stores filling up), or the first quarter of a run shorter than 40.
+pub fn warm_up_s(seconds: f64) -> f64 {
+    if seconds >= 2400.0 {
+        600.0
+    } else {
+        seconds / 4.0
+    }
+}
+
+/// The least-squares slope of the resident memory, MiB per hour, over the samples taken after
+/// `from_s`; `None` with fewer than two of them.
+pub fn rss_slope_mib_per_hour(
+    samples: &[Sample],
+    from_s: f64,
+    of: fn(&Sample) -> Usage,
+) -> Option<f64> {
+    let points: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|x| x.t_s >= from_s)
+        .map(|x| (x.t_s / 3600.0, of(x).rss_kib as f64 / 1024.0))
+        .collect();
+    if points.len() < 2 {
+        return None;
+    }
+    let n = points.len() as f64;
+    let (mean_t, mean_m) = points
+        .iter()
+        .fold((0.0, 0.0), |(t, m), p| (t + p.0 / n, m + p.1 / n));
+    let (mut cov, mut var) = (0.0, 0.0);
+    for (t, m) in &points {
+        cov += (t - mean_t) * (m - mean_m);
+        var += (t - mean_t) * (t - mean_t);
+    }
+    (var > 0.0).then(|| cov / var)
+}
+
+fn process_line(s: &mut String, name: &str, r: &Report, of: fn(&Sample) -> Usage) {
+    let slope = rss_slope_mib_per_hour(&r.samples, warm_up_s(r.seconds), of)
+        .map_or_else(|| "-".to_owned(), |v| format!("{v:+.2}"));
     let _ = writeln!(
         s,
-        "| {name} | {} | {} | {} |",
-        drift(samples, |x| of(x).rss_kib, 1024.0),
-        drift(samples, |x| of(x).fds, 1.0),
-        drift(samples, |x| of(x).threads, 1.0),
+        "| {name} | {} | {slope} | {} | {} |",
+        drift(&r.samples, |x| of(x).rss_kib, 1024.0),
+        drift(&r.samples, |x| of(x).fds, 1.0),
+        drift(&r.samples, |x| of(x).threads, 1.0),
     );
 }
 
@@ -38,7 +77,8 @@ pub fn markdown(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Soak: {:.0} s, {} client(s) per lane, {} ms pause after each operation, {} operations, {} errors.\n",
+        "Soak of `{}`: {:.0} s, {} client(s) per lane, {} ms pause after each operation, {} operations, {} errors.\n",
+        r.server,
         r.seconds,
         r.clients,
         r.pause_ms,
@@ -66,18 +106,19 @@ pub fn markdown(r: &Report) -> String {
             x.stdio_legacy.fds,
         );
     }
-    s.push_str("\nFirst quarter -> last quarter of the run (mean), and the maximum:\n\n");
-    s.push_str("| process | RSS MiB | fds | threads |\n|---|---|---|---|\n");
-    process_line(&mut s, "HTTP server", &r.samples, |x| x.http);
-    process_line(&mut s, "stdio server, 2026-07-28", &r.samples, |x| {
-        x.stdio_modern
-    });
-    process_line(&mut s, "stdio server, 2025-11-25", &r.samples, |x| {
-        x.stdio_legacy
-    });
     let _ = writeln!(
         s,
-        "| p99 µs | {} | | |",
+        "\nFirst quarter -> last quarter of the run (mean), and the maximum; the RSS slope is the \
+         least-squares fit over the samples after the first {:.0} s:\n",
+        warm_up_s(r.seconds)
+    );
+    s.push_str("| process | RSS MiB | RSS slope MiB/h | fds | threads |\n|---|---|--:|---|---|\n");
+    process_line(&mut s, "HTTP server", r, |x| x.http);
+    process_line(&mut s, "stdio server, 2026-07-28", r, |x| x.stdio_modern);
+    process_line(&mut s, "stdio server, 2025-11-25", r, |x| x.stdio_legacy);
+    let _ = writeln!(
+        s,
+        "| p99 µs | {} | | | |",
         drift(&r.samples, |x| x.p99_us, 1.0)
     );
     let _ = writeln!(
@@ -94,4 +135,46 @@ pub fn markdown(r: &Report) -> String {
         let _ = writeln!(s, "error: {m}");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(t_s: f64, rss_mib: f64) -> Sample {
+        let usage = Usage {
+            rss_kib: (rss_mib * 1024.0) as u64,
+            fds: 10,
+            threads: 4,
+        };
+        Sample {
+            t_s,
+            ops: 1,
+            errors: 0,
+            p50_us: 1,
+            p99_us: 1,
+            http: usage,
+            stdio_modern: usage,
+            stdio_legacy: usage,
+        }
+    }
+
+    #[test]
+    fn the_slope_is_fitted_after_the_warm_up_only() {
+        // 10 MiB during the warm-up, then 20 MiB rising 1 MiB per hour (one sample a minute).
+        let mut samples: Vec<Sample> = (0..10).map(|m| sample(m as f64 * 60.0, 10.0)).collect();
+        samples.extend((10..240).map(|m| sample(m as f64 * 60.0, 20.0 + m as f64 / 60.0)));
+        let slope = rss_slope_mib_per_hour(&samples, warm_up_s(240.0 * 60.0), |x| x.http).unwrap();
+        assert!((slope - 1.0).abs() < 0.01, "{slope}");
+        let flat: Vec<Sample> = (0..60).map(|m| sample(m as f64 * 60.0, 30.0)).collect();
+        let level = rss_slope_mib_per_hour(&flat, 0.0, |x| x.http).unwrap();
+        assert!(level.abs() < 1e-9, "{level}");
+        assert_eq!(rss_slope_mib_per_hour(&flat[..1], 0.0, |x| x.http), None);
+    }
+
+    #[test]
+    fn a_short_run_leaves_out_its_first_quarter() {
+        assert_eq!(warm_up_s(600.0), 150.0);
+        assert_eq!(warm_up_s(4.0 * 3600.0), 600.0);
+    }
 }
