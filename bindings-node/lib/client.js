@@ -411,4 +411,4 @@ class Client {
   }
 }
 
-module.exports = { Client, Subscription }
+module.exports = { Client, Subscription, clean }

@@ -59,10 +59,28 @@ async function serve (sdk, z) {
   }
 }
 
-/** Everything the SDK client sees of the fixture over `transport` (its `terminateSession` is
- * called at the end when it has one), in order. */
-async function transcript (transport) {
-  const client = new Client({ name: 'dropin-test', version: '1' }, { capabilities: { elicitation: {}, sampling: {} } })
+/** Serves one libmcp/sdk McpServer for every client on node:http (the engine keeps the sessions,
+ * and a 2026-07-28 client has none: its input rounds come back to the server that sealed their
+ * state). */
+async function serveOne (z) {
+  const transport = new LIBMCP.StreamableHTTPServerTransport()
+  await build(LIBMCP, z).connect(transport)
+  const server = http.createServer((req, res) => transport.handleRequest(req, res))
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: new URL(`http://127.0.0.1:${server.address().port}/mcp`),
+    close: async () => {
+      await transport.close()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** Everything the SDK client (or `ClientClass`, libmcp/sdk's) sees of the fixture over
+ * `transport` (its `terminateSession` is called at the end when it has one), in order. */
+async function transcript (transport, ClientClass = Client) {
+  const client = new ClientClass({ name: 'dropin-test', version: '1' }, { capabilities: { elicitation: {}, sampling: {} } })
   const logs = []
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params.data) })
   let asked = 0
@@ -163,3 +181,93 @@ function compare (got, want) {
   assert.match(want.hidden.content[0].text, /Tool hidden disabled/)
   assert.match(got.hidden.rejected, /Unknown tool: hidden/)
 }
+
+test('libmcp/sdk\'s Client and StreamableHTTPClientTransport in place of the SDK\'s see what the SDK client sees, of the SDK server (2025-11-25) and of libmcp (2026-07-28)', async (t) => {
+  const z = require('zod')
+  const sdk = await serve(SDK, z)
+  const ours = await serveOne(z)
+  t.after(async () => {
+    await sdk.close()
+    await ours.close()
+  })
+  const sortKeys = (v) => JSON.parse(JSON.stringify(v, (_k, x) => x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x))
+  for (const [name, server, modern] of [['SDK server', sdk, false], ['libmcp server', ours, true]]) {
+    const want = await transcript(new StreamableHTTPClientTransport(server.url))
+    const got = await transcript(new LIBMCP.StreamableHTTPClientTransport(server.url, { requestInit: { headers: { 'x-test': '1' } } }), LIBMCP.Client)
+    assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort())
+    for (const key of Object.keys(want)) {
+      let [g, w] = [got[key], want[key]]
+      if (key === 'hidden' && w.rejected) {
+        // Both clients reject the disabled tool's call with the server's error; the messages
+        // are each client's own (the SDK's prefixes `MCP error CODE:`).
+        assert.match(g.rejected, /Unknown tool: hidden/, name)
+        continue
+      }
+      if (key === 'context') {
+        // The engine's client sends a progress token with every call (README: differences).
+        [g, w] = [g, w].map((r) => ({ ...r, content: r.content.map((c) => ({ ...c, text: JSON.parse(c.text) })) }))
+        assert.equal(typeof g.content[0].text.progressToken, 'number', name)
+        g.content[0].text.progressToken = w.content[0].text.progressToken
+        // A 2026-07-28 request has no session.
+        if (modern) g.content[0].text.session = w.content[0].text.session
+      }
+      if (modern && key === 'logs') {
+        // A 2026-07-28 server sends log messages at the level a request asks for, and
+        // libmcp/sdk's Client asks for none (README: differences).
+        assert.deepEqual(g, [], name)
+        continue
+      }
+      if (modern && key === 'tools') {
+        // The engine lists `execution` (task support) of a tool without tasks on the 2025-11-25
+        // wire, not on the 2026-07-28 wire.
+        w = w.map(({ execution, ...tool }) => tool)
+      }
+      if (modern && (key === 'readme' || key === 'user')) {
+        // The 2026-07-28 wire adds a read's cache hints.
+        assert.deepEqual([g.cacheScope, g.ttlMs], ['private', 0], name)
+        g = { contents: g.contents }
+      }
+      assert.deepEqual(sortKeys(g), sortKeys(w), `${name}: ${key}`)
+    }
+  }
+})
+
+test('libmcp/sdk\'s StdioClientTransport spawns a server as the SDK\'s does', async () => {
+  const path = require('node:path')
+  const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
+  const params = { command: process.execPath, args: [path.join(__dirname, 'fixtures', 'server.js')], stderr: 'ignore' }
+  const seen = async (ClientClass, transport) => {
+    const client = new ClientClass({ name: 'stdio-test', version: '1' })
+    await client.connect(transport)
+    try {
+      return {
+        tools: (await client.listTools()).tools.map((tool) => tool.name).sort(),
+        ping: await client.ping(),
+        server: client.getServerVersion(),
+        instructions: client.getInstructions(),
+        echo: await client.callTool({ name: 'echo', arguments: { text: 'hi' } }),
+      }
+    } finally {
+      await client.close()
+    }
+  }
+  const want = await seen(Client, new StdioClientTransport(params))
+  const got = await seen(LIBMCP.Client, new LIBMCP.StdioClientTransport(params))
+  assert.ok(want.tools.length > 0)
+  assert.deepEqual(got, want)
+})
+
+test('libmcp/sdk\'s Client: what it cannot do is refused, naming it', async () => {
+  const { ElicitRequestSchema, PingRequestSchema, CreateMessageRequestSchema } = require('@modelcontextprotocol/sdk/types.js')
+  const client = new LIBMCP.Client({ name: 'c', version: '1' }, { capabilities: { elicitation: {} } })
+  assert.throws(() => client.setRequestHandler(PingRequestSchema, () => ({})), /answers elicitation\/create, sampling\/createMessage, roots\/list \(and ping, itself\), not ping/)
+  assert.throws(() => client.setRequestHandler(CreateMessageRequestSchema, () => ({})), /Client does not support sampling capability/)
+  assert.throws(() => client.setRequestHandler({ method: 'x' }, () => ({})), TypeError)
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }))
+  assert.throws(() => new LIBMCP.StreamableHTTPClientTransport(new URL('http://127.0.0.1:1/mcp'), { authProvider: {} }), /authProvider is not supported by libmcp\/sdk/)
+  assert.throws(() => new LIBMCP.StdioClientTransport({ command: 'x', stderr: 'pipe' }), /stderr must be 'inherit' or 'ignore'/)
+  const { InMemoryTransport } = require('@modelcontextprotocol/sdk/inMemory.js')
+  await assert.rejects(client.connect(InMemoryTransport.createLinkedPair()[0]), /StdioClientTransport or StreamableHTTPClientTransport of libmcp\/sdk.*\(InMemoryTransport\)/)
+  await assert.rejects(client.listTools(), /not connected/)
+  await assert.rejects(async () => client.callTool({ name: 'x', arguments: {}, _meta: {} }), /_meta is not supported by libmcp\/sdk/)
+})
