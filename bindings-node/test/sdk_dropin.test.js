@@ -271,3 +271,46 @@ test('libmcp/sdk\'s Client: what it cannot do is refused, naming it', async () =
   await assert.rejects(client.listTools(), /not connected/)
   await assert.rejects(async () => client.callTool({ name: 'x', arguments: {}, _meta: {} }), /_meta is not supported by libmcp\/sdk/)
 })
+
+test('libmcp/sdk\'s WebStandardStreamableHTTPServerTransport in a Hono app answers the SDK client as the SDK server does', async (t) => {
+  const z = require('zod')
+  const { Hono } = require('hono')
+  const { serve: honoServe } = require('@hono/node-server')
+  const events = []
+  const transport = new LIBMCP.WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => require('node:crypto').randomUUID(),
+    onsessioninitialized: () => events.push('initialized'),
+    onsessionclosed: () => events.push('closed'),
+  })
+  await build(LIBMCP, z).connect(transport)
+  // A second server whose tool reports the authInfo the application handed on.
+  const probe = new LIBMCP.McpServer({ name: 'probe', version: '1' })
+  probe.registerTool('who', {}, (extra) => ({ content: [{ type: 'text', text: `${extra.authInfo?.clientId}` }] }))
+  const probing = new LIBMCP.WebStandardStreamableHTTPServerTransport()
+  await probe.connect(probing)
+  const app = new Hono()
+  app.all('/probe', (c) => probing.handleRequest(c.req.raw, { authInfo: { token: 't', clientId: 'hono-app', scopes: [] } }))
+  app.all('/mcp', async (c) => {
+    // A body the application parsed itself, handed on as the SDK's `parsedBody`.
+    const parsedBody = c.req.method === 'POST' ? await c.req.json() : undefined
+    return transport.handleRequest(c.req.raw, { parsedBody })
+  })
+  const listener = await new Promise((resolve) => { const s = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s)) })
+  const sdk = await serve(SDK, z)
+  t.after(async () => {
+    await sdk.close()
+    await transport.close()
+    listener.closeAllConnections()
+    await new Promise((resolve) => listener.close(resolve))
+  })
+  const want = await transcript(new StreamableHTTPClientTransport(sdk.url))
+  const got = await transcript(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${listener.address().port}/mcp`)))
+  compare(got, want)
+  assert.deepEqual(events, sdk.events)
+  const client = new Client({ name: 'probe-client', version: '1' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${listener.address().port}/probe`)))
+  assert.equal((await client.callTool({ name: 'who', arguments: {} })).content[0].text, 'hono-app')
+  await client.close()
+  await probing.close()
+  assert.throws(() => transport.handleRequest(new Request('http://x/mcp'), 'body'), /handleRequest options must be an object, got string/)
+})

@@ -177,6 +177,19 @@ export declare class StreamableHTTPServerTransport implements Transport {
   close (): Promise<void>
 }
 
+/** The SDK's web-standard transport (Hono, Workers, Deno, Bun): `handleRequest(request)` answers a
+ * `Request` with a `Response` on the server's mounted endpoint. */
+export declare class WebStandardStreamableHTTPServerTransport implements Transport {
+  constructor (options?: ConstructorParameters<typeof StreamableHTTPServerTransport>[0])
+  sessionId?: string
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  attach (server: Server): void
+  start (): Promise<void>
+  close (): Promise<void>
+  handleRequest (request: Request, options?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown }, parsedBody?: unknown }): Promise<Response>
+}
+
 /** A linked pair for tests: `server.connect(pair[1])`, then the SDK's `client.connect(pair[0])`. */
 export declare class InMemoryTransport implements Transport {
   static createLinkedPair (): [InMemoryTransport, InMemoryTransport]

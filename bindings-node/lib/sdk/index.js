@@ -4,7 +4,7 @@
 
 const { McpServer } = require('./mcp_server')
 const { ResourceTemplate, completable } = require('./completions')
-const { StdioServerTransport, StreamableHTTPServerTransport } = require('./transports')
+const { StdioServerTransport, StreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } = require('./transports')
 const { InMemoryTransport } = require('./in_memory')
 const { Client, StdioClientTransport, StreamableHTTPClientTransport } = require('./client')
 const { McpError, ErrorCode } = require('../errors')
@@ -14,6 +14,7 @@ exports.ResourceTemplate = ResourceTemplate
 exports.completable = completable
 exports.StdioServerTransport = StdioServerTransport
 exports.StreamableHTTPServerTransport = StreamableHTTPServerTransport
+exports.WebStandardStreamableHTTPServerTransport = WebStandardStreamableHTTPServerTransport
 exports.InMemoryTransport = InMemoryTransport
 exports.Client = Client
 exports.StdioClientTransport = StdioClientTransport

@@ -2,7 +2,7 @@
 // McpServer: compiled with --strict by scripts/test.d/41-node.sh, never run.
 import {
   McpServer, ResourceTemplate, completable, StdioServerTransport, StreamableHTTPServerTransport, InMemoryTransport, McpError, ErrorCode,
-  Client, StdioClientTransport, StreamableHTTPClientTransport, MethodSchema,
+  Client, StdioClientTransport, StreamableHTTPClientTransport, MethodSchema, WebStandardStreamableHTTPServerTransport,
 } from '../../lib/sdk'
 import { z } from 'zod'
 
@@ -72,4 +72,10 @@ export async function sdkClientUsage (elicit: MethodSchema<'elicitation/create'>
   const spawned = new Client({ name: 'typed-client', version: '1' })
   await spawned.connect(new StdioClientTransport({ command: 'node', args: ['server.js'], stderr: 'ignore' }))
   await spawned.close()
+}
+
+export async function webStandardUsage (request: Request): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'id', onsessionclosed: (id: string) => { void id } })
+  await new McpServer({ name: 'web', version: '1' }).connect(transport)
+  return transport.handleRequest(request, { authInfo: { token: 't', clientId: 'c', scopes: [] }, parsedBody: { jsonrpc: '2.0' } })
 }
