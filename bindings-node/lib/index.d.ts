@@ -489,8 +489,12 @@ export interface ClientOptions {
   samplingTools?: boolean
 }
 export interface StdioOptions extends ClientOptions {
+  /** Variables added to this process's environment for the server. */
   env?: Record<string, string>
   cwd?: string
+  /** 'inherit' (the default): each line the server writes to its stderr is an engine diagnostic
+   * (`info`, target `libmcp::child_stderr`, see `setEngineLog`), not written to this process's
+   * stderr; 'ignore': dropped. */
   stderr?: 'inherit' | 'ignore'
 }
 export interface HttpClientOptions extends ClientOptions {

@@ -1,7 +1,8 @@
 'use strict'
 // The engine's own diagnostics reach `setEngineLog`'s listener with their level, target and
 // fields, at the level asked for and nothing below it: a handler past `handlerTimeoutMs` (a warning
-// of the engine's deadline) and a request the HTTP endpoint refuses (a debug event). The server
+// of the engine's deadline), a request the HTTP endpoint refuses (a debug event) and a spawned
+// server's stderr line (an info event). The server
 // runs in this process, since the listener is this process's.
 const test = require('node:test')
 const assert = require('node:assert/strict')
@@ -109,6 +110,20 @@ test('nothing below the level, and nothing after setEngineLog(null)', async (t) 
   await sleep(200)
   assert.deepEqual(atError, [])
   assert.deepEqual(stopped, [])
+})
+
+test('a spawned server\'s stderr lines are info events of libmcp::child_stderr', async (t) => {
+  t.after(() => setEngineLog(null))
+  const entries = collect('info')
+  const server = require('node:path').join(__dirname, 'fixtures', 'server.js')
+  const script = `process.stderr.write('starting up\\n'); require(${JSON.stringify(server)})`
+  const client = await Client.connectStdio(process.execPath, ['-e', script])
+  try {
+    const entry = await until('the stderr line', () => entries.find((e) => e.target === 'libmcp::child_stderr'))
+    assert.deepEqual(entry, { level: 'info', target: 'libmcp::child_stderr', message: 'starting up', fields: { program: process.execPath } })
+  } finally {
+    await client.close()
+  }
 })
 
 test('setEngineLog: wrong arguments are refused', () => {
