@@ -79,7 +79,7 @@ async function serveOne (z) {
 
 /** Everything the SDK client (or `ClientClass`, libmcp/sdk's) sees of the fixture over
  * `transport` (its `terminateSession` is called at the end when it has one), in order. */
-async function transcript (transport, ClientClass = Client) {
+async function transcript (transport, ClientClass = Client, { waitForLogs = true } = {}) {
   const client = new ClientClass({ name: 'dropin-test', version: '1' }, { capabilities: { elicitation: {}, sampling: {} } })
   const logs = []
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { logs.push(n.params.data) })
@@ -127,7 +127,7 @@ async function transcript (transport, ClientClass = Client) {
     out.completePrompt = await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'p' } })
     // The SDK sends a log message that names no request on the session's GET stream, the engine
     // in the request's own stream: wait for it to come either way.
-    for (let i = 0; i < 100 && logs.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let i = 0; waitForLogs && i < 100 && logs.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
     out.logs = logs.slice()
     if (transport.terminateSession) await transport.terminateSession()
   } finally {
@@ -136,19 +136,31 @@ async function transcript (transport, ClientClass = Client) {
   return out
 }
 
+/** What the SDK client sees of the fixture on the SDK, served over Streamable HTTP as `serve`
+ * serves it, and the session events seen there: made once, compared by several tests. */
+let sdkSeen = null
+function sdkTranscript () {
+  sdkSeen ??= (async () => {
+    const sdk = await serve(SDK, require('zod'))
+    try {
+      const want = await transcript(new StreamableHTTPClientTransport(sdk.url))
+      return { want, events: [...sdk.events] }
+    } finally {
+      await sdk.close()
+    }
+  })()
+  return sdkSeen
+}
+
 test('the same McpServer code on the SDK and on libmcp/sdk, driven by the SDK client', async (t) => {
   const z = require('zod')
-  const sdk = await serve(SDK, z)
   const ours = await serve(LIBMCP, z)
-  t.after(async () => {
-    await sdk.close()
-    await ours.close()
-  })
-  const want = await transcript(new StreamableHTTPClientTransport(sdk.url))
+  t.after(() => ours.close())
+  const { want, events } = await sdkTranscript()
   const got = await transcript(new StreamableHTTPClientTransport(ours.url))
   if (process.env.DROPIN_DUMP) require('node:fs').writeFileSync(process.env.DROPIN_DUMP, JSON.stringify({ want, got }, null, 1))
   compare(got, want)
-  assert.deepEqual(ours.events, sdk.events)
+  assert.deepEqual(ours.events, events)
 })
 
 test('the same over the SDK\'s InMemoryTransport and libmcp/sdk\'s, with the SDK client', async () => {
@@ -192,8 +204,9 @@ test('libmcp/sdk\'s Client and StreamableHTTPClientTransport in place of the SDK
   })
   const sortKeys = (v) => JSON.parse(JSON.stringify(v, (_k, x) => x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x))
   for (const [name, server, modern] of [['SDK server', sdk, false], ['libmcp server', ours, true]]) {
-    const want = await transcript(new StreamableHTTPClientTransport(server.url))
-    const got = await transcript(new LIBMCP.StreamableHTTPClientTransport(server.url, { requestInit: { headers: { 'x-test': '1' } } }), LIBMCP.Client)
+    const want = modern ? await transcript(new StreamableHTTPClientTransport(server.url)) : (await sdkTranscript()).want
+    // No log message comes at 2026-07-28 (see below): not waited for.
+    const got = await transcript(new LIBMCP.StreamableHTTPClientTransport(server.url, { requestInit: { headers: { 'x-test': '1' } } }), LIBMCP.Client, { waitForLogs: !modern })
     assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort())
     for (const key of Object.keys(want)) {
       let [g, w] = [got[key], want[key]]
@@ -296,16 +309,14 @@ test('libmcp/sdk\'s WebStandardStreamableHTTPServerTransport in a Hono app answe
     return transport.handleRequest(c.req.raw, { parsedBody })
   })
   const listener = await new Promise((resolve) => { const s = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s)) })
-  const sdk = await serve(SDK, z)
   t.after(async () => {
-    await sdk.close()
     await transport.close()
     listener.closeAllConnections()
     await new Promise((resolve) => listener.close(resolve))
   })
-  const want = await transcript(new StreamableHTTPClientTransport(sdk.url))
+  const sdk = await sdkTranscript()
   const got = await transcript(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${listener.address().port}/mcp`)))
-  compare(got, want)
+  compare(got, sdk.want)
   assert.deepEqual(events, sdk.events)
   const client = new Client({ name: 'probe-client', version: '1' })
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${listener.address().port}/probe`)))
