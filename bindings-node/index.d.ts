@@ -338,3 +338,10 @@ export declare function requestReplyText(id: number, text: string): boolean
  * request (or was answered already).
  */
 export declare function requestStartTask(id: number): string | null
+
+/**
+ * Hands the engine's events of severity `level` ("debug", "info", "warn" or "error") or more to
+ * `listener` (JSON text each), or none when `listener` is absent. False when the process has
+ * another `tracing` subscriber already, which then gets the events instead.
+ */
+export declare function setEngineLog(level: string, listener?: ((arg: string) => void) | undefined | null): boolean

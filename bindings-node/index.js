@@ -861,3 +861,4 @@ module.exports.requestReply = nativeBinding.requestReply
 module.exports.requestReplyError = nativeBinding.requestReplyError
 module.exports.requestReplyText = nativeBinding.requestReplyText
 module.exports.requestStartTask = nativeBinding.requestStartTask
+module.exports.setEngineLog = nativeBinding.setEngineLog

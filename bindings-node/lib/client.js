@@ -179,7 +179,9 @@ class Client {
   }
 
   /** Spawns `command args...` and connects over its stdin/stdout. `opts`: `env`, `cwd`,
-   * `stderr` (`'inherit'` or `'ignore'`), plus the client options of `connect`. */
+   * `stderr` (`'inherit'`, the default: each line the server writes to its stderr is an engine
+   * diagnostic, `info` of target `libmcp::child_stderr`, see `setEngineLog`; or `'ignore'`), plus
+   * the client options of `connect`. */
   static connectStdio (command, args = [], opts = {}) {
     if (typeof command !== 'string' || command === '') throw new TypeError('command must be a non-empty string')
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new TypeError('args must be an array of strings')
@@ -411,4 +413,4 @@ class Client {
   }
 }
 
-module.exports = { Client, Subscription }
+module.exports = { Client, Subscription, clean }

@@ -7,6 +7,27 @@ export type JsonObject = { [key: string]: any }
 /** The version of the package and of its native engine ("MAJOR.MINOR.PATCH", one number for all of libmcp). */
 export declare const version: string
 
+/** A severity of the engine's diagnostics, least severe first. */
+export type EngineLogLevel = 'debug' | 'info' | 'warn' | 'error'
+
+/** One diagnostic of the engine, as `setEngineLog`'s listener gets it. */
+export interface EngineLogEntry {
+  level: EngineLogLevel
+  /** The engine module that emitted it: `libmcp::server::deadline`, `libmcp::http`, `libmcp::child_stderr`, ... */
+  target: string
+  message: string
+  /** The event's other fields (`{method: 'tools/call'}`): numbers and booleans as such, anything else as text. */
+  fields: { [name: string]: string | number | boolean }
+}
+
+/**
+ * Sends the engine's own diagnostics (a handler past `handlerTimeoutMs`, a refused result or HTTP
+ * request, Redis trouble, a child server's stderr) of severity `options.level` (default 'warn') or
+ * more to `listener`, on the JS thread; `null` stops. One listener per process; nothing is printed
+ * without one.
+ */
+export declare function setEngineLog (listener: ((entry: EngineLogEntry) => void) | null, options?: { level?: EngineLogLevel }): void
+
 /** JSON-RPC error codes used by MCP. */
 export declare const ErrorCode: Readonly<{
   ConnectionClosed: -32000
@@ -468,8 +489,12 @@ export interface ClientOptions {
   samplingTools?: boolean
 }
 export interface StdioOptions extends ClientOptions {
+  /** Variables added to this process's environment for the server. */
   env?: Record<string, string>
   cwd?: string
+  /** 'inherit' (the default): each line the server writes to its stderr is an engine diagnostic
+   * (`info`, target `libmcp::child_stderr`, see `setEngineLog`), not written to this process's
+   * stderr; 'ignore': dropped. */
   stderr?: 'inherit' | 'ignore'
 }
 export interface HttpClientOptions extends ClientOptions {

@@ -8,9 +8,11 @@ const server = require('./server')
 const client = require('./client')
 const errors = require('./errors')
 const context = require('./context')
+const engineLog = require('./engine_log')
 
 /** The version of the package and of its native engine (one number for all of libmcp). */
 exports.version = native.engineVersion()
+exports.setEngineLog = engineLog.setEngineLog
 exports.Server = server.Server
 exports.Client = client.Client
 exports.Subscription = client.Subscription

@@ -109,8 +109,8 @@ class MountedEndpoint {
   #native = null
   #failed = null
   #closed = false
-  /** Called with `(method, status, headers)` of each response `handleRequest` writes (headers as
-   * `[name, value, ...]`), before it is written: how the SDK-shaped transport (lib/sdk/
+  /** Called with `(method, status, headers)` of each response `handleRequest` writes or `fetch`
+   * gives (headers as `[name, value, ...]`), before it is written or given: how the SDK-shaped transport (lib/sdk/
    * transports.js) learns the sessions it reports. */
   onHead = undefined
 
@@ -227,6 +227,7 @@ class MountedEndpoint {
     // what proxies log for a client that closed the request).
     if (head === null) return new Response(null, { status: 499 })
     hostValues.release(head.released)
+    if (this.onHead) this.onHead(request.method, head.status, head.headers)
     const out = new Headers()
     for (let i = 0; i < head.headers.length; i += 2) out.append(head.headers[i], head.headers[i + 1])
     const init = { status: head.status, headers: out }

@@ -11,6 +11,7 @@ mod auth;
 mod client;
 mod client_auth;
 mod client_options;
+mod engine_log;
 mod error;
 mod host_request;
 mod http;

@@ -1,6 +1,7 @@
 'use strict'
 // The MCP endpoint mounted in the application's own web server (lib/mount.js): an Express app
-// (`handleRequest` after express.json()), a Hono app on @hono/node-server (`fetch`) and a bare
+// (`handleRequest` after express.json()), a Fastify app (`handleRequest` on `request.raw`/
+// `reply.raw` after `reply.hijack()`), a Hono app on @hono/node-server (`fetch`) and a bare
 // node:http server, each with a route and an authentication step of its own. In each: both eras
 // through the libmcp client, the official TypeScript SDK client, a handler reading a header the
 // client set and the principal the application set, the application's route answering, a legacy
@@ -13,7 +14,7 @@ const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
 const { Server, Client, InvalidArgumentError } = require('..')
 const { LEGACY, MODERN } = require('./helpers')
-const { expressApp, honoApp, nodeApp } = require('./fixtures/mount_apps')
+const { expressApp, fastifyApp, honoApp, nodeApp } = require('./fixtures/mount_apps')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -41,7 +42,7 @@ function makeServer () {
   return { server, state }
 }
 
-const HOSTS = [['Express', expressApp], ['Hono', honoApp], ['node:http', nodeApp]]
+const HOSTS = [['Express', expressApp], ['Fastify', fastifyApp], ['Hono', honoApp], ['node:http', nodeApp]]
 const HEADERS = { 'x-client-tag': 't-1', 'x-user': 'alice' }
 
 async function until (what, check) {
@@ -290,6 +291,30 @@ test('Express: handleRequest as the route handler itself (next is ignored), and 
   } finally {
     listener.closeAllConnections()
     await new Promise((resolve) => listener.close(resolve))
+    await server.close()
+  }
+})
+
+test('Fastify: the body reaches the engine as sent, so a malformed one gets the JSON-RPC parse error, not Fastify\'s own 400', async () => {
+  const { server } = makeServer()
+  const app = await fastifyApp(server.mount())
+  try {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }
+    const malformed = await fetch(app.url, { method: 'POST', headers, body: '{"jsonrpc": "2.0", "id": 1,' })
+    const refused = await malformed.json()
+    assert.equal(refused.jsonrpc, '2.0', JSON.stringify(refused))
+    assert.equal(refused.error.code, -32700)
+    // A well-formed one through the same route.
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } })
+    const ok = await fetch(app.url, { method: 'POST', headers, body: list })
+    assert.equal(ok.status, 200)
+    const text = await ok.text()
+    const sse = ok.headers.get('content-type').startsWith('text/event-stream')
+    const listed = JSON.parse(sse ? text.split('\n').find((l) => l.startsWith('data:')).slice(5) : text)
+    assert.equal(listed.id, 2)
+    assert.deepEqual(listed.result.tools.map((tool) => tool.name).sort(), ['change', 'wait', 'whoami'])
+  } finally {
+    await app.close()
     await server.close()
   }
 })

@@ -97,11 +97,14 @@ const RUN = {
       const bad = await c.callTool({ name: 'count', arguments: { n: 0 } })
       return { r: callResult(r), progress, bad: callResult(bad) }
     },
-    // Every step is reported on libmcp; the SDK's own run, on a loaded machine, was seen to lose its
-    // last notification (the client had the result first), so it only has to report a prefix.
+    // Both servers send every step before the result, but the SDK client handles a progress
+    // notification in a microtask and the response at once (dropping the request's progress
+    // handler): when a loaded machine lets the last notifications and the result reach it in one
+    // read, it drops them (seen with either server). So each run reports a prefix of the steps.
     settle: (got, want) => {
       const all = [1, 2, 3].map((i) => ({ progress: i, total: 3, message: `Counting: ${i}/3` }))
-      assert.deepEqual(got.progress, all)
+      assert.ok(got.progress.length > 0, 'libmcp reported no progress')
+      assert.deepEqual(got.progress, all.slice(0, got.progress.length))
       assert.deepEqual(want.progress, all.slice(0, want.progress.length))
       delete got.progress
       delete want.progress

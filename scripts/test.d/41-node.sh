@@ -86,9 +86,9 @@ echo "$out"
 [ "$out" = "Hello, packaged world!" ] || { echo "error: the installed package printed: $out" >&2; exit 1; }
 # ES modules see the same named exports.
 (cd "$work/project" && node --input-type=module -e \
-  "import { Server, Client, McpError, inputRequired } from 'libmcp'; for (const x of [Server, Client, McpError, inputRequired]) if (typeof x !== 'function') process.exit(1)")
+  "import { Server, Client, McpError, inputRequired, setEngineLog } from 'libmcp'; for (const x of [Server, Client, McpError, inputRequired, setEngineLog]) if (typeof x !== 'function') process.exit(1)")
 # The SDK-shaped entry point (libmcp/sdk) resolves from the installed package, in both module kinds.
 (cd "$work/project" && node --input-type=module -e \
-  "import { McpServer, ResourceTemplate, StdioServerTransport, StreamableHTTPServerTransport, McpError, ErrorCode } from 'libmcp/sdk'; for (const x of [McpServer, ResourceTemplate, StdioServerTransport, StreamableHTTPServerTransport, McpError]) if (typeof x !== 'function') process.exit(1); if (ErrorCode.InvalidParams !== -32602) process.exit(1)" \
+  "import { McpServer, ResourceTemplate, StdioServerTransport, StreamableHTTPServerTransport, McpError, ErrorCode, Client, StdioClientTransport, StreamableHTTPClientTransport } from 'libmcp/sdk'; for (const x of [McpServer, ResourceTemplate, StdioServerTransport, StreamableHTTPServerTransport, McpError, Client, StdioClientTransport, StreamableHTTPClientTransport]) if (typeof x !== 'function') process.exit(1); if (ErrorCode.InvalidParams !== -32602) process.exit(1)" \
   && node -e "if (typeof require('libmcp/sdk').McpServer !== 'function') process.exit(1)")
 echo "node package: tests passed on $(node --version) and $("$node22" --version); npm pack installs and runs"

@@ -2,7 +2,12 @@
 // Zod is not a dependency: schemas are typed by their shape (Zod 3's `_output`, Zod 4's
 // `_zod.output`), so a handler's arguments are inferred from the Zod schemas given.
 
-import type { JsonObject, Context, Server, IncomingMessageLike, ServerResponseLike, ResourceConfig } from '../index'
+import type {
+  JsonObject, Context, Server, IncomingMessageLike, ServerResponseLike, ResourceConfig,
+  Tool, Resource, Prompt, CompleteResult, ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult,
+  ListRootsRequestParams, ListRootsResult,
+} from '../index'
+import type { Client as NativeClient, ResourceTemplate as ResourceTemplateEntry, CallToolResult as ClientCallToolResult, ReadResourceResult as ClientReadResourceResult, GetPromptResult as ClientGetPromptResult } from '../index'
 
 export { McpError, ErrorCode } from '../index'
 
@@ -172,6 +177,19 @@ export declare class StreamableHTTPServerTransport implements Transport {
   close (): Promise<void>
 }
 
+/** The SDK's web-standard transport (Hono, Workers, Deno, Bun): `handleRequest(request)` answers a
+ * `Request` with a `Response` on the server's mounted endpoint. */
+export declare class WebStandardStreamableHTTPServerTransport implements Transport {
+  constructor (options?: ConstructorParameters<typeof StreamableHTTPServerTransport>[0])
+  sessionId?: string
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  attach (server: Server): void
+  start (): Promise<void>
+  close (): Promise<void>
+  handleRequest (request: Request, options?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown }, parsedBody?: unknown }): Promise<Response>
+}
+
 /** A linked pair for tests: `server.connect(pair[1])`, then the SDK's `client.connect(pair[0])`. */
 export declare class InMemoryTransport implements Transport {
   static createLinkedPair (): [InMemoryTransport, InMemoryTransport]
@@ -182,5 +200,69 @@ export declare class InMemoryTransport implements Transport {
   attach (server: Server): void
   start (): Promise<void>
   send (message: JsonObject): Promise<void>
+  close (): Promise<void>
+}
+
+/** A request or notification schema of the SDK (`ElicitRequestSchema`, ...): an object schema
+ * whose `method` is a literal, read for that literal only. */
+export interface MethodSchema<M extends string = string> { shape: { method: { value: M } } }
+
+/** Options of one client request, as the SDK's `RequestOptions`. */
+export interface RequestOptions {
+  signal?: AbortSignal
+  timeout?: number
+  onprogress?: (progress: { progress: number, total?: number, message?: string }) => void
+}
+
+/** The requests a libmcp/sdk client answers, with their params and results. */
+export interface AnsweredRequests {
+  'elicitation/create': [ElicitRequestParams, ElicitResult]
+  'sampling/createMessage': [CreateMessageRequestParams, CreateMessageResult]
+  'roots/list': [ListRootsRequestParams, ListRootsResult]
+}
+
+/** Spawns a server and connects over its stdin/stdout. */
+export declare class StdioClientTransport {
+  constructor (params: { command: string, args?: string[], env?: Record<string, string>, cwd?: string, stderr?: 'inherit' | 'ignore' })
+  onclose?: () => void
+  onerror?: (error: Error) => void
+}
+
+/** Streamable HTTP to `url`; `requestInit.headers` go with every request. */
+export declare class StreamableHTTPClientTransport {
+  constructor (url: URL | string, options?: { requestInit?: { headers?: Record<string, string> | [string, string][] | Headers }, reconnectionOptions?: JsonObject })
+  /** Always undefined: the legacy session is the engine's. */
+  readonly sessionId?: string
+  onclose?: () => void
+  onerror?: (error: Error) => void
+}
+
+/** The official TypeScript SDK's Client, on libmcp's engine client (which probes the era). */
+export declare class Client {
+  constructor (clientInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: { elicitation?: JsonObject, sampling?: JsonObject, roots?: JsonObject, [key: string]: unknown } })
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  fallbackNotificationHandler?: (notification: { method: string, params?: JsonObject }) => void | Promise<void>
+  readonly transport?: StdioClientTransport | StreamableHTTPClientTransport
+  /** This package's `Client` underneath, once connected. */
+  readonly native?: NativeClient
+  /** Before `connect` only. */
+  setRequestHandler<M extends keyof AnsweredRequests> (schema: MethodSchema<M>,
+    handler: (request: { method: M, params: AnsweredRequests[M][0] }) => AnsweredRequests[M][1] | Promise<AnsweredRequests[M][1]>): void
+  setNotificationHandler<M extends string> (schema: MethodSchema<M>,
+    handler: (notification: { method: M, params?: JsonObject }) => void | Promise<void>): void
+  connect (transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<void>
+  getServerCapabilities (): JsonObject | undefined
+  getServerVersion (): { name: string, version: string, [key: string]: unknown } | undefined
+  getInstructions (): string | undefined
+  listTools (params?: { cursor?: string }, options?: RequestOptions): Promise<{ tools: Tool[], nextCursor?: string }>
+  listResources (params?: { cursor?: string }, options?: RequestOptions): Promise<{ resources: Resource[], nextCursor?: string }>
+  listResourceTemplates (params?: { cursor?: string }, options?: RequestOptions): Promise<{ resourceTemplates: ResourceTemplateEntry[], nextCursor?: string }>
+  listPrompts (params?: { cursor?: string }, options?: RequestOptions): Promise<{ prompts: Prompt[], nextCursor?: string }>
+  callTool (params: { name: string, arguments?: JsonObject }, resultSchema?: unknown, options?: RequestOptions): Promise<ClientCallToolResult>
+  readResource (params: { uri: string }, options?: RequestOptions): Promise<ClientReadResourceResult>
+  getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: RequestOptions): Promise<ClientGetPromptResult>
+  complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: RequestOptions): Promise<CompleteResult>
+  ping (options?: RequestOptions): Promise<{}>
   close (): Promise<void>
 }

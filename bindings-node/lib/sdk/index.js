@@ -1,11 +1,12 @@
 'use strict'
-// `libmcp/sdk`: the names a server written for the official TypeScript SDK (1.x) imports, on this
+// `libmcp/sdk`: the names a server or client written for the official TypeScript SDK (1.x) imports, on this
 // package's engine, so that a port changes its import lines only (see README.md for what differs).
 
 const { McpServer } = require('./mcp_server')
 const { ResourceTemplate, completable } = require('./completions')
-const { StdioServerTransport, StreamableHTTPServerTransport } = require('./transports')
+const { StdioServerTransport, StreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } = require('./transports')
 const { InMemoryTransport } = require('./in_memory')
+const { Client, StdioClientTransport, StreamableHTTPClientTransport } = require('./client')
 const { McpError, ErrorCode } = require('../errors')
 
 exports.McpServer = McpServer
@@ -13,6 +14,10 @@ exports.ResourceTemplate = ResourceTemplate
 exports.completable = completable
 exports.StdioServerTransport = StdioServerTransport
 exports.StreamableHTTPServerTransport = StreamableHTTPServerTransport
+exports.WebStandardStreamableHTTPServerTransport = WebStandardStreamableHTTPServerTransport
 exports.InMemoryTransport = InMemoryTransport
+exports.Client = Client
+exports.StdioClientTransport = StdioClientTransport
+exports.StreamableHTTPClientTransport = StreamableHTTPClientTransport
 exports.McpError = McpError
 exports.ErrorCode = ErrorCode

@@ -126,10 +126,15 @@ class StreamableHTTPServerTransport {
     if (this.onclose) this.onclose()
   }
 
+  /** The mounted endpoint, once `connect` made it. */
+  endpoint () {
+    if (this.#endpoint === null) throw new Error('handleRequest before connect: call server.connect(transport) first')
+    return this.#endpoint
+  }
+
   /** Answers one request (`parsedBody`: what the application's body parser gave, if any). */
   handleRequest (req, res, parsedBody) {
-    if (this.#endpoint === null) throw new Error('handleRequest before connect: call server.connect(transport) first')
-    return this.#endpoint.handleRequest(req, res, parsedBody)
+    return this.endpoint().handleRequest(req, res, parsedBody)
   }
 
   /** Ends the server's sessions and streams. */
@@ -139,4 +144,19 @@ class StreamableHTTPServerTransport {
   }
 }
 
-module.exports = { StdioServerTransport, StreamableHTTPServerTransport }
+/** The SDK's web-standard transport (Hono, Cloudflare Workers, Deno, Bun): `handleRequest(request,
+ * {authInfo, parsedBody})` answers a `Request` with a `Response` on the server's mounted endpoint
+ * (`fetch` of lib/mount.js). Options as `StreamableHTTPServerTransport`'s. */
+class WebStandardStreamableHTTPServerTransport extends StreamableHTTPServerTransport {
+  /** `options.authInfo` reaches handlers as `extra.authInfo`; `options.parsedBody` (what a body
+   * parser gave) is sent on as JSON in place of the request's body. */
+  handleRequest (request, options = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`handleRequest options must be an object, got ${describe(options)}`)
+    const endpoint = this.endpoint()
+    const { authInfo, parsedBody } = options
+    if (parsedBody !== undefined) request = new Request(request, { body: JSON.stringify(parsedBody) })
+    return endpoint.fetch(request, authInfo === undefined ? {} : { authInfo })
+  }
+}
+
+module.exports = { StdioServerTransport, StreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport }

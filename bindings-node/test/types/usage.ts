@@ -6,6 +6,7 @@ import {
   MountedEndpoint, MountOptions, IncomingMessageLike, ServerResponseLike,
   ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult, ListRootsRequestParams, ListRootsResult,
   Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, CompleteResult, Prompt,
+  setEngineLog, EngineLogEntry, EngineLogLevel,
 } from '../../lib/index'
 
 async function server (): Promise<void> {
@@ -167,3 +168,14 @@ async function subscriptions (c: Client): Promise<void> {
   await sub.close()
 }
 void subscriptions
+
+function engineLog (): void {
+  const level: EngineLogLevel = 'debug'
+  setEngineLog((entry: EngineLogEntry) => {
+    const where: string = entry.target
+    const severity: EngineLogLevel = entry.level
+    void where; void severity; void entry.message; void entry.fields.method
+  }, { level })
+  setEngineLog(null)
+}
+void engineLog

@@ -1,6 +1,9 @@
 // The types of libmcp/sdk (lib/sdk/index.d.ts) against a server written for the official SDK's
 // McpServer: compiled with --strict by scripts/test.d/41-node.sh, never run.
-import { McpServer, ResourceTemplate, completable, StdioServerTransport, StreamableHTTPServerTransport, InMemoryTransport, McpError, ErrorCode } from '../../lib/sdk'
+import {
+  McpServer, ResourceTemplate, completable, StdioServerTransport, StreamableHTTPServerTransport, InMemoryTransport, McpError, ErrorCode,
+  Client, StdioClientTransport, StreamableHTTPClientTransport, MethodSchema, WebStandardStreamableHTTPServerTransport,
+} from '../../lib/sdk'
 import { z } from 'zod'
 
 export async function sdkUsage (): Promise<void> {
@@ -42,4 +45,37 @@ export async function sdkUsage (): Promise<void> {
   session.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
   session.close()
   await server.close()
+}
+
+export async function sdkClientUsage (elicit: MethodSchema<'elicitation/create'>, logged: MethodSchema<'notifications/message'>): Promise<void> {
+  const client = new Client({ name: 'typed-client', version: '1' }, { capabilities: { elicitation: {} } })
+  client.setRequestHandler(elicit, async (request) => {
+    const message: string = request.params.message
+    return { action: 'accept', content: { answer: message } }
+  })
+  client.setNotificationHandler(logged, (n) => { void n.params })
+  client.onerror = (e: Error) => { void e.message }
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp'), { requestInit: { headers: { authorization: 'Bearer x' } } }))
+  const { tools, nextCursor } = await client.listTools()
+  const name: string = tools[0].name
+  void nextCursor
+  const result = await client.callTool({ name, arguments: { a: 1 } }, undefined, { onprogress: (p) => { const n: number = p.progress; void n } })
+  if (result.isError) void result.content
+  const read = await client.readResource({ uri: 'docs://readme' })
+  void read.contents
+  const prompt = await client.getPrompt({ name: 'review', arguments: { language: 'rust' } })
+  void prompt.messages
+  void (await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'r' } })).completion.values
+  void client.getServerVersion()?.name; void client.getServerCapabilities(); void client.getInstructions()
+  await client.ping()
+  await client.close()
+  const spawned = new Client({ name: 'typed-client', version: '1' })
+  await spawned.connect(new StdioClientTransport({ command: 'node', args: ['server.js'], stderr: 'ignore' }))
+  await spawned.close()
+}
+
+export async function webStandardUsage (request: Request): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'id', onsessionclosed: (id: string) => { void id } })
+  await new McpServer({ name: 'web', version: '1' }).connect(transport)
+  return transport.handleRequest(request, { authInfo: { token: 't', clientId: 'c', scopes: [] }, parsedBody: { jsonrpc: '2.0' } })
 }
