@@ -2,10 +2,11 @@
  * mcp.hpp: a header-only C++17 layer over mcp.h (the C API of libmcp). Written by hand, not
  * generated; it depends on nothing but mcp.h and the C++ standard library.
  *
- * - Handles own what the C API hands out (runtime, builders, server, serve, HTTP server, mounted
- *   HTTP endpoint and its exchanges, client, responder) and free it in their destructors; they are move-only.
+ * - Handles own what the C API hands out (runtime, builders, configurations, server, serve, HTTP
+ *   server, mounted HTTP endpoint and its exchanges, skill, client, subscription, responder, token
+ *   responder, input reply) and free it in their destructors; they are move-only.
  * - Strings go in as std::string_view and come back as std::string (JSON text stays text: pair this
- *   header with the JSON library you already use).
+ *   header with the JSON library you already use, or read values with mcp::json).
  * - Failures throw mcp::error (the mcp_status and the library's message, plus the JSON-RPC code and
  *   data for MCP_STATUS_RPC_ERROR) at the C++ boundary. No exception ever crosses into the C library:
  *   every callback catches what a handler throws.
@@ -18,6 +19,12 @@
  *   from any thread; a responder dropped unanswered gives the client an internal error.
  * - Blocking client calls must not run on a runtime thread (inside a handler or callback): the
  *   library refuses them there with MCP_STATUS_WRONG_THREAD, thrown as mcp::error.
+ * - Callbacks that are not request handlers (token verifiers, input handlers, the authorizer,
+ *   subscription, progress and cancellation handlers) run on library threads too; what they throw
+ *   is handled as each one's comment says, never let through.
+ * - Not wrapped yet (use mcp.h beside this header): the client's task calls, the HTTP server's
+ *   session and event stores, Redis, the OAuth credential store, mcp_server_config and the
+ *   client's limits.
  */
 
 #ifndef MCP_HPP
@@ -108,6 +115,12 @@ struct deleter {
 
 template <typename T, void (*Free)(T *)>
 using handle = std::unique_ptr<T, deleter<T, Free>>;
+
+/* Calls a setter taking one UTF-8 string, throwing mcp::error when it refuses. */
+template <typename T, typename U>
+void set_text(mcp_status (*set)(T *, const char *, size_t), U *target, std::string_view text) {
+  check(set(target, text.data(), text.size()));
+}
 
 /* A callable the library holds as userdata: deleted exactly once through `drop`. */
 template <typename F>
@@ -304,7 +317,7 @@ class responder {
     detail::check(status, err);
   }
   void tool_error(std::string_view text) {
-    detail::check(mcp_responder_tool_error(h_.get(), text.data(), text.size()));
+    detail::set_text(mcp_responder_tool_error, h_.get(), text);
   }
   void error(int32_t code, std::string_view message, std::string_view data_json = {}) {
     detail::check(mcp_responder_error(h_.get(), code, message.data(), message.size(),
@@ -527,17 +540,17 @@ class resource_server_config {
   }
   /* An authorization server's issuer (at least one). */
   resource_server_config &authorization_server(std::string_view issuer) {
-    detail::check(mcp_resource_server_config_add_authorization_server(h_.get(), issuer.data(), issuer.size()));
+    detail::set_text(mcp_resource_server_config_add_authorization_server, h_.get(), issuer);
     return *this;
   }
   /* The scopes listed in the metadata (space-separated). */
   resource_server_config &scopes_supported(std::string_view scopes) {
-    detail::check(mcp_resource_server_config_set_scopes_supported(h_.get(), scopes.data(), scopes.size()));
+    detail::set_text(mcp_resource_server_config_set_scopes_supported, h_.get(), scopes);
     return *this;
   }
   /* The scopes every request needs (space-separated). */
   resource_server_config &required_scopes(std::string_view scopes) {
-    detail::check(mcp_resource_server_config_set_required_scopes(h_.get(), scopes.data(), scopes.size()));
+    detail::set_text(mcp_resource_server_config_set_required_scopes, h_.get(), scopes);
     return *this;
   }
   /* The scopes a tools/call of `tool` needs beyond the required ones (403 insufficient_scope). */
@@ -547,7 +560,7 @@ class resource_server_config {
     return *this;
   }
   resource_server_config &resource_name(std::string_view name) {
-    detail::check(mcp_resource_server_config_set_resource_name(h_.get(), name.data(), name.size()));
+    detail::set_text(mcp_resource_server_config_set_resource_name, h_.get(), name);
     return *this;
   }
   resource_server_config &verify_timeout_ms(uint64_t ms) {
@@ -570,11 +583,11 @@ class http_server_config {
   }
   /* "IP:PORT" (port 0 picks a free one). */
   http_server_config &bind(std::string_view addr) {
-    detail::check(mcp_http_server_config_set_bind(h_.get(), addr.data(), addr.size()));
+    detail::set_text(mcp_http_server_config_set_bind, h_.get(), addr);
     return *this;
   }
   http_server_config &path(std::string_view path) {
-    detail::check(mcp_http_server_config_set_path(h_.get(), path.data(), path.size()));
+    detail::set_text(mcp_http_server_config_set_path, h_.get(), path);
     return *this;
   }
   /* Requires OAuth bearer tokens (copied; throws mcp::error with the reason for a bad resource
@@ -635,7 +648,7 @@ class server {
   bool remove_resource(std::string_view uri) const { return remove(mcp_server_remove_resource, uri); }
   /* Tells the clients subscribed to `uri` that it changed. */
   void notify_resource_updated(std::string_view uri) const {
-    detail::check(mcp_server_notify_resource_updated(h_.get(), uri.data(), uri.size()));
+    detail::set_text(mcp_server_notify_resource_updated, h_.get(), uri);
   }
   /* Serves `s` (taking its contents) beside the skills already served. */
   void add_skill(skill &&s) const {
@@ -805,7 +818,7 @@ class server_builder {
     h_.reset(b);
   }
   server_builder &instructions(std::string_view text) {
-    detail::check(mcp_server_builder_instructions(h_.get(), text.data(), text.size()));
+    detail::set_text(mcp_server_builder_instructions, h_.get(), text);
     return *this;
   }
   /* A tool whose handler returns a CallToolResult's JSON (exceptions become tool errors). */
@@ -884,7 +897,7 @@ class oauth_config {
   }
   /* The https URL of this client's metadata document (SEP-991 client ID metadata documents). */
   oauth_config &client_metadata_url(std::string_view url) {
-    detail::check(mcp_oauth_config_set_client_metadata_url(h_.get(), url.data(), url.size()));
+    detail::set_text(mcp_oauth_config_set_client_metadata_url, h_.get(), url);
     return *this;
   }
   /* The user-interaction step (the default fetches the URL and follows its one redirect). */
@@ -994,7 +1007,7 @@ class client_config {
   }
   /* "auto" (default), a modern revision or a legacy one; anything else throws. */
   client_config &version(std::string_view version) {
-    detail::check(mcp_client_config_set_version(h_.get(), version.data(), version.size()));
+    detail::set_text(mcp_client_config_set_version, h_.get(), version);
     return *this;
   }
   /* Authorizes the HTTP connection with a copy of `oauth`. */
@@ -1014,7 +1027,7 @@ class input_reply {
  public:
   explicit input_reply(mcp_input_reply *r) noexcept : h_(r) {}
   /* An ElicitResult, CreateMessageResult or ListRootsResult as JSON. */
-  void result(std::string_view json) { detail::check(mcp_input_reply_result(h_.get(), json.data(), json.size())); }
+  void result(std::string_view json) { detail::set_text(mcp_input_reply_result, h_.get(), json); }
   void error(int32_t code, std::string_view message) {
     detail::check(mcp_input_reply_error(h_.get(), code, message.data(), message.size()));
   }
@@ -1298,7 +1311,7 @@ class client_builder {
   }
   /* "auto" (default), a modern revision ("2026-07-28") or a legacy one ("2025-11-25", ...). */
   client_builder &protocol_version(std::string_view version) {
-    detail::check(mcp_client_builder_set_protocol_version(h_.get(), version.data(), version.size()));
+    detail::set_text(mcp_client_builder_set_protocol_version, h_.get(), version);
     return *this;
   }
   /* Sees every notification (method, params JSON) on a runtime thread; must not block. */
