@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # The C++ layer include/mcp.hpp: tests/cpp/roundtrip.cpp (a C++ server and client on the header,
 # over Streamable HTTP in both eras and over stdio, handler exceptions answered as tool and JSON-RPC
-# errors, async calls, the builder's refusals) compiled with -Wall -Wextra -Wpedantic -Werror as
-# C++17 and C++20, run plainly, under ASan+UBSan and under valgrind, against the debug library
-# installed with ffi/install.sh (the installed mcp.hpp, found through pkg-config); tests/cpp/endpoint.cpp
-# (mcp::http_endpoint mounted without sockets: a client header and the host's principal reach a
-# handler, SSE events through the sink, destroying an exchange mid-call cancels the handler) the same way.
+# errors, async calls, mcp::json, the refusals of the builder and the configurations) compiled
+# with -Wall -Wextra -Wpedantic -Werror as C++17 and C++20, run plainly, under ASan+UBSan and under
+# valgrind, against the debug library installed with ffi/install.sh (the installed mcp.hpp, found
+# through pkg-config); tests/cpp/endpoint.cpp (mcp::http_endpoint mounted without sockets: a client
+# header and the host's principal reach a handler, SSE events through the sink, destroying an
+# exchange mid-call cancels the handler) the same way.
 # Then the everything-server and everything-client written on the header (examples/cpp/, the same
 # programs as examples/c/), checked clean as C++20 and built as C++17 with ASan+UBSan, go through
 # the official conformance suite as step 12 runs the C ones: the server at --requirements
 # 2025-11-25 and 2026-07-28, the pending, the ten tasks-* and the three sep-2640-skills-*
 # scenarios; the client through both full client legs (OAuth included), the 2025-03-26 back-compat
-# pair, the six OAuth extension and the four sep-2640-client-* scenarios (the client legs run beside
-# the server's: the suite mostly waits). Then the client's demo mode against the server over stdio
-# and over HTTP (2025-11-25: a resumed stream), and the server with OAuth required (401 with its
-# challenge without a token; its verifier's subject and scopes reach a handler; a tool needing a
-# scope the token lacks gets 403). Any sanitizer report fails the step. Installs Node 22 and the
-# pinned suite into .tools/ (scripts/lib/conformance-env.sh).
+# pair, the six OAuth extension and the four sep-2640-client-* scenarios (the server's and the
+# client's legs run side by side in the background while the tests build and run: the suite mostly
+# waits). Then the client's demo mode against the server over stdio and over HTTP (2025-11-25: a
+# resumed stream), and the server with OAuth required (401 with its challenge without a token; its
+# verifier's subject and scopes reach a handler; a tool needing a scope the token lacks gets 403).
+# Any sanitizer report fails the step. Installs Node 22 and the pinned suite into .tools/
+# (scripts/lib/conformance-env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
@@ -35,6 +37,46 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 flags=(-Wall -Wextra -Wpedantic -Werror -g)
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+
+# The everything programs first, built as C++17 with the sanitizers: their conformance legs run in
+# the background while the rest of the step builds and runs (the suite mostly waits), the client's
+# as soon as the client is built. The sanitizers report to files (the harness swallows the
+# programs' stderr), checked at the end.
+asan_env=(env "ASAN_OPTIONS=log_path=$work/asan" "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$work/asan")
+server="$work/bin/everything-server"
+client="$work/bin/everything-client"
+SERVER_PID=""
+legs=""
+# shellcheck disable=SC2086  # legs holds pids
+trap 'stop_server "$SERVER_PID"; for pid in $legs; do kill "$pid" 2> /dev/null || true; done' EXIT
+g++ -std=c++17 "${flags[@]}" "${san[@]}" examples/cpp/everything-client.cpp -o "$client" "${libs[@]}"
+(
+  rc=0
+  echo "--- conformance client (C++)"
+  export ASAN_OPTIONS="log_path=$work/asan"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$work/asan"
+  conformance_client_legs C++ "$client" "$work" || rc=1
+  conformance_client_extension_scenarios C++ "$client" "$work" || rc=1
+  exit "$rc"
+) > "$work/client-legs.txt" 2>&1 &
+legs=$!
+g++ -std=c++17 "${flags[@]}" "${san[@]}" examples/cpp/everything-server.cpp -o "$server" "${libs[@]}"
+start_http_server "$work/server.log" "${asan_env[@]}" "$server" --http 127.0.0.1:0
+url="http://localhost:$SERVER_PORT/mcp"
+(
+  rc=0
+  conformance_server_legs C++ "$url" "$work" || rc=1
+  conformance_pending_scenarios C++ "$url" "$work" || rc=1
+  conformance_task_scenarios C++ "$url" "$work" || rc=1
+  conformance_skills_scenarios C++ "$url" "$work" || rc=1
+  exit "$rc"
+) > "$work/server-legs.txt" 2>&1 &
+legs="$legs $!"
+# The header's wrappers the everything programs use, checked clean as C++20 too.
+for p in everything-server everything-client; do
+  g++ -std=c++20 "${flags[@]}" -fsyntax-only -I"$prefix/include" "examples/cpp/$p.cpp"
+done
+
 g++ -std=c++17 "${flags[@]}" tests/cpp/roundtrip.cpp -o "$work/bin/roundtrip" "${libs[@]}"
 g++ -std=c++20 "${flags[@]}" tests/cpp/roundtrip.cpp -o "$work/bin/roundtrip-20" "${libs[@]}"
 g++ -std=c++17 "${flags[@]}" "${san[@]}" tests/cpp/roundtrip.cpp -o "$work/bin/roundtrip-asan" "${libs[@]}"
@@ -57,38 +99,13 @@ valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect \
   --show-leak-kinds=definite,indirect -q --error-exitcode=1 \
   "$work/bin/endpoint" 2> "$work/valgrind-endpoint.log" || { cat "$work/valgrind-endpoint.log" >&2; exit 1; }
 
-# The everything programs: C++20 checked, C++17 built with the sanitizers. Reports go to files
-# (the harness swallows the programs' stderr); checked at the end.
-for p in everything-server everything-client; do
-  g++ -std=c++20 "${flags[@]}" -fsyntax-only -I"$prefix/include" "examples/cpp/$p.cpp"
-  g++ -std=c++17 "${flags[@]}" "${san[@]}" "examples/cpp/$p.cpp" -o "$work/bin/$p" "${libs[@]}"
-done
-export ASAN_OPTIONS="log_path=$work/asan"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$work/asan"
-server="$work/bin/everything-server"
-client="$work/bin/everything-client"
 status=0
-SERVER_PID=""
-trap 'stop_server "$SERVER_PID"' EXIT
-(
-  rc=0
-  conformance_client_legs C++ "$client" "$work" || rc=1
-  conformance_client_extension_scenarios C++ "$client" "$work" || rc=1
-  exit "$rc"
-) > "$work/client-legs.txt" 2>&1 &
-client_legs=$!
-start_http_server "$work/server.log" "$server" --http 127.0.0.1:0
-url="http://localhost:$SERVER_PORT/mcp"
-conformance_server_legs C++ "$url" "$work" || status=1
-conformance_pending_scenarios C++ "$url" "$work" || status=1
-conformance_task_scenarios C++ "$url" "$work" || status=1
-conformance_skills_scenarios C++ "$url" "$work" || status=1
-echo "--- conformance client (C++)"
-wait "$client_legs" || status=1
-cat "$work/client-legs.txt"
+for pid in $legs; do wait "$pid" || status=1; done
+legs=""
+cat "$work/server-legs.txt" "$work/client-legs.txt"
 echo "--- the C++ everything-client's demo against the C++ everything-server (stdio, HTTP 2025-11-25)"
-"$client" "$server" > "$work/demo-stdio.txt" 2>&1 || status=1
-MCP_TEST_VERSION=2025-11-25 "$client" "$url" > "$work/demo-http.txt" 2>&1 || status=1
+"${asan_env[@]}" "$client" "$server" > "$work/demo-stdio.txt" 2>&1 || status=1
+"${asan_env[@]}" MCP_TEST_VERSION=2025-11-25 "$client" "$url" > "$work/demo-http.txt" 2>&1 || status=1
 for demo in stdio http; do
   grep -q '^everything worked$' "$work/demo-$demo.txt" || {
     cat "$work/demo-$demo.txt" >&2
@@ -100,7 +117,7 @@ stop_server "$SERVER_PID"
 SERVER_PID=""
 
 # OAuth required: the verifier accepts one token (scope mcp:read); `admin` needs mcp:admin too.
-start_http_server "$work/server-oauth.log" "$server" --http 127.0.0.1:0 \
+start_http_server "$work/server-oauth.log" "${asan_env[@]}" "$server" --http 127.0.0.1:0 \
   --oauth-token "cpp-token=carol:mcp:read" --oauth-resource http://localhost:1/mcp
 oauth_url="http://127.0.0.1:$SERVER_PORT/mcp"
 oauth_call() {  # TOOL [CURL-ARGS...]: a 2026-07-28 tools/call; prints the answer, then the status

@@ -1,9 +1,11 @@
 // mcp.hpp end to end: a C++ server (tools returning JSON, a throwing tool, a tool answering through
 // its responder from another thread, an rpc_error, a resource and a prompt) reached by a C++ client
 // over Streamable HTTP in both eras and over stdio (this program started again with --serve-stdio),
-// plus the async call, the error type and the builder's refusals. Built with -std=c++17 (and c++20)
+// plus the async call, the error type, mcp::json's readers and the refusals of the builder and the
+// configurations (skills, OAuth on both sides, the client's version). Built with -std=c++17 (and c++20)
 // -Wall -Wextra -Wpedantic -Werror; run plainly, under ASan+UBSan and under valgrind
 // (scripts/test.d/11-cpp.sh).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -93,6 +95,64 @@ void exercise(const mcp::client &c, const char *how) {
 
 }  // namespace
 
+// Runs `f`, which must throw mcp::error with `status` and a message of its own (more than the
+// status's description).
+template <typename F>
+void expect_refusal(const char *what, mcp_status status, F f) {
+  try {
+    f();
+    expect(false, what, "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.status() == status && std::string(e.what()) != mcp_status_describe(status), what,
+           std::string(mcp_status_describe(e.status())) + ": " + e.what());
+  }
+}
+
+// mcp::json: values by JSON Pointer; nothing there, another type or an empty text is std::nullopt;
+// text that is not JSON and a pointer without its '/' are errors.
+void json_readers() {
+  const std::string doc = R"({"a":{"b":[1,"two",true]},"n":2.5,"k/x":7})";
+  expect(mcp::json::get(doc, "/a/b/0") == "1", "json::get", mcp::json::get(doc, "/a/b/0").value_or("none"));
+  expect(mcp::json::get_string(doc, "/a/b/1") == "two", "json::get_string", "");
+  expect(mcp::json::get_bool(doc, "/a/b/2") == true, "json::get_bool", "");
+  expect(mcp::json::get_double(doc, "/n") == 2.5, "json::get_double", "");
+  expect(mcp::json::get_int64(doc, mcp::json::escape("k/x")) == 7, "json::escape and get_int64", mcp::json::escape("k/x"));
+  expect(!mcp::json::get_string(doc, "/n") && !mcp::json::get_int64(doc, "/n") && !mcp::json::get(doc, "/a/zz") &&
+             !mcp::json::get("", "/a"),
+         "json: nothing of the type there is nullopt", "");
+  std::vector<std::string> keys = mcp::json::keys(doc, "").value_or(std::vector<std::string>{});
+  std::sort(keys.begin(), keys.end());
+  expect(keys == std::vector<std::string>{"a", "k/x", "n"}, "json::keys", std::to_string(keys.size()) + " keys");
+  expect(mcp::json::quote("say \"hi\"\n") == R"("say \"hi\"\n")", "json::quote", mcp::json::quote("say \"hi\"\n"));
+  expect_refusal("json: text that is not JSON", MCP_STATUS_INVALID_JSON, [] { mcp::json::get("{not json", "/a"); });
+  expect_refusal("json: a pointer without '/'", MCP_STATUS_INVALID_ARGUMENT, [&] { mcp::json::get(doc, "a"); });
+}
+
+// The configurations' refusals name the reason.
+void refusals() {
+  expect_refusal("a skill without frontmatter", MCP_STATUS_INVALID_ARGUMENT, [] { mcp::skill("# no frontmatter\n"); });
+  expect_refusal("a skill file outside the skill", MCP_STATUS_INVALID_ARGUMENT, [] {
+    mcp::skill("---\nname: s\ndescription: d\n---\n").file("../x.md", "text/markdown", "x");
+  });
+  expect_refusal("OAuth on a resource that is not a URL", MCP_STATUS_INVALID_ARGUMENT, [] {
+    mcp::resource_server_config auth("not a url", [](std::string_view, mcp::token_responder) {});
+    auth.authorization_server("https://auth.example.com");
+    mcp::http_server_config().auth(auth);
+  });
+  try {
+    mcp::oauth_config("c", "not a redirect URI");
+    expect(false, "an OAuth client with a bad redirect URI is refused", "accepted");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "an OAuth client with a bad redirect URI is refused", e.what());
+  }
+  try {
+    mcp::client_config().version("1999-01-01");
+    expect(false, "client_config: an unknown revision is refused", "accepted");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "client_config: an unknown revision is refused", e.what());
+  }
+}
+
 int main(int argc, char **argv) {
   mcp::runtime rt(2);
   if (argc > 1 && std::string(argv[1]) == "--serve-stdio") {
@@ -134,6 +194,8 @@ int main(int argc, char **argv) {
   } catch (const mcp::error &e) {
     expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "an unknown revision is refused", e.what());
   }
+  json_readers();
+  refusals();
   if (failures) {
     std::fprintf(stderr, "%d failed\n", failures);
     return 1;
