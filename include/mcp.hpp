@@ -22,9 +22,8 @@
  * - Callbacks that are not request handlers (token verifiers, input handlers, the authorizer,
  *   subscription, progress and cancellation handlers) run on library threads too; what they throw
  *   is handled as each one's comment says, never let through.
- * - Not wrapped yet (use mcp.h beside this header): the client's task calls, the HTTP server's
- *   session and event stores, Redis, the OAuth credential store, mcp_server_config and the
- *   client's limits.
+ * - Not wrapped yet (use mcp.h beside this header): the HTTP server's session and event stores,
+ *   Redis, the OAuth credential store, mcp_server_config and the client's limits.
  */
 
 #ifndef MCP_HPP
@@ -1097,6 +1096,24 @@ inline void run_input(input_reply_handler &f, mcp_str params, mcp_input_reply *r
   }
 }
 
+/* Fulfils `promise` with a call's outcome: its result's JSON, or the mcp::error. */
+inline void fulfil(std::promise<std::string> &promise, mcp_status status, mcp_string *result, mcp_error *err) noexcept {
+  try {
+    if (status == MCP_STATUS_OK) {
+      promise.set_value(take(result));
+    } else {
+      promise.set_exception(std::make_exception_ptr(make_error(status, err)));
+    }
+  } catch (...) {
+    // set_value/set_exception failing leaves the future broken: nothing safer to do here.
+  }
+}
+
+/* An mcp_call_cb whose userdata is a std::promise<std::string> (freed by drop). */
+inline void settle(void *ud, mcp_status status, mcp_string *result, mcp_error *err) noexcept {
+  fulfil(*static_cast<std::promise<std::string> *>(ud), status, result, err);
+}
+
 /* The callbacks of one async call: `progress` before `done`, `done` exactly once. */
 struct async_call {
   std::promise<std::string> promise;
@@ -1113,15 +1130,7 @@ struct async_call {
   }
   static void on_done(void *ud, mcp_status status, mcp_string *result, mcp_error *err) noexcept {
     auto *self = static_cast<async_call *>(ud);
-    try {
-      if (status == MCP_STATUS_OK) {
-        self->promise.set_value(take(result));
-      } else {
-        self->promise.set_exception(std::make_exception_ptr(make_error(status, err)));
-      }
-    } catch (...) {
-      // set_value/set_exception failing leaves the future broken: nothing safer to do here.
-    }
+    fulfil(self->promise, status, result, err);
     delete self;  // mcp_client_call_async calls this exactly once and never again after it
   }
 };
@@ -1180,20 +1189,8 @@ class client {
   std::future<std::string> call_tool_async(std::string_view name, std::string_view arguments_json = "{}") const {
     auto *promise = new std::promise<std::string>();
     std::future<std::string> future = promise->get_future();
-    auto done = [](void *ud, mcp_status status, mcp_string *result, mcp_error *err) noexcept {
-      auto *p = static_cast<std::promise<std::string> *>(ud);
-      try {
-        if (status == MCP_STATUS_OK) {
-          p->set_value(detail::take(result));
-        } else {
-          p->set_exception(std::make_exception_ptr(detail::make_error(status, err)));
-        }
-      } catch (...) {
-        // set_value/set_exception failing leaves the future broken: nothing safer to do here.
-      }
-    };
     mcp_status s = mcp_client_call_tool_async(h_.get(), name.data(), name.size(), arguments_json.data(),
-                                              arguments_json.size(), 0, nullptr, done, promise,
+                                              arguments_json.size(), 0, nullptr, &detail::settle, promise,
                                               &detail::drop<std::promise<std::string>>, nullptr);
     detail::check(s);
     return future;
@@ -1280,11 +1277,58 @@ class client {
     const uint8_t *data = mcp_bytes_data(bytes);
     return std::vector<uint8_t>(data, data + mcp_bytes_len(bytes));
   }
+  /* Tasks (tasks extension). Calls tool `name` as a task: {"task": Task} when the server started
+   * one (follow it by its taskId), or {"result": CallToolResult} when it answered at once. */
+  std::string call_tool_as_task(std::string_view name, std::string_view arguments_json = "{}") const {
+    mcp_string *out = nullptr;
+    mcp_error *err = nullptr;
+    mcp_status status = mcp_client_call_tool_as_task(h_.get(), name.data(), name.size(), arguments_json.data(),
+                                                     arguments_json.size(), &out, &err);
+    detail::check(status, err);
+    return detail::take(out);
+  }
+  /* tasks/get: the Task's current state. */
+  std::string get_task(std::string_view task_id) const { return by_task(mcp_client_get_task, task_id); }
+  /* Follows the task to its end (answering its input requests with the input handlers): the
+   * tool's CallToolResult. A failed task throws its JSON-RPC error, a cancelled one
+   * MCP_STATUS_CANCELLED (2026-07-28) or its error. */
+  std::string task_result(std::string_view task_id) const { return by_task(mcp_client_task_result, task_id); }
+  /* task_result without blocking: the future holds the CallToolResult or the mcp::error. */
+  std::future<std::string> task_result_async(std::string_view task_id) const {
+    auto *promise = new std::promise<std::string>();
+    std::future<std::string> future = promise->get_future();
+    detail::check(mcp_client_task_result_async(h_.get(), task_id.data(), task_id.size(), &detail::settle, promise,
+                                               &detail::drop<std::promise<std::string>>, nullptr));
+    return future;
+  }
+  /* tasks/cancel (cooperative: the handler sees responder::on_cancel). */
+  void cancel_task(std::string_view task_id) const {
+    mcp_error *err = nullptr;
+    mcp_status status = mcp_client_cancel_task(h_.get(), task_id.data(), task_id.size(), &err);
+    detail::check(status, err);
+  }
+  /* One page of tasks/list (2025-11-25 only): {"tasks": [...], "nextCursor"?}; `cursor` empty for
+   * the first. */
+  std::string list_tasks(std::string_view cursor = {}) const {
+    mcp_string *out = nullptr;
+    mcp_error *err = nullptr;
+    mcp_status status = mcp_client_list_tasks(h_.get(), cursor.data(), cursor.size(), &out, &err);
+    detail::check(status, err);
+    return detail::take(out);
+  }
   /* Closes the connection (the server process is stopped); idempotent. */
   void close() { detail::check(mcp_client_close(h_.get())); }
   const mcp_client *get() const noexcept { return h_.get(); }
 
  private:
+  using task_fn = mcp_status (*)(const mcp_client *, const char *, size_t, mcp_string **, mcp_error **);
+  std::string by_task(task_fn f, std::string_view task_id) const {
+    mcp_string *out = nullptr;
+    mcp_error *err = nullptr;
+    mcp_status status = f(h_.get(), task_id.data(), task_id.size(), &out, &err);
+    detail::check(status, err);
+    return detail::take(out);
+  }
   using list_fn = mcp_status (*)(const mcp_client *, mcp_string **, mcp_error **);
   std::string blocking(list_fn f) const {
     mcp_string *out = nullptr;

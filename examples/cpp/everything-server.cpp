@@ -186,6 +186,8 @@ void later(mcp::responder r, F work) {
       work(r);
     } catch (const std::exception &e) {
       std::fprintf(stderr, "everything-server: %s\n", e.what());
+    } catch (...) {
+      std::fprintf(stderr, "everything-server: a worker threw an exception that is not a std::exception\n");
     }
   }).detach();
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The C++ layer include/mcp.hpp: tests/cpp/roundtrip.cpp (a C++ server and client on the header,
 # over Streamable HTTP in both eras and over stdio, handler exceptions answered as tool and JSON-RPC
-# errors, async calls, mcp::json, the refusals of the builder and the configurations) compiled
-# with -Wall -Wextra -Wpedantic -Werror as C++17 and C++20, run plainly, under ASan+UBSan and under
-# valgrind, against the debug library installed with ffi/install.sh (the installed mcp.hpp, found
+# errors, async calls, tasks, mcp::json, the refusals of the builder and the configurations)
+# compiled with -Wall -Wextra -Wpedantic -Werror as C++17 and C++20, run plainly, under ASan+UBSan
+# and under valgrind, against the debug library installed with ffi/install.sh (the installed mcp.hpp, found
 # through pkg-config); tests/cpp/endpoint.cpp (mcp::http_endpoint mounted without sockets: a client
 # header and the host's principal reach a handler, SSE events through the sink, destroying an
 # exchange mid-call cancels the handler) the same way.
