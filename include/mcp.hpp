@@ -121,6 +121,16 @@ void set_text(mcp_status (*set)(T *, const char *, size_t), U *target, std::stri
   check(set(target, text.data(), text.size()));
 }
 
+/* Runs `call(&out, &err)`, a library call writing an mcp_string: its text, or mcp::error. */
+template <typename F>
+std::string text_of(F call) {
+  mcp_string *out = nullptr;
+  mcp_error *err = nullptr;
+  mcp_status status = call(&out, &err);
+  check(status, err);
+  return take(out);
+}
+
 /* A callable the library holds as userdata: deleted exactly once through `drop`. */
 template <typename F>
 void drop(void *userdata) {
@@ -292,7 +302,9 @@ class request {
   /* The scopes granted to the request's access token, space-separated, empty when none. */
   std::string_view auth_scopes() const { return detail::view(mcp_request_auth_scopes(r_)); }
   /* Whether the request's access token was granted `scope`. */
-  bool has_scope(std::string_view scope) const noexcept { return mcp_request_has_scope(r_, scope.data(), scope.size()); }
+  bool has_scope(std::string_view scope) const noexcept {
+    return mcp_request_has_scope(r_, scope.data(), scope.size());
+  }
   /* The id of the task this request runs as (tasks extension), empty when none. */
   std::string_view task_id() const { return detail::view(mcp_request_task_id(r_)); }
   /* Whether responder::start_task would start a task for this request now. */
@@ -977,11 +989,9 @@ class oauth_config {
  * fetches `authorization_url` on `rt` without following redirects and returns where it redirects.
  * Blocks; not on one of `rt`'s threads. */
 inline std::string oauth_auto_redirect(const runtime &rt, std::string_view authorization_url) {
-  mcp_string *out = nullptr;
-  mcp_error *err = nullptr;
-  mcp_status status = mcp_oauth_auto_redirect(rt.get(), authorization_url.data(), authorization_url.size(), &out, &err);
-  detail::check(status, err);
-  return detail::take(out);
+  return detail::text_of([&](mcp_string **out, mcp_error **err) {
+    return mcp_oauth_auto_redirect(rt.get(), authorization_url.data(), authorization_url.size(), out, err);
+  });
 }
 
 /* A client's settings beyond its name (client_builder::config applies a copy). */
@@ -1153,36 +1163,28 @@ class client {
   std::string list_resources() const { return blocking(mcp_client_list_resources); }
   std::string list_prompts() const { return blocking(mcp_client_list_prompts); }
   std::string call_tool(std::string_view name, std::string_view arguments_json = "{}") const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_call_tool(h_.get(), name.data(), name.size(), arguments_json.data(),
-                                       arguments_json.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_call_tool(h_.get(), name.data(), name.size(), arguments_json.data(),
+                                  arguments_json.size(), out, err);
+    });
   }
   std::string read_resource(std::string_view uri) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_read_resource(h_.get(), uri.data(), uri.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_read_resource(h_.get(), uri.data(), uri.size(), out, err);
+    });
   }
   std::string get_prompt(std::string_view name, std::string_view arguments_json = "{}") const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_get_prompt(h_.get(), name.data(), name.size(), arguments_json.data(),
-                                        arguments_json.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_get_prompt(h_.get(), name.data(), name.size(), arguments_json.data(),
+                                   arguments_json.size(), out, err);
+    });
   }
   /* Any request; `timeout_ms` 0 keeps the client's idle timeout. */
   std::string call(std::string_view method, std::string_view params_json = "{}", uint64_t timeout_ms = 0) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_call(h_.get(), method.data(), method.size(), params_json.data(), params_json.size(),
-                                  timeout_ms, &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_call(h_.get(), method.data(), method.size(), params_json.data(), params_json.size(),
+                             timeout_ms, out, err);
+    });
   }
   /* Calls a tool without blocking; the future holds the result's JSON or the mcp::error. Callable
    * from a handler too (wait on the future elsewhere). */
@@ -1215,12 +1217,10 @@ class client {
   /* Completions of `argument` (typed so far: `value`) of `reference_json` ({"type": "ref/prompt",
    * "name": ...} or {"type": "ref/resource", "uri": ...}): the CompleteResult's JSON. */
   std::string complete(std::string_view reference_json, std::string_view argument, std::string_view value) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_complete(h_.get(), reference_json.data(), reference_json.size(), argument.data(),
-                                            argument.size(), value.data(), value.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_complete(h_.get(), reference_json.data(), reference_json.size(), argument.data(),
+                                 argument.size(), value.data(), value.size(), out, err);
+    });
   }
   /* Subscribes to the notifications `filter_json` names ({"toolsListChanged": true,
    * "promptsListChanged": true, "resourcesListChanged": true, "resourceSubscriptions": [uri...],
@@ -1258,11 +1258,9 @@ class client {
   std::string list_skills() const { return blocking(mcp_client_list_skills); }
   /* skills/get: the entry of the skill whose SKILL.md is at `uri`. */
   std::string get_skill(std::string_view uri) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_get_skill(h_.get(), uri.data(), uri.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_get_skill(h_.get(), uri.data(), uri.size(), out, err);
+    });
   }
   /* The bytes of the file at `uri` of the skill `entry_json` describes, returned only once they
    * match the entry (size, sha256 digest, and SKILL.md's frontmatter): a mismatch throws
@@ -1280,12 +1278,10 @@ class client {
   /* Tasks (tasks extension). Calls tool `name` as a task: {"task": Task} when the server started
    * one (follow it by its taskId), or {"result": CallToolResult} when it answered at once. */
   std::string call_tool_as_task(std::string_view name, std::string_view arguments_json = "{}") const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_call_tool_as_task(h_.get(), name.data(), name.size(), arguments_json.data(),
-                                                     arguments_json.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_call_tool_as_task(h_.get(), name.data(), name.size(), arguments_json.data(),
+                                          arguments_json.size(), out, err);
+    });
   }
   /* tasks/get: the Task's current state. */
   std::string get_task(std::string_view task_id) const { return by_task(mcp_client_get_task, task_id); }
@@ -1310,11 +1306,9 @@ class client {
   /* One page of tasks/list (2025-11-25 only): {"tasks": [...], "nextCursor"?}; `cursor` empty for
    * the first. */
   std::string list_tasks(std::string_view cursor = {}) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = mcp_client_list_tasks(h_.get(), cursor.data(), cursor.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return mcp_client_list_tasks(h_.get(), cursor.data(), cursor.size(), out, err);
+    });
   }
   /* Closes the connection (the server process is stopped); idempotent. */
   void close() { detail::check(mcp_client_close(h_.get())); }
@@ -1323,19 +1317,15 @@ class client {
  private:
   using task_fn = mcp_status (*)(const mcp_client *, const char *, size_t, mcp_string **, mcp_error **);
   std::string by_task(task_fn f, std::string_view task_id) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = f(h_.get(), task_id.data(), task_id.size(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return f(h_.get(), task_id.data(), task_id.size(), out, err);
+    });
   }
   using list_fn = mcp_status (*)(const mcp_client *, mcp_string **, mcp_error **);
   std::string blocking(list_fn f) const {
-    mcp_string *out = nullptr;
-    mcp_error *err = nullptr;
-    mcp_status status = f(h_.get(), &out, &err);
-    detail::check(status, err);
-    return detail::take(out);
+    return detail::text_of([&](mcp_string **out, mcp_error **err) {
+      return f(h_.get(), out, err);
+    });
   }
   detail::handle<mcp_client, mcp_client_free> h_;
 };

@@ -8,10 +8,10 @@
 // with OAuth 2.1 through an authorizer lambda that checks it runs off the main thread and answers
 // with mcp::oauth_auto_redirect (the suite's authorization servers redirect at once);
 // pre-registered credentials (client_id, client_secret) come from MCP_CONFORMANCE_CONTEXT, and
-// servers that support client ID metadata documents get the suite's URL. The OAuth extension scenarios set a grant that needs no user from the context
-// (client credentials with a secret or a private_key_jwt key, workload identity's JWT bearer,
-// enterprise-managed authorization; the authorizer must then never run), and the DPoP ones turn
-// DPoP on. The sep-2640-client-* scenarios list the skills and load each (its SKILL.md, then its
+// servers that support client ID metadata documents get the suite's URL. The OAuth extension
+// scenarios set a grant that needs no user from the context (client credentials with a secret or a
+// private_key_jwt key, workload identity's JWT bearer, enterprise-managed authorization; the
+// authorizer must then never run), and the DPoP ones turn DPoP on. The sep-2640-client-* scenarios list the skills and load each (its SKILL.md, then its
 // other files, every one verified by the library against the entry).
 //
 // Demo mode (no scenario): runs against an everything-server (stdio command or http:// URL): lists,
@@ -324,7 +324,8 @@ void demo(const mcp::client &c, bool over_http) {
   expect_text(c, "test_input_required_result_list_roots", "file:///tmp/libmcp-everything-client-cpp");
   // SEP-1699: a legacy HTTP session resumes the closed stream; other transports keep it open.
   expect_text(c, "test_reconnection",
-              over_http && c.era() == MCP_ERA_LEGACY ? "delivered on the resumed stream" : "Reconnection test completed");
+              over_http && c.era() == MCP_ERA_LEGACY ? "delivered on the resumed stream"
+                                                     : "Reconnection test completed");
   std::optional<string> data = show("template", [&] { return c.read_resource("test://template/42/data"); });
   if (data && data->find("Data for ID: 42") == string::npos) failures++;
   show("prompt", [&] { return c.get_prompt("test_prompt_with_arguments", R"({"arg1":"hello","arg2":"world"})"); });

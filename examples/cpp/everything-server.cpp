@@ -305,7 +305,8 @@ void add_tools(mcp::server_builder &b, const std::optional<mcp::server> &self) {
          [](mcp::responder r) {
            if (finish_described(r, "response", "User response")) return;
            r.input_required(
-               object({elicit("response", arg_string(r.req(), "message"), form("response", "string", "Your response"))}));
+               object({elicit("response", arg_string(r.req(), "message"),
+                              form("response", "string", "Your response"))}));
          });
   b.tool(no_args("test_elicitation_sep1034_defaults", "Elicitation whose form fields carry default values (SEP-1034)"),
          [](mcp::responder r) {
@@ -390,7 +391,8 @@ void add_mrtr_tools(mcp::server_builder &b) {
       r.input_required(object({list_roots("client_roots")}));
     }
   });
-  b.tool(no_args("test_input_required_result_request_state", "MRTR: asks for a confirmation and carries a requestState"),
+  b.tool(no_args("test_input_required_result_request_state",
+                 "MRTR: asks for a confirmation and carries a requestState"),
          [](mcp::responder r) {
            answers in(r.req());
            if (ended_by_refusal(r, in, {"confirm"})) return;
@@ -399,7 +401,8 @@ void add_mrtr_tools(mcp::server_builder &b) {
            if ((ok == "true" || ok == "false") && r.req().state() == "state-ok") {
              r.result(text_result("Request state verified: state-ok (ok=" + *ok + ")"));
            } else {
-             r.input_required(object({elicit("confirm", "Please confirm", form("ok", "boolean", "Confirm"))}), "state-ok");
+             r.input_required(object({elicit("confirm", "Please confirm", form("ok", "boolean", "Confirm"))}),
+                              "state-ok");
            }
          });
   b.tool(no_args("test_input_required_result_multiple_inputs",
@@ -422,7 +425,8 @@ void add_mrtr_tools(mcp::server_builder &b) {
            answers in(r.req());
            if (ended_by_refusal(r, in, {"step1", "step2"})) return;
            const string ask_color = object(
-               {elicit("step2", "Step 2: What is your favorite color?", form("color", "string", "Your favorite color"))});
+               {elicit("step2", "Step 2: What is your favorite color?",
+                       form("color", "string", "Your favorite color"))});
            string_view state = r.req().state(), round2 = "round-2:";
            if (state == "round-1") {
              if (std::optional<string> name = in.accepted("step1", "name")) {
@@ -451,13 +455,14 @@ void add_mrtr_tools(mcp::server_builder &b) {
              r.input_required(object({ask_name("user_name")}), "untampered");
            }
          });
-  b.tool(no_args("test_input_required_result_capabilities", "MRTR: asks only for the kinds of input the client declared"),
+  b.tool(no_args("test_input_required_result_capabilities",
+                 "MRTR: asks only for the kinds of input the client declared"),
          [](mcp::responder r) {
            answers in(r.req());
            if (ended_by_refusal(r, in, {"user_name"})) return;
            const mcp::request q = r.req();
-           bool elicit_ok = q.has_client_capability("elicitation/form"), sample_ok = q.has_client_capability("sampling"),
-                roots_ok = q.has_client_capability("roots");
+           bool elicit_ok = q.has_client_capability("elicitation/form");
+           bool sample_ok = q.has_client_capability("sampling"), roots_ok = q.has_client_capability("roots");
            if (!elicit_ok && !sample_ok && !roots_ok) {
              r.result(text_result("The client declared no input capability: nothing to ask"));
              return;
@@ -541,7 +546,8 @@ void add_task_tools(mcp::server_builder &b) {
              if (sleep_unless_cancelled(r, static_cast<long>(seconds * 1000))) {
                answer_unless_gone([&] { r.tool_error("cancelled"); });
              } else {
-               answer_unless_gone([&] { r.result(text_result("Computed " + label + " after " + format_seconds(seconds) + " s")); });
+               answer_unless_gone(
+                   [&] { r.result(text_result("Computed " + label + " after " + format_seconds(seconds) + " s")); });
              }
            });
          });
@@ -568,7 +574,8 @@ void add_task_tools(mcp::server_builder &b) {
              r.result(text_result((*confirmed ? "Deleted " : "Kept ") + file));
            } else {
              r.input_required(
-                 object({elicit("confirm", "Delete " + file + "?", form("confirm", "boolean", "Confirm the deletion"))}));
+                 object({elicit("confirm", "Delete " + file + "?",
+                                form("confirm", "boolean", "Confirm the deletion"))}));
            }
          });
   b.tool(task_tool("multi_input", "Task-supporting: asks two questions at once, then reports both answers", "optional",
@@ -631,12 +638,15 @@ void add_resources_and_prompts(mcp::server_builder &b) {
                         string id = mcp::json::get_string(q.template_vars(), "/id").value_or("");
                         string data = R"({"id":)" + quote(id) + R"(,"templateTest":true,"data":)" +
                                       quote("Data for ID: " + id) + "}";
-                        return R"({"contents":[{"uri":)" + quote(q.uri()) + R"(,"mimeType":"application/json","text":)" +
+                        return R"({"contents":[{"uri":)" + quote(q.uri()) +
+                               R"(,"mimeType":"application/json","text":)" +
                                quote(data) + "}]}";
                       });
 
   b.prompt(R"({"name":"test_simple_prompt","description":"A simple prompt without arguments"})",
-           [](const mcp::request &) { return R"({"messages":[)" + user_text("This is a simple prompt for testing.") + "]}"; });
+           [](const mcp::request &) {
+             return R"({"messages":[)" + user_text("This is a simple prompt for testing.") + "]}";
+           });
   b.prompt(R"({"name":"test_prompt_with_arguments","description":"A prompt with two required arguments",)"
            R"("arguments":[{"name":"arg1","description":"First argument","required":true},)"
            R"({"name":"arg2","description":"Second argument","required":true}]})",

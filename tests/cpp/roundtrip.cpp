@@ -190,7 +190,8 @@ void json_readers() {
   expect(mcp::json::get_string(doc, "/a/b/1") == "two", "json::get_string", "");
   expect(mcp::json::get_bool(doc, "/a/b/2") == true, "json::get_bool", "");
   expect(mcp::json::get_double(doc, "/n") == 2.5, "json::get_double", "");
-  expect(mcp::json::get_int64(doc, mcp::json::escape("k/x")) == 7, "json::escape and get_int64", mcp::json::escape("k/x"));
+  expect(mcp::json::get_int64(doc, mcp::json::escape("k/x")) == 7, "json::escape and get_int64",
+         mcp::json::escape("k/x"));
   expect(!mcp::json::get_string(doc, "/n") && !mcp::json::get_int64(doc, "/n") && !mcp::json::get(doc, "/a/zz") &&
              !mcp::json::get("", "/a"),
          "json: nothing of the type there is nullopt", "");
