@@ -1,9 +1,16 @@
 // mcp.hpp end to end: a C++ server (tools returning JSON, a throwing tool, a tool answering through
 // its responder from another thread, an rpc_error, a resource and a prompt) reached by a C++ client
 // over Streamable HTTP in both eras and over stdio (this program started again with --serve-stdio),
-// plus the async call, the error type and the builder's refusals. Built with -std=c++17 (and c++20)
-// -Wall -Wextra -Wpedantic -Werror; run plainly, under ASan+UBSan and under valgrind
+// plus the async call, tasks over HTTP (followed, as a future, listed, cancelled through the
+// handler's on_cancel), the error type, mcp::json's readers and the refusals of the builder and the
+// configurations (skills, OAuth on both sides, the client's version). Built with -std=c++17 (and
+// c++20) -Wall -Wextra -Wpedantic -Werror; run plainly, under ASan+UBSan and under valgrind
 // (scripts/test.d/11-cpp.sh).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -15,6 +22,8 @@
 namespace {
 
 bool has(const std::string &haystack, const std::string &needle) { return haystack.find(needle) != std::string::npos; }
+
+std::atomic<int> sleepy_cancels{0};
 
 mcp::server make_server() {
   mcp::server_builder b("cpp-roundtrip", "1.0.0");
@@ -39,6 +48,29 @@ mcp::server make_server() {
       r.result(R"({"content":[{"type":"text","text":"answered later"}]})");
     }).detach();
   });
+  // A task (tasks extension): sleeps `ms` milliseconds on a thread of its own, or less when
+  // cancelled (responder::on_cancel).
+  b.tool(R"({"name":"sleepy","inputSchema":{"type":"object","properties":{"ms":{"type":"integer"}}},)"
+         R"("execution":{"taskSupport":"optional"}})",
+         [](mcp::responder r) {
+           r.start_task();
+           auto cancel = std::make_shared<std::promise<void>>();
+           std::future<void> cancelled = cancel->get_future();
+           r.on_cancel([cancel] {
+             sleepy_cancels++;
+             cancel->set_value();
+           });
+           std::thread([r = std::move(r), cancelled = std::move(cancelled)]() mutable {
+             int64_t ms = mcp::json::get_int64(r.req().arguments(), "/ms").value_or(0);
+             bool stopped = cancelled.wait_for(std::chrono::milliseconds(ms)) == std::future_status::ready;
+             try {
+               r.result(stopped ? R"({"content":[{"type":"text","text":"stopped"}]})"
+                                : R"({"content":[{"type":"text","text":"slept"}]})");
+             } catch (const mcp::error &) {
+               // Cancelled: the task has ended and takes no answer.
+             }
+           }).detach();
+         });
   b.resource(R"({"uri":"test://motd","name":"motd","mimeType":"text/plain"})", [](const mcp::request &req) {
     return R"({"contents":[{"uri":")" + std::string(req.uri()) + R"(","mimeType":"text/plain","text":"be kind"}]})";
   });
@@ -93,6 +125,109 @@ void exercise(const mcp::client &c, const char *how) {
 
 }  // namespace
 
+// Tasks over HTTP: created, followed to the end (blocking and as a future), read back, listed
+// (2025-11-25), cancelled (the handler's on_cancel runs, the result is the cancellation).
+void tasks(const mcp::client &c, const char *how) {
+  std::string label = std::string(how) + ": task ";
+  try {
+    auto create = [&](const char *args) {
+      std::string created = c.call_tool_as_task("sleepy", args);
+      std::optional<std::string> id = mcp::json::get_string(created, "/task/taskId");
+      expect(id.has_value(), (label + "created").c_str(), created);
+      return id.value_or("no task");
+    };
+    std::string id = create(R"({"ms":30})");
+    std::string r = c.task_result(id);
+    expect(has(r, "slept"), (label + "result").c_str(), r);
+    r = c.get_task(id);
+    expect(has(r, "\"completed\""), (label + "read back").c_str(), r);
+    r = c.task_result_async(create(R"({"ms":30})")).get();
+    expect(has(r, "slept"), (label + "result as a future").c_str(), r);
+    if (c.era() == MCP_ERA_LEGACY) {
+      r = c.list_tasks();
+      expect(has(r, id), (label + "listed").c_str(), r);
+    }
+    int cancels = sleepy_cancels.load();
+    std::string slow = create(R"({"ms":20000})");
+    c.cancel_task(slow);
+    try {
+      r = c.task_result(slow);
+      expect(false, (label + "cancelled: no result").c_str(), r);
+    } catch (const mcp::error &e) {
+      expect(e.status() == MCP_STATUS_CANCELLED || e.status() == MCP_STATUS_RPC_ERROR,
+             (label + "cancelled: no result").c_str(), e.what());
+    }
+    for (int i = 0; i < 500 && sleepy_cancels.load() == cancels; i++) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    expect(sleepy_cancels.load() == cancels + 1, (label + "cancelled: on_cancel ran").c_str(),
+           std::to_string(sleepy_cancels.load() - cancels));
+    r = c.get_task(slow);
+    expect(has(r, "\"cancelled\""), (label + "cancelled: its status").c_str(), r);
+  } catch (const mcp::error &e) {
+    expect(false, (label + "calls").c_str(), e.what());
+  }
+}
+
+// Runs `f`, which must throw mcp::error with `status` and a message of its own (more than the
+// status's description).
+template <typename F>
+void expect_refusal(const char *what, mcp_status status, F f) {
+  try {
+    f();
+    expect(false, what, "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.status() == status && std::string(e.what()) != mcp_status_describe(status), what,
+           std::string(mcp_status_describe(e.status())) + ": " + e.what());
+  }
+}
+
+// mcp::json: values by JSON Pointer; nothing there, another type or an empty text is std::nullopt;
+// text that is not JSON and a pointer without its '/' are errors.
+void json_readers() {
+  const std::string doc = R"({"a":{"b":[1,"two",true]},"n":2.5,"k/x":7})";
+  expect(mcp::json::get(doc, "/a/b/0") == "1", "json::get", mcp::json::get(doc, "/a/b/0").value_or("none"));
+  expect(mcp::json::get_string(doc, "/a/b/1") == "two", "json::get_string", "");
+  expect(mcp::json::get_bool(doc, "/a/b/2") == true, "json::get_bool", "");
+  expect(mcp::json::get_double(doc, "/n") == 2.5, "json::get_double", "");
+  expect(mcp::json::get_int64(doc, mcp::json::escape("k/x")) == 7, "json::escape and get_int64",
+         mcp::json::escape("k/x"));
+  expect(!mcp::json::get_string(doc, "/n") && !mcp::json::get_int64(doc, "/n") && !mcp::json::get(doc, "/a/zz") &&
+             !mcp::json::get("", "/a"),
+         "json: nothing of the type there is nullopt", "");
+  std::vector<std::string> keys = mcp::json::keys(doc, "").value_or(std::vector<std::string>{});
+  std::sort(keys.begin(), keys.end());
+  expect(keys == std::vector<std::string>{"a", "k/x", "n"}, "json::keys", std::to_string(keys.size()) + " keys");
+  expect(mcp::json::quote("say \"hi\"\n") == R"("say \"hi\"\n")", "json::quote", mcp::json::quote("say \"hi\"\n"));
+  expect_refusal("json: text that is not JSON", MCP_STATUS_INVALID_JSON, [] { mcp::json::get("{not json", "/a"); });
+  expect_refusal("json: a pointer without '/'", MCP_STATUS_INVALID_ARGUMENT, [&] { mcp::json::get(doc, "a"); });
+}
+
+// The configurations' refusals name the reason.
+void refusals() {
+  expect_refusal("a skill without frontmatter", MCP_STATUS_INVALID_ARGUMENT, [] { mcp::skill("# no frontmatter\n"); });
+  expect_refusal("a skill file outside the skill", MCP_STATUS_INVALID_ARGUMENT, [] {
+    mcp::skill("---\nname: s\ndescription: d\n---\n").file("../x.md", "text/markdown", "x");
+  });
+  expect_refusal("OAuth on a resource that is not a URL", MCP_STATUS_INVALID_ARGUMENT, [] {
+    mcp::resource_server_config auth("not a url", [](std::string_view, mcp::token_responder) {});
+    auth.authorization_server("https://auth.example.com");
+    mcp::http_server_config().auth(auth);
+  });
+  try {
+    mcp::oauth_config("c", "not a redirect URI");
+    expect(false, "an OAuth client with a bad redirect URI is refused", "accepted");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "an OAuth client with a bad redirect URI is refused", e.what());
+  }
+  try {
+    mcp::client_config().version("1999-01-01");
+    expect(false, "client_config: an unknown revision is refused", "accepted");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "client_config: an unknown revision is refused", e.what());
+  }
+}
+
 int main(int argc, char **argv) {
   mcp::runtime rt(2);
   if (argc > 1 && std::string(argv[1]) == "--serve-stdio") {
@@ -109,6 +244,7 @@ int main(int argc, char **argv) {
       mcp::client c = mcp::client_builder("cpp-client", "1.0.0").protocol_version(v).connect_http(rt, http.url());
       expect(c.era() == (std::string(v) == "2026-07-28" ? MCP_ERA_MODERN : MCP_ERA_LEGACY), "era", v);
       exercise(c, v);
+      tasks(c, v);
       c.close();
     }
   }
@@ -134,6 +270,8 @@ int main(int argc, char **argv) {
   } catch (const mcp::error &e) {
     expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "an unknown revision is refused", e.what());
   }
+  json_readers();
+  refusals();
   if (failures) {
     std::fprintf(stderr, "%d failed\n", failures);
     return 1;
