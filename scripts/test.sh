@@ -8,15 +8,14 @@
 #   - the side lane starts at once: the fuzz step (scripts/test.d/50-fuzz.sh, a nightly workspace with
 #     its own target directory in fuzz/), then the distribution step (70-dist.sh: builds for an
 #     explicit --target, whose directory the main lane never locks; the conformance suite it shares
-#     with the other lanes is installed under a lock), then the C ABI and C++ steps (10-c-abi.sh,
-#     11-cpp.sh: valgrind and sanitizers; their cargo builds wait for the main lane's at cargo's lock,
-#     they install nothing the main lane does, and the C ABI step's release leg runs on the C bundle
-#     step 70 built);
+#     with the other lanes is installed under a lock), then the C ABI step (10-c-abi.sh: valgrind
+#     and sanitizers; its cargo builds wait for the main lane's at cargo's lock, it installs nothing
+#     the main lane does, and its release leg runs on the C bundle step 70 built);
 #   - the main lane runs the lints and `cargo test`, then the Python steps (20, 40, 41-python-...:
 #     they share the venvs, which step 40 installs the package into), while
 #   - the beside lane, started once `cargo test` has built everything and the shared venvs exist,
-#     runs the C conformance, Rust conformance, Node and bundle steps (`beside_steps`: none of them
-#     writes a venv; each has its own scratch directory);
+#     runs the C conformance, Rust conformance, Node, bundle and C++ steps (`beside_steps`: none of
+#     them writes a venv; each has its own scratch directory);
 #   - the steps that use the Python, Node and C builds together (44, 60: `last_steps`) run last, once
 #     the beside lane has ended.
 # The Debian packages of all steps are installed first, once. The side and beside lanes' output is
@@ -61,7 +60,7 @@ lane_steps() {
     run_step "$extra" || { echo "error: $extra failed"; return 1; }
   done
 }
-side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/70-dist.sh scripts/test.d/10-c-abi.sh scripts/test.d/11-cpp.sh)
+side_steps=(scripts/test.d/50-fuzz.sh scripts/test.d/70-dist.sh scripts/test.d/10-c-abi.sh)
 side_lane() {
   lane_steps side "${side_steps[@]:0:2}" || return 1
   # The C ABI step's release leg runs on the C bundle the distribution step has just built
@@ -69,7 +68,7 @@ side_lane() {
   C_ABI_RELEASE_BUNDLE=$(ls "$(target_dir)"/dist-test/libmcp-*-x86_64-linux-gnu.tar.gz 2> /dev/null) \
     || { echo "error: no C bundle from scripts/test.d/70-dist.sh"; return 1; }
   export C_ABI_RELEASE_BUNDLE
-  lane_steps side "${side_steps[@]:2}" || return 1
+  lane_steps side scripts/test.d/10-c-abi.sh || return 1
   step "side lane done"
 }
 # Job control gives the side lane a process group of its own, so that one kill stops all of it.
@@ -116,7 +115,7 @@ ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
 
 beside_steps=(scripts/test.d/12-c-conformance.sh scripts/test.d/30-conformance-server.sh
   scripts/test.d/31-conformance-client.sh scripts/test.d/41-node.sh scripts/test.d/42-node-conformance.sh
-  scripts/test.d/43-cli-bundle.sh)
+  scripts/test.d/43-cli-bundle.sh scripts/test.d/11-cpp.sh)
 last_steps=(scripts/test.d/44-mount-interop.sh scripts/test.d/45-soak-hosts.sh scripts/test.d/60-redis.sh)
 beside_log="$logs/beside.log"
 beside_lane() {
