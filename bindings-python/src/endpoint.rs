@@ -11,7 +11,8 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 
-use crate::task::{Task, spawn_py};
+use crate::loop_queue::LoopQueue;
+use crate::task::{Task, spawn_to_future};
 
 /// What the handler's context reads back with `RequestContext::http_extension`: the object the
 /// ASGI app attached to the request (its scope).
@@ -42,14 +43,18 @@ fn header_part(pair: &Bound<'_, PyAny>, i: usize) -> PyResult<String> {
 #[pymethods]
 impl Endpoint {
     /// Answers one HTTP request: `headers` are ASGI's `[(name, value), ...]` (bytes), `body` the
-    /// whole body read so far, `extension` what handlers get as the request's extension. Calls
-    /// `done(ok, (status, headers, body, stream))`: `body` is the whole body (bytes) and
-    /// `stream` None, or `body` None and `stream` a `ResponseStream` of the SSE events. Aborting
-    /// the returned task drops the exchange (a 2026-07-28 request is then cancelled).
-    #[pyo3(signature = (done, method, target, headers, body, extension=None))]
+    /// whole body read so far, `extension` what handlers get as the request's extension.
+    /// Completes the asyncio future `answer` with `(status, headers, body, stream)`: `body` is the
+    /// whole body (bytes) and `stream` None, or `body` None and `stream` a `ResponseStream` of the
+    /// SSE events; through `queue` when given (a `LoopQueue` drained on the future's loop, see
+    /// `spawn_to_future`). Aborting the returned task drops the exchange (a 2026-07-28 request is
+    /// then cancelled).
+    #[pyo3(signature = (queue, answer, method, target, headers, body, extension=None))]
+    #[allow(clippy::too_many_arguments)]
     fn exchange(
         &self,
-        done: Py<PyAny>,
+        queue: Option<Py<LoopQueue>>,
+        answer: Py<PyAny>,
         method: String,
         target: String,
         headers: &Bound<'_, PyAny>,
@@ -66,7 +71,7 @@ impl Endpoint {
             req = req.extension::<Extension>(Arc::new(ext));
         }
         let endpoint = self.inner.clone();
-        let answer = async move {
+        let work = async move {
             let mut exchange = endpoint.exchange(req).await;
             let whole = if exchange.body.is_stream() {
                 None
@@ -79,7 +84,7 @@ impl Endpoint {
             };
             Ok::<_, libmcp::Error>((exchange, whole))
         };
-        spawn_py(done, answer, |py, (exchange, whole)| {
+        spawn_to_future(queue, answer, work, |py, (exchange, whole)| {
             let headers = PyList::empty(py);
             for (name, value) in &exchange.headers {
                 let pair = (
@@ -125,9 +130,10 @@ pub struct ResponseStream {
 
 #[pymethods]
 impl ResponseStream {
-    /// Calls `done(True, chunk)` with the next event's bytes, or `done(True, None)` once the stream
-    /// has ended (or was closed). Aborting the returned task ends the stream.
-    fn next_chunk(&self, done: Py<PyAny>) -> PyResult<Task> {
+    /// Completes the asyncio future `answer` (through `queue`, as `Endpoint.exchange` does) with
+    /// the next event's bytes, or None once the stream has ended (or was closed). Aborting the
+    /// returned task ends the stream.
+    fn next_chunk(&self, queue: Option<Py<LoopQueue>>, answer: Py<PyAny>) -> PyResult<Task> {
         let slot = self.body.clone();
         let next = async move {
             let taken = slot.lock().take();
@@ -140,7 +146,7 @@ impl ResponseStream {
             }
             Ok(chunk)
         };
-        spawn_py(done, next, |py, chunk| {
+        spawn_to_future(queue, answer, next, |py, chunk| {
             Ok(match chunk {
                 Some(bytes) => PyBytes::new(py, &bytes).into_any().unbind(),
                 None => py.None(),

@@ -6,7 +6,11 @@
 //! GIL, and writes one byte to a socket the loop watches (`loop.add_reader(queue.fileno(),
 //! queue.drain)`) when the queue was empty; the loop's `drain` runs every queued call in one go.
 //! Once closed (serving ended), calls go to the Python workers instead (`executor.rs`).
+//!
+//! The mounted endpoint (`endpoint.rs`) queues the results of its engine operations here too, so
+//! that they complete their awaiting futures on the loop without an engine thread taking the GIL.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
@@ -18,6 +22,31 @@ use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 
 use crate::executor::{self, Job};
+
+thread_local! {
+    /// Set while `drain` runs queued calls: this thread is then the queue's event loop.
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the thread as draining until dropped (a panicking call included).
+struct Draining(bool);
+
+impl Draining {
+    fn enter() -> Self {
+        Draining(DRAINING.with(|d| d.replace(true)))
+    }
+}
+
+impl Drop for Draining {
+    fn drop(&mut self) {
+        DRAINING.with(|d| d.set(self.0));
+    }
+}
+
+/// Whether the calling thread is running a queue's calls on its event loop (`drain`).
+pub fn draining() -> bool {
+    DRAINING.with(Cell::get)
+}
 
 #[derive(Default)]
 struct State {
@@ -37,7 +66,7 @@ pub struct LoopQueue {
 
 impl LoopQueue {
     /// Queues `job` for the loop, or hands it back when the queue is closed.
-    fn push(&self, job: Job) -> Result<(), Job> {
+    pub(crate) fn push(&self, job: Job) -> Result<(), Job> {
         let mut st = self.state.lock();
         if st.closed {
             return Err(job);
@@ -90,6 +119,7 @@ impl LoopQueue {
             std::mem::take(&mut st.queue)
         };
         let n = jobs.len();
+        let _draining = Draining::enter();
         for job in jobs {
             job(py);
         }

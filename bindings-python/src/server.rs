@@ -340,6 +340,22 @@ impl Server {
         self.inner.notify(Change::ResourceUpdated(uri));
     }
 
+    /// Tells clients that the `list` list changed (`"tools"`, `"prompts"` or `"resources"`).
+    fn notify_list_changed(&self, list: &str) -> PyResult<()> {
+        let change = match list {
+            "tools" => Change::Tools,
+            "prompts" => Change::Prompts,
+            "resources" => Change::Resources,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "no list {other:?} to announce (tools, prompts, resources)"
+                )));
+            }
+        };
+        self.inner.notify(change);
+        Ok(())
+    }
+
     /// Serves this process's stdin and stdout until stdin closes or `stop()` is called on the
     /// returned handle; `done(ok, value)` is called at the end.
     fn serve_stdio(&self, done: Py<PyAny>) -> PyResult<Stopper> {

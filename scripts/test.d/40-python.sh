@@ -2,7 +2,7 @@
 # The Python package (bindings-python): builds the extension with maturin in debug mode into the
 # workspace's target directory (no separate release build of the dependency tree), installs it into
 # the venv at .venv (editable), then runs its pytest suite (both eras over stdio and HTTP, MRTR, errors,
-# cancellation, concurrency, exit and fork, OAuth client and resource server against the test
+# cancellation, concurrency, exit and fork, trio, OAuth client and resource server against the test
 # authorization server, the official SDK as a client and as a server, the Rust
 # everything-server as a server, pydantic validation, the SDK's FastMCP/MCPServer signatures and
 # the SDK's own example servers compared on the SDK and on libmcp), `mypy.stubtest` on the

@@ -1,6 +1,8 @@
 """Type stubs of the native module (``bindings-python/src``). Asynchronous operations take a
-``done(ok, value)`` callable, called from an engine thread, and return a :class:`Task`."""
+``done(ok, value)`` callable, called from an engine thread, and return a :class:`Task`; those of the
+mounted endpoint complete an asyncio future instead (through a :class:`LoopQueue`)."""
 
+import asyncio
 from typing import Any, Callable, final
 
 __all__ = [
@@ -202,7 +204,7 @@ class HttpServer:
 
 @final
 class LoopQueue:
-    """Calls of ``async def`` handlers queued for the serving event loop."""
+    """Calls queued for an event loop (``async def`` handlers, the mounted endpoint's answers)."""
 
     def __new__(cls) -> LoopQueue: ...
     def fileno(self) -> int: ...
@@ -246,6 +248,7 @@ class Server:
     def tool_definition(self, name: str) -> dict[str, Any] | None: ...
     def capabilities(self) -> dict[str, Any]: ...
     def notify_resource_updated(self, uri: str) -> None: ...
+    def notify_list_changed(self, list: str) -> None: ...
     def serve_stdio(self, done: _Done) -> Stopper: ...
     def serve_http(self, done: _Done, host: str, port: int, options: dict[str, Any] | None = None) -> Task: ...
     def endpoint(self, options: dict[str, Any] | None = None) -> Endpoint: ...
@@ -256,7 +259,8 @@ class Endpoint:
 
     def exchange(
         self,
-        done: _Done,
+        queue: LoopQueue | None,
+        answer: asyncio.Future[Any],
         method: str,
         target: str,
         headers: Any,
@@ -271,7 +275,7 @@ class Endpoint:
 class ResponseStream:
     """The SSE events of one endpoint response."""
 
-    def next_chunk(self, done: _Done) -> Task: ...
+    def next_chunk(self, queue: LoopQueue | None, answer: asyncio.Future[Any]) -> Task: ...
     def close(self) -> None: ...
 
 @final

@@ -15,7 +15,6 @@ from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any
 
 from . import _native
-from ._bridge import start_native
 
 __all__ = ["AsgiApp"]
 
@@ -63,6 +62,10 @@ async def _read_body(receive: Receive, headers: list[tuple[bytes, bytes]], limit
     return b"".join(chunks)
 
 
+_NOT_ASYNCIO = ("the MCP endpoint's ASGI app runs on asyncio (uvicorn, hypercorn's asyncio or uvloop "
+                "workers), not on trio: serve it with an asyncio worker, or run the server itself under "
+                "trio (serve_async)")
+
 #: How long an engine operation runs before the endpoint starts watching for the client going away.
 #: Most answers come sooner, and a task per request that waits for ``http.disconnect`` was a large
 #: share of a mounted call's cost; a client that leaves a quicker call is not noticed (its answer is
@@ -75,10 +78,11 @@ class _Watch:
     once an operation has waited ``WATCH_AFTER`` (then it watches until the request ends). When the
     client goes, the operation waited for is dropped and reads as None."""
 
-    __slots__ = ("_loop", "_receive", "_task", "_timer", "_waiting", "gone")
+    __slots__ = ("_loop", "_queue", "_receive", "_task", "_timer", "_waiting", "gone")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, receive: Receive) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, queue: _native.LoopQueue | None, receive: Receive) -> None:
         self._loop = loop
+        self._queue = queue
         self._receive = receive
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -100,11 +104,13 @@ class _Watch:
                 answer.set_result(None)
 
     async def run(self, method: Callable[..., Any], *args: Any) -> Any:
-        """Runs the engine operation ``method(done, *args)``: its value, or None once the client
-        went (the operation is then dropped)."""
+        """Runs the engine operation ``method(queue, answer, *args)``, which completes the future
+        ``answer`` through the app's loop queue: its value, or None once the client went (the
+        operation is then dropped)."""
         if self.gone:
             return None
-        answer, operation = start_native(method, *args)
+        answer: asyncio.Future[Any] = self._loop.create_future()
+        operation = method(self._queue, answer, *args)
         self._waiting = (answer, operation)
         if self._task is None and self._timer is None:
             self._timer = self._loop.call_later(WATCH_AFTER, self._start)
@@ -122,6 +128,14 @@ class _Watch:
             self._timer = None
         if self._task is not None:
             self._task.cancel()
+
+
+def _detach_queue(loop: asyncio.AbstractEventLoop, queue: _native.LoopQueue) -> None:
+    """Stops draining ``queue`` on ``loop``; answers still to come complete through
+    ``call_soon_threadsafe``."""
+    with contextlib.suppress(RuntimeError):  # a closed loop (uvloop raises)
+        loop.remove_reader(queue.fileno())
+    queue.close()
 
 
 def _target(scope: Scope) -> str:
@@ -155,6 +169,7 @@ class AsgiApp:
         self._limit = endpoint.max_body_bytes
         self._serve_on = serve_on
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: _native.LoopQueue | None = None
         self._serving: contextlib.ExitStack | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -191,18 +206,35 @@ class AsgiApp:
             self._serving.close()
             self._serving = None
         self._loop = None
+        self._queue = None
 
     def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Runs the server's ``async def`` handlers on ``loop`` (the ASGI server's)."""
+        """Runs the server's ``async def`` handlers on ``loop`` (the ASGI server's), and the
+        engine's answers complete their futures there: queued and drained by the loop in
+        batches (``LoopQueue``), so that no engine thread waits for the GIL to deliver one. A
+        loop without ``add_reader`` gets them through ``call_soon_threadsafe``."""
         if self._loop is loop:
             return
         if self._serving is not None:
             self._serving.close()
         self._serving = contextlib.ExitStack()
         self._serving.enter_context(self._serve_on(loop))
+        queue = _native.LoopQueue()
+        try:
+            loop.add_reader(queue.fileno(), queue.drain)
+        except NotImplementedError:
+            queue.close()
+            self._queue = None
+        else:
+            self._serving.callback(_detach_queue, loop, queue)
+            self._queue = queue
         self._loop = loop
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError(_NOT_ASYNCIO) from None
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
@@ -224,14 +256,17 @@ class AsgiApp:
                 return
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        loop = asyncio.get_running_loop()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError(_NOT_ASYNCIO) from None
         if self._loop is not loop:
             self._attach(loop)
         headers = scope["headers"]
         body = await _read_body(receive, headers, self._limit)
         if body is None:
             return
-        watch = _Watch(loop, receive)
+        watch = _Watch(loop, self._queue, receive)
         try:
             # Dropping the exchange when the client goes cancels a 2026-07-28 call in flight.
             answer = await watch.run(self._endpoint.exchange, scope["method"], _target(scope), headers,

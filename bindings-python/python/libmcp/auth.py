@@ -19,7 +19,6 @@ RFC 6750 challenges. Handlers see the principal as ``ctx.auth``.
 
 from __future__ import annotations
 
-import asyncio
 import http.server
 import json
 import logging
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol, TypedDict, Union
 
 from . import _native
-from ._bridge import run_then
+from ._bridge import Loop, run_then
 from .errors import AuthError, InvalidToken
 
 __all__ = [
@@ -133,7 +132,7 @@ class ResourceServer:
         self.check_audience = check_audience
         self.verify_timeout = verify_timeout
 
-    def _options(self, loop: Callable[[], asyncio.AbstractEventLoop | None],
+    def _options(self, loop: Callable[[], Loop | None],
                  tool_scopes: dict[str, list[str]]) -> dict[str, Any]:
         """The native options, verifying on the loop ``loop()`` gives (the serving loop) when
         ``verify`` is async; ``tool_scopes`` (from the decorators) are merged under the explicit
@@ -418,7 +417,7 @@ class OAuth:
             raise ValueError("client_secret needs client_id")
         if issuer is not None and client_id is None:
             raise ValueError("issuer names whose client_id to use: give client_id too")
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop: Loop | None = None
         options = {
             "client_name": client_name, "redirect_uri": redirect_uri, "client_id": client_id,
             "client_secret": client_secret, "issuer": issuer, "client_metadata_url": client_metadata_url,
@@ -450,7 +449,7 @@ class OAuth:
 
         return invoke
 
-    def _bind(self, loop: asyncio.AbstractEventLoop) -> _native.OAuth:
+    def _bind(self, loop: Loop) -> _native.OAuth:
         """The native client, with async ``authorize`` callables running on ``loop``."""
         self._loop = loop
         return self._native

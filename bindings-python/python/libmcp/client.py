@@ -8,7 +8,6 @@ exceptions of :mod:`libmcp.errors`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import inspect
 import logging
@@ -17,7 +16,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Union
 
 from . import _native
-from ._bridge import call_native
+from ._bridge import Loop, call_native, running_loop
 from ._engine_log import sync_engine_log_level
 from .errors import ProtocolError
 from .auth import OAuth
@@ -66,7 +65,7 @@ NotificationHandler = Callable[[str, McpObject], Any]
 INTERNAL_ERROR = -32603
 
 
-def _input_invoker(loop: asyncio.AbstractEventLoop, handler: Callable[[Any], Any],
+def _input_invoker(loop: Loop, handler: Callable[[Any], Any],
                    params_type: type[McpObject]) -> Callable[[Any, Any], None]:
     async def run(params: Any, reply: _native.InputReply) -> None:
         try:
@@ -88,7 +87,7 @@ def _input_invoker(loop: asyncio.AbstractEventLoop, handler: Callable[[Any], Any
     return invoke
 
 
-def _on_loop(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], wrap_args: bool = False) -> Callable[..., None]:
+def _on_loop(loop: Loop, fn: Callable[..., Any], wrap_args: bool = False) -> Callable[..., None]:
     def call(*args: Any) -> None:
         def run() -> None:
             try:
@@ -225,7 +224,7 @@ class Client:
         env_list = list(env.items()) if env else None
 
         async def connect(opts: dict[str, Any]) -> Any:
-            stderr = _on_loop(asyncio.get_running_loop(), on_stderr) if on_stderr else None
+            stderr = _on_loop(running_loop(), on_stderr) if on_stderr else None
             return await call_native(_native.connect_stdio, opts, command, list(args or []), env_list, cwd, stderr)
 
         return cls(connect, options)
@@ -265,7 +264,7 @@ class Client:
             raise TypeError(f"auth must be a libmcp.auth.OAuth, not {type(auth).__name__}")
 
         async def connect(opts: dict[str, Any]) -> Any:
-            native_auth = auth._bind(asyncio.get_running_loop()) if auth is not None else None
+            native_auth = auth._bind(running_loop()) if auth is not None else None
             return await call_native(_native.connect_http, opts, url, header_list, native_auth, roots_pem,
                                      skip_default_roots)
 
@@ -275,7 +274,7 @@ class Client:
         """Connects (``async with`` does this)."""
         if self._native is not None:
             return self
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         sync_engine_log_level()
         opts = dict(self._options)
         for key, params_type in (("elicitation", ElicitRequestParams), ("sampling", CreateMessageRequestParams)):
@@ -348,7 +347,7 @@ class Client:
         return v
 
     def _progress(self, progress: ProgressHandler | None) -> Callable[..., None] | None:
-        return _on_loop(asyncio.get_running_loop(), progress) if progress else None
+        return _on_loop(running_loop(), progress) if progress else None
 
     async def list_tools(self) -> list[Tool]:
         """Every tool (all pages)."""

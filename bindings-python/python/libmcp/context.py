@@ -9,6 +9,7 @@ from .model import McpObject, wrap
 
 if TYPE_CHECKING:
     from ._native import Request
+    from .session import Session
     from .auth import AuthInfo
     from .server import Server
 
@@ -96,6 +97,15 @@ class Context:
     def mcp_server(self) -> Server | None:
         """The server serving the request (the official SDK 2.x name)."""
         return self._server
+
+    @property
+    def session(self) -> Session:
+        """The official SDK's ``ServerSession`` as handlers use it: what the client declared and
+        the notifications to send (:class:`libmcp.session.Session`; requests to the client are
+        input rounds instead)."""
+        from .session import Session
+
+        return Session(self)
 
     @property
     def client_id(self) -> str | None:

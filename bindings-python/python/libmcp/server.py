@@ -20,7 +20,8 @@ from typing import Any, Literal, Protocol, TypeVar
 from . import _native
 from . import _pydantic
 from . import schema as _schema
-from ._bridge import call_native
+from ._bridge import (Loop, call_native, is_cancellation, running_loop, running_loop_or_none, shielded,
+                      sleep_forever, submit)
 from ._engine_log import sync_engine_log_level
 from .auth import ResourceServer
 from .asgi import AsgiApp
@@ -185,8 +186,8 @@ class Server:
         self._native = _native.Server(name, version, instructions, info or None, versions, page_size, state_key,
                                       task_ttl, task_poll_interval, task_store,
                                       [s._native() for s in skills] if skills else None, redis, limits or None)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: Loop | None = None
+        self._tasks: set[Any] = set()
         self._names: dict[str, set[str]] = {"tool": set(), "resource": set(), "template": set(), "prompt": set()}
         self._tool_scopes: dict[str, list[str]] = {}
 
@@ -517,7 +518,8 @@ class Server:
         auth: ResourceServer | None = None,
         **http: Any,
     ) -> None:
-        """Serves on the running event loop (``async def`` handlers run on it). For HTTP, ``ready``
+        """Serves on the running event loop (``async def`` handlers run on it): asyncio's, or trio's
+        (``trio.run(server.serve_async)``, ``anyio.run(..., backend="trio")``). For HTTP, ``ready``
         is called with the endpoint URL once the server listens; the keyword options are those of
         the engine's HTTP server (``path``, ``legacy_sessions``, ``http_sse``,
         ``dns_rebinding_protection``, ``allowed_hosts``, ``allowed_origins``, ``max_body_bytes``,
@@ -526,7 +528,7 @@ class Server:
         ``session_idle_timeout``, ``sse_keepalive``); a value the engine refuses is a
         ``ValueError`` naming it. ``auth`` makes it an OAuth 2.1 resource server
         (:class:`libmcp.auth.ResourceServer`)."""
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         sync_engine_log_level()
         async with self._lifespan_scope():
             self._loop = loop
@@ -554,7 +556,7 @@ class Server:
     async def _in_process(self) -> AsyncIterator[None]:
         """Serving in-process clients (see :class:`Client`) on the running loop: the lifespan,
         and ``async def`` handlers on this loop unless the server is served on it already."""
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         async with self._lifespan_scope():
             if self._loop is loop:
                 yield
@@ -580,7 +582,7 @@ class Server:
 
     async def _local(self, method: str, *args: Any) -> Any:
         client = await self._self()
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         if self._loop is loop and not self._loop.is_closed():
             return await getattr(client, method)(*args)
         previous = self._loop
@@ -622,14 +624,14 @@ class Server:
         return await self._local("get_prompt", name, arguments)
 
     @contextlib.contextmanager
-    def _serving_on(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    def _serving_on(self, loop: Loop) -> Iterator[None]:
         """Runs ``async def`` handlers on ``loop`` (a mounted endpoint's: the ASGI server's loop)."""
         self._loop = loop
         with self._loop_queue(loop):
             yield
 
     @contextlib.contextmanager
-    def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    def _loop_queue(self, loop: Loop) -> Iterator[None]:
         """While serving, calls of ``async def`` handlers are queued for ``loop`` and started there
         in batches (one wake-up of the loop for all calls queued meanwhile), not one by one from a
         worker thread. A loop without ``add_reader`` gets them from the workers."""
@@ -647,16 +649,18 @@ class Server:
             loop.remove_reader(queue.fileno())
             queue.close()
 
-    async def _serve(self, loop: asyncio.AbstractEventLoop, transport: str, host: str, port: int,
+    async def _serve(self, loop: Loop, transport: str, host: str, port: int,
                      ready: Callable[[str], Any] | None, auth: ResourceServer | None, http: dict[str, Any]) -> None:
         if transport == "stdio":
             fut: asyncio.Future[Any] = loop.create_future()
             stopper = self._native.serve_stdio(_done_for(loop, fut))
             try:
-                await asyncio.shield(fut)
-            except asyncio.CancelledError:
+                await (asyncio.shield(fut) if isinstance(loop, asyncio.AbstractEventLoop) else fut)
+            except BaseException as e:
+                if not is_cancellation(e):
+                    raise
                 stopper.stop()
-                await fut
+                await shielded(fut)
                 raise
             return
         if transport not in ("http", "streamable-http"):
@@ -672,9 +676,9 @@ class Server:
         if ready is not None:
             ready(url)
         try:
-            await asyncio.Event().wait()
+            await sleep_forever()
         finally:
-            await call_native(handle.shutdown)
+            await shielded(call_native(handle.shutdown))
 
     def asgi_app(
         self,
@@ -720,7 +724,7 @@ class Server:
         return self.asgi_app(**options)
 
     def _auth_options(self, auth: ResourceServer,
-                      loop: Callable[[], asyncio.AbstractEventLoop | None]) -> dict[str, Any]:
+                      loop: Callable[[], Loop | None]) -> dict[str, Any]:
         if not isinstance(auth, ResourceServer):
             raise TypeError(f"auth must be a libmcp.auth.ResourceServer, not {type(auth).__name__}")
         return auth._options(loop, self._tool_scopes)
@@ -747,22 +751,22 @@ class Server:
         async def main() -> None:
             try:
                 result = await run()
-            except asyncio.CancelledError:
-                request.reply_error(INTERNAL_ERROR, "cancelled")
-                return
             except BaseException as e:  # noqa: BLE001
-                fail(e)
+                if is_cancellation(e):
+                    request.reply_error(INTERNAL_ERROR, "cancelled")
+                else:
+                    fail(e)
                 return
             _answer_safely(request, answer, result, fail)
 
-        if _running_loop() is loop:
+        if running_loop_or_none() is loop:
             # Queued for the loop and drained there (_loop_queue). The set keeps the task alive.
             task = loop.create_task(main())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             request.on_cancel(lambda: loop.call_soon_threadsafe(task.cancel))
             return
-        future = asyncio.run_coroutine_threadsafe(main(), loop)
+        future = submit(loop, main())
         request.on_cancel(future.cancel)
 
 
@@ -792,11 +796,6 @@ def _plain_list(values: list[Any] | None) -> list[Any] | None:
     return [_plain(v) for v in values] if values else None
 
 
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _answer_safely(request: _native.Request, answer: Callable[[Any], None], result: Any,
@@ -808,7 +807,7 @@ def _answer_safely(request: _native.Request, answer: Callable[[Any], None], resu
             fail(e)
 
 
-def _done_for(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> Callable[[bool, Any], None]:
+def _done_for(loop: Loop, fut: asyncio.Future[Any]) -> Callable[[bool, Any], None]:
     from ._bridge import settle
 
     def done(ok: bool, value: Any) -> None:
