@@ -244,7 +244,7 @@ int main(void) {
   OK(mcp_client_builder_new(S("faults-client"), S("1.0"), &cb));
   OK(mcp_client_config_new(&cfg));
   OK(mcp_client_config_set_version(cfg, S("2026-07-28")));
-  OK(mcp_client_config_set_timeouts_ms(cfg, 10000, 0, 0));
+  OK(mcp_client_config_set_timeouts_ms(cfg, 60000, 0, 0));
   OK(mcp_client_builder_set_config(cb, cfg));
   mcp_client_config_free(cfg);
   OK(mcp_client_builder_connect_http(cb, rt, url, strlen(url), NULL, 0, &g_client, &err));

@@ -180,7 +180,7 @@ static mcp_client *connect_client(mcp_runtime *rt, const char *url, const char *
   OK(mcp_client_builder_new(S("http-test"), S("1.0"), &b));
   OK(mcp_client_config_new(&cfg));
   OK(mcp_client_config_set_version(cfg, version, strlen(version)));
-  OK(mcp_client_config_set_timeouts_ms(cfg, 10000, 0, 0));
+  OK(mcp_client_config_set_timeouts_ms(cfg, 60000, 0, 0));
   OK(mcp_client_builder_set_config(b, cfg));
   mcp_client_config_free(cfg);
   mcp_header h[] = {{{"X-Test", 6}, {"c", 1}}};
