@@ -16,8 +16,8 @@
 #   - the beside lane, started once `cargo test` has built everything and the shared venvs exist,
 #     runs the C conformance, Rust conformance, Node, bundle and C++ steps (`beside_steps`: none of
 #     them writes a venv; each has its own scratch directory);
-#   - the steps that use the Python, Node and C builds together (44, 60: `last_steps`) run last, once
-#     the beside lane has ended.
+#   - the steps that use the Python, Node and C builds together (44, 45, 60: `last_steps`) run last,
+#     once the beside lane has ended.
 # The Debian packages of all steps are installed first, once. The side and beside lanes' output is
 # kept in target/test-logs/{side,beside}.log and printed once each ends, each line prefixed "[side]"
 # or "[beside]"; the run fails if any lane failed.
