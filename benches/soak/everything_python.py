@@ -11,12 +11,13 @@ Needs the libmcp package installed in the interpreter that runs it.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "python"))
-
-from everything_server import server  # noqa: E402  (found through the path above)
+# Imported by name: the module is found through the path above, not as a package of this tree.
+server = importlib.import_module("everything_server").server
 
 
 def main() -> None:
