@@ -1,5 +1,6 @@
-//! The official schema of each legacy revision, embedded from `tests/spec/<revision>/schema.json` and
-//! read on first use, with the method tables derived from its `Client*`/`Server*` unions.
+//! The official schema of each legacy revision, embedded from `tests/spec/<revision>/schema.json`
+//! (compact and without its `description` annotations: `core/build.rs`) and read on first use, with
+//! the method tables derived from its `Client*`/`Server*` unions.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -29,24 +30,25 @@ pub(crate) struct Spec {
     unions: OnceLock<BTreeMap<usize, Leaves>>,
 }
 
-/// The legacy revisions whose schema is embedded, oldest first, with the schema text. `core/spec/`
-/// links to the repository's `tests/spec/` files, so that `cargo package` puts them in the crate.
+/// The legacy revisions whose schema is embedded, oldest first, with the schema text (as
+/// `core/build.rs` writes it). `core/spec/` links to the repository's `tests/spec/` files, so that
+/// `cargo package` puts them in the crate.
 const SCHEMAS: [(&str, &str); 4] = [
     (
         "2024-11-05",
-        include_str!("../../spec/2024-11-05/schema.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/schema-2024-11-05.json")),
     ),
     (
         "2025-03-26",
-        include_str!("../../spec/2025-03-26/schema.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/schema-2025-03-26.json")),
     ),
     (
         "2025-06-18",
-        include_str!("../../spec/2025-06-18/schema.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/schema-2025-06-18.json")),
     ),
     (
         "2025-11-25",
-        include_str!("../../spec/2025-11-25/schema.json"),
+        include_str!(concat!(env!("OUT_DIR"), "/schema-2025-11-25.json")),
     ),
 ];
 
