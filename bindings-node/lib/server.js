@@ -397,6 +397,8 @@ class Server {
   #stopStdio = null
   /** The completion handler's number (see `runFed`). */
   #completion
+  /** The numbers of the custom methods' handlers by method (see `runFed`). */
+  #methods = new Map()
 
   /** `info` is the implementation object (`{name, version, title?, description?, websiteUrl?,
    * icons?}`); `options.instructions` (or `info.instructions`) is sent to clients;
@@ -555,6 +557,29 @@ class Server {
     invokers.set(number, invoke)
   }
 
+  /** Answers requests for `method`, a method the specification does not define (`acme/search`),
+   * with `handler(params, ctx)`, which returns (or resolves to) the result object, throws an
+   * `McpError` for a JSON-RPC error, or anything else for -32603; `null` removes the handler.
+   * Without a handler such a request is answered -32601 (method not found). A method the
+   * specification defines (`tools/call`, `ping`, ...), one in the `notifications/` namespace or
+   * beginning with `rpc.` throws an `InvalidArgumentError` naming why: the engine answers those
+   * itself. No capability is declared for it. */
+  setRequestHandler (method, handler) {
+    requireString(method, 'method')
+    if (handler === null) {
+      translatedSync(() => this.#native.removeMethodHandler(method))
+      retire(this.#methods.get(method))
+      this.#methods.delete(method)
+      return
+    }
+    requireFunction(handler, 'request handler')
+    const invoke = dispatcher('request', (ctx) => handler(ctx.params, ctx))
+    const number = translatedSync(() => this.#native.setMethodHandler(method, invoke))
+    retire(this.#methods.get(method))
+    this.#methods.set(method, number)
+    invokers.set(number, invoke)
+  }
+
   /** Serves `skill` (`{skillMd, files?}`, as in the `skills` option) from now on, replacing a skill
    * of the same name, and tells clients the resource list changed. A SKILL.md or file the engine
    * refuses, or a file whose URI another resource has, throws an `InvalidArgumentError` and changes
@@ -638,8 +663,10 @@ class Server {
 
   /** Serves Streamable HTTP (both eras on one endpoint). `options`: `host` (an IP address,
    * default 127.0.0.1), `port` (default 0: any free port), `path` (default `/mcp`),
-   * `legacySessions`, `httpSse`, `dnsRebindingProtection`, `allowedHosts`, `allowedOrigins`,
-   * `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one
+   * `legacySessions`, `httpSse`, `jsonResponse` (answer every request with one JSON body, never
+   * an event stream: the handler's progress and log messages are dropped, and a request it sends
+   * the client on a legacy session fails at once), `dnsRebindingProtection`, `allowedHosts`,
+   * `allowedOrigins`, `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one
    * gets HTTP 431), `maxHeaders` (header fields per request, default 100), `maxSessions`,
    * `sessionIdleTimeoutMs` (each a non-negative integer, else a TypeError; a value the engine
    * refuses rejects with an InvalidArgumentError naming it), and `auth` for OAuth 2.1

@@ -192,6 +192,31 @@ impl NativeServer {
         Ok(key)
     }
 
+    /// Sets the handler of a request method the specification does not define (see
+    /// `Server::set_method_handler`: a method the specification defines is refused with an
+    /// InvalidArgumentError naming why); returns its number (see `js_handler`).
+    #[napi]
+    pub fn set_method_handler(
+        &self,
+        method: String,
+        handler: Function<HandlerArgs, ()>,
+    ) -> napi::Result<u32> {
+        let (h, key) = js_handler(&handler, false)?;
+        self.server
+            .set_method_handler(&method, Some(h))
+            .map_err(engine)?;
+        Ok(key)
+    }
+
+    /// Removes the handler of a custom method; unknown methods are a no-op, a method the
+    /// specification defines is refused as by `setMethodHandler`.
+    #[napi]
+    pub fn remove_method_handler(&self, method: String) -> napi::Result<()> {
+        self.server
+            .set_method_handler(&method, None)
+            .map_err(engine)
+    }
+
     /// Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
     /// its name, URI or URI template. `false` if there was none.
     #[napi]

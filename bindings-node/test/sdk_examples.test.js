@@ -40,6 +40,25 @@ function port (source) {
   return { text: out.join('\n'), changed }
 }
 
+const work = fs.mkdtempSync(path.join(__dirname, '.ported-'))
+test.after(() => fs.rmSync(work, { recursive: true, force: true }))
+
+/** A module to preload (`--require`) into an example that listens on the fixed port `fixed`: it
+ * listens on `PORT` of its environment instead. The example's own code is unchanged. */
+function movePort (fixed) {
+  const file = path.join(work, `move-port-${fixed}.cjs`)
+  fs.writeFileSync(file, [
+    "const net = require('node:net')",
+    'const listen = net.Server.prototype.listen',
+    'net.Server.prototype.listen = function (...args) {',
+    `  if (args[0] === ${fixed}) args[0] = Number(process.env.PORT)`,
+    '  return listen.apply(this, args)',
+    '}',
+    '',
+  ].join('\n'))
+  return file
+}
+
 /** A free TCP port on 127.0.0.1. */
 function freePort () {
   return new Promise((resolve, reject) => {
@@ -123,6 +142,21 @@ const RUN = {
       return { r: { isError: r.isError ?? false, structured: shape(r.structuredContent), text: typeof r.content[0].text } }
     },
   },
+  'jsonResponseStreamableHttp.js': {
+    kind: 'http',
+    // The example listens on port 3000: the preload moves it to a free port.
+    fixedPort: 3000,
+    env: (port) => ({ PORT: String(port) }),
+    // Every POST that carried a request is answered with one JSON body. Both servers drop the log
+    // messages `multi-greet` sends (they belong to no request here, and the example refuses the
+    // GET stream that would carry them; on libmcp they belong to the request, whose JSON answer
+    // has no room for them), so `logs` stays empty on both.
+    mediaTypes: true,
+    drive: async (c) => ({
+      greet: callResult(await c.callTool({ name: 'greet', arguments: { name: 'Ada' } })),
+      multi: callResult(await c.callTool({ name: 'multi-greet', arguments: { name: 'Ada' } })),
+    }),
+  },
   'elicitationFormExample.js': {
     kind: 'http',
     env: (port) => ({ PORT: String(port) }),
@@ -149,7 +183,8 @@ async function start (file, spec) {
     return { client, logs, stop: () => client.close() }
   }
   const port = await freePort()
-  const child = spawn(process.execPath, [file], { env: { ...process.env, ...spec.env(port) }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const args = spec.fixedPort ? ['--require', movePort(spec.fixedPort), file] : [file]
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...spec.env(port) }, stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise((resolve, reject) => {
     let seen = ''
     child.stdout.on('data', (d) => {
@@ -158,11 +193,19 @@ async function start (file, spec) {
     })
     child.on('exit', (code) => reject(new Error(`${path.basename(file)} exited with ${code}: ${seen}`)))
   })
-  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`))
+  // The media type of each answer to a POST that carried a request (200), with `mediaTypes`.
+  const mediaTypes = []
+  const fetchSeen = async (url, init) => {
+    const r = await fetch(url, init)
+    if (init?.method === 'POST' && r.status === 200) mediaTypes.push((r.headers.get('content-type') ?? '').split(';')[0])
+    return r
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes ? { fetch: fetchSeen } : {})
   await client.connect(transport)
   return {
     client,
     logs,
+    mediaTypes,
     stop: async () => {
       await transport.terminateSession().catch(() => {})
       await client.close()
@@ -173,7 +216,7 @@ async function start (file, spec) {
 
 /** What the client sees of a running example: its lists and what `spec.drive` collects. */
 async function transcript (file, spec) {
-  const { client, logs, stop } = await start(file, spec)
+  const { client, logs, mediaTypes, stop } = await start(file, spec)
   try {
     const caps = client.getServerCapabilities()
     const out = {
@@ -184,6 +227,10 @@ async function transcript (file, spec) {
       ...(await spec.drive(client)),
     }
     out.logs = logs
+    if (spec.mediaTypes) {
+      assert.ok(mediaTypes.length >= 3 && mediaTypes.every((t) => t === 'application/json'), `${path.basename(file)}: ${mediaTypes}`)
+      out.mediaTypes = mediaTypes
+    }
     return out
   } finally {
     await stop()
@@ -205,9 +252,6 @@ function sortKeys (v) {
     }
   }))
 }
-
-const work = fs.mkdtempSync(path.join(__dirname, '.ported-'))
-test.after(() => fs.rmSync(work, { recursive: true, force: true }))
 
 test('every example of the SDK is accounted for', () => {
   const listed = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8')

@@ -121,10 +121,29 @@ class ServerSide {
     if (capabilities === null || typeof capabilities !== 'object') throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
   }
 
-  /** Custom request handlers are not taken (the engine answers every method it knows). */
-  setRequestHandler () {
-    throw new Error('setRequestHandler is not supported: register tools, resources and prompts, whose methods the engine serves')
+  /** Answers requests for a method the specification does not define: `schema` is a Zod object
+   * schema whose `method` is a literal (as the SDK takes it), `handler(request, extra)` gets the
+   * request (`{method, params}`) as `schema` parsed it and returns the result. A method the
+   * specification defines throws an InvalidArgumentError: the engine answers those itself. */
+  setRequestHandler (schema, handler) {
+    const method = methodOf(schema)
+    if (typeof handler !== 'function') throw new TypeError(`setRequestHandler: handler must be a function, got ${describe(handler)}`)
+    const owner = this.#owner
+    owner.setRequestHandler(method, (params, ctx) => runWithExtra(ctx, owner, (extra) => handler(schema.parse({ method, params }), extra)))
   }
+
+  /** Removes the handler `setRequestHandler` set for `method`. */
+  removeRequestHandler (method) {
+    this.#owner.setRequestHandler(method, null)
+  }
+}
+
+/** The method a request schema names (its `method` literal, in Zod 3 and Zod 4). */
+function methodOf (schema) {
+  const literal = schema && typeof schema.parse === 'function' && schema.shape && schema.shape.method
+  const method = literal && (literal.value ?? (literal._zod && literal._zod.def.values && literal._zod.def.values[0]))
+  if (typeof method !== 'string') throw new TypeError('setRequestHandler: schema must be a Zod object schema whose method is a string literal')
+  return method
 }
 
 /** An MCP server with the official TypeScript SDK's `McpServer` API. `serverInfo` is `{name,

@@ -52,6 +52,8 @@ async function server (): Promise<void> {
   s.resourceTemplate('t', 'test://{id}', (uri: URL, vars) => ({ contents: [{ uri: uri.href, text: String(vars.id) }] }))
   s.prompt('p', { arguments: [{ name: 'a', required: true }] }, (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: args.a } }] }))
   s.completion(() => ({ completion: { values: [] } }))
+  s.setRequestHandler('acme/search', (params, ctx) => ({ query: params.query ?? null, id: ctx.requestId }))
+  s.setRequestHandler('acme/search', null)
   s.notifyResourceUpdated('test://r')
   const requests = [elicitUrl('Open', 'https://example.invalid'), createMessage({ messages: [], maxTokens: 1 })]
   void requests

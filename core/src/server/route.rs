@@ -73,9 +73,15 @@ pub(crate) fn dispatch(
         "ping" | "logging/setLevel" => era == Era::Legacy,
         _ => false,
     };
+    // A method the engine does not serve may have a host's handler (`custom_methods`); only
+    // such requests look for one, so a served method costs nothing more.
+    let mut custom = None;
     if !gated || (era == Era::Modern && REMOVED_IN_MODERN.contains(&method)) {
-        let e = RpcError::method_not_found(method);
-        return send_engine_error(&sink, shared, &req.id, &cancel, &e);
+        custom = server.registry.read().methods.get(method).cloned();
+        if custom.is_none() {
+            let e = RpcError::method_not_found(method);
+            return send_engine_error(&sink, shared, &req.id, &cancel, &e);
+        }
     }
     let params = req.params.unwrap_or_else(|| Value::Object(Map::new()));
     let mrtr = if INPUT_METHODS.contains(&method) && era == Era::Modern {
@@ -111,6 +117,9 @@ pub(crate) fn dispatch(
         // "Required Capabilities").
         let e = RpcError::missing_capability(json!({"extensions": { tasks::EXTENSION: {} }}));
         return fail(&ctx, &e);
+    }
+    if let Some(handler) = custom {
+        return invoke::custom_method(handler, ctx);
     }
     let result = match ctx.method() {
         "server/discover" => Ok((Kind::Cacheable, discover(shared))),

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::builder;
 use super::change::Change;
 use super::config::ServerConfig;
+use super::custom_methods;
 use super::registry::{Handler, PromptEntry, ResourceEntry};
 use super::session::Session;
 use super::skills;
@@ -271,6 +272,27 @@ impl Server {
         drop(registry);
         self.notify(Change::Resources);
         true
+    }
+
+    /// Sets (or, with `None`, removes) the handler of a request method the specification does not
+    /// define: a request for `method` then goes to `handler` (as a registered handler's would:
+    /// context, deadline, cancellation and input rounds alike) instead of being answered -32601
+    /// (method not found), in both eras. No capability is declared for it. A method the
+    /// specification defines (`tools/call`, `ping`, ...), one in the `notifications/` namespace
+    /// and one beginning with `rpc.` are refused with [`Error::InvalidArgument`](crate::Error)
+    /// naming why: the engine answers those itself. Replaces the handler set before.
+    pub fn set_method_handler(&self, method: &str, handler: Option<Handler>) -> crate::Result<()> {
+        custom_methods::check_name(method)?;
+        let mut registry = self.inner.registry.write();
+        match handler {
+            Some(h) => {
+                registry.methods.insert(method.to_string(), h);
+            }
+            None => {
+                registry.methods.remove(method);
+            }
+        }
+        Ok(())
     }
 
     /// Sets (or, with `None`, removes) the `completion/complete` handler at runtime; the completions

@@ -138,6 +138,9 @@ pub struct Registry {
     pub completion: Option<Handler>,
     /// Skills by name (their files are also in `resources`).
     pub skills: Ordered<crate::skills::Skill>,
+    /// Handlers of request methods the specification does not define, by method (see
+    /// `custom_methods`).
+    pub methods: HashMap<String, Handler>,
 }
 
 /// The legacy handshake state of a connection.

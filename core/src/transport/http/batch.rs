@@ -62,7 +62,7 @@ impl State {
                 ));
             }
             let r = self
-                .resumable_exchange(s.clone(), Input::Batch(items), caller)
+                .session_exchange(s.clone(), Input::Batch(items), caller)
                 .await;
             self.persist(&s).await;
             return r;

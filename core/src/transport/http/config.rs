@@ -78,6 +78,14 @@ pub struct HttpServerConfig {
     /// waits on) to that instance; `None` (the default) drops such an answer, as one instance alone
     /// has nobody to pass it to.
     pub relay: Option<Arc<dyn MessageRelay>>,
+    /// Answer every POST that carries requests with one JSON body (`application/json`), never an
+    /// SSE stream (the server's choice in both eras: 2025-11-25 and 2026-07-28
+    /// basic/transports/streamable-http). The handler's notifications (progress, log messages)
+    /// are then dropped, and a request it sends to the client (legacy elicitation, sampling,
+    /// roots) fails at once with -32603, as there is no stream to carry them; 2026-07-28 input
+    /// requests travel in the result (MRTR) and are not affected. Off by default: the response is
+    /// JSON when it comes first, and an SSE stream carries it otherwise.
+    pub json_response: bool,
 }
 
 impl Default for HttpServerConfig {
@@ -106,6 +114,7 @@ impl Default for HttpServerConfig {
             event_store: Arc::new(MemoryEventStore::default()),
             session_store: Arc::new(MemorySessionStore::default()),
             relay: None,
+            json_response: false,
         }
     }
 }

@@ -18,6 +18,7 @@ use super::auth;
 use super::body::{OnClose, SseBody};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::input::Input;
+use super::json_only::json_only;
 use super::media::{self, MediaRefusal};
 use super::respond::{Resp, json, plain, rpc_error, sse, without_idless_error};
 use super::security::{self, Refusal};
@@ -325,10 +326,24 @@ impl State {
             return plain(StatusCode::ACCEPTED);
         }
         let r = self
-            .resumable_exchange(s.clone(), Input::One(message), caller)
+            .session_exchange(s.clone(), Input::One(message), caller)
             .await;
         self.persist(&s).await;
         r
+    }
+
+    /// Hands a message or batch to a legacy session: answered on a resumable event stream, or
+    /// with `json_response` as one JSON body (no stream to keep or resume).
+    pub(crate) async fn session_exchange(
+        &self,
+        s: Arc<HttpSession>,
+        input: Input,
+        caller: Caller,
+    ) -> Resp {
+        if self.config.json_response {
+            return self.exchange(&s.session, input, Era::Legacy, caller).await;
+        }
+        self.resumable_exchange(s, input, caller).await
     }
 
     /// Takes an answer another instance forwarded: the session's request waiting for it, if it
@@ -347,8 +362,8 @@ impl State {
     }
 
     /// Hands a message or batch to the engine and answers without resumability (stateless
-    /// requests): 202 for notifications and responses, JSON when the response comes first, an SSE
-    /// stream otherwise.
+    /// requests, and every request with `json_response`): 202 for notifications and responses,
+    /// JSON when the response comes first (always, with `json_response`), an SSE stream otherwise.
     pub(crate) async fn exchange(
         &self,
         session: &Session,
@@ -363,6 +378,11 @@ impl State {
         // Only a single request can be cancelled; a batch runs to its end.
         let id = input.request_id();
         let (sink, mut rx) = Sink::channel();
+        let sink = if self.config.json_response {
+            json_only(sink)
+        } else {
+            sink
+        };
         input.feed(session, sink, caller);
         // Dropped with this future when the client leaves before the first message: that cancels.
         let mut guard = CancelOnDrop(id.clone().map(|id| (session.clone(), id, era)));

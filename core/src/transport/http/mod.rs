@@ -35,6 +35,7 @@ mod events;
 pub(crate) mod fuzzing;
 mod headers;
 mod input;
+mod json_only;
 mod legacy_sse;
 mod media;
 mod relay;
