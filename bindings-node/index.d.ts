@@ -149,6 +149,12 @@ export declare class NativeServer {
    */
   removeMethodHandler(method: string): void
   /**
+   * Sets (or, without a handler, removes) the handler giving the host's own entries of
+   * `resources/list` (`{resources: [...]}`), listed after the registered resources and paged
+   * by the engine (see `Server::set_resource_lister`); returns its number (see `js_handler`).
+   */
+  setResourceLister(handler?: ((arg: HandlerArgs) => void) | undefined | null): number | null
+  /**
    * Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
    * its name, URI or URI template. `false` if there was none.
    */

@@ -385,6 +385,9 @@ export declare class Server {
   /** Answers requests for a method the specification does not define (null removes the handler);
    * a method the specification defines throws InvalidArgumentError. */
   setRequestHandler (method: string, handler: RequestHandler | null): void
+  /** Entries of your own listed after the registered resources (`{resources: [...]}`, every
+   * entry each time: the engine pages the list); null removes the lister. */
+  resourceLister (lister: ((params: JsonObject, ctx: Context) => Awaitable<{ resources: JsonObject[] }>) | null): void
   /** Serves a skill from now on (replacing one of the same name); clients are told the resource
    * list changed. Throws InvalidArgumentError for a skill the engine refuses. */
   addSkill (skill: SkillDefinition): void

@@ -395,10 +395,9 @@ class Server {
   #mount = null
   #stdio = null
   #stopStdio = null
-  /** The completion handler's number (see `runFed`). */
-  #completion
-  /** The numbers of the custom methods' handlers by method (see `runFed`). */
-  #methods = new Map()
+  /** The numbers of the handlers there is one of (see `#setOne`), by slot: `completion`,
+   * `lister`, `method NAME` (see `runFed`). */
+  #ones = new Map()
 
   /** `info` is the implementation object (`{name, version, title?, description?, websiteUrl?,
    * icons?}`); `options.instructions` (or `info.instructions`) is sent to clients;
@@ -547,14 +546,27 @@ class Server {
     return this.#register('prompt', name, make, ...configAndHandler(...rest))
   }
 
+  /** Sets the handler there is one of in `slot` (see `#ones`): `handler(params, ctx)` (a
+   * function, `what` naming it in the TypeError otherwise) registered with the addon by
+   * `set(invoke)`, which gives its number; or, with `handler` null, `unset()` removes it. */
+  #setOne (slot, kind, what, handler, set, unset) {
+    let number
+    if (handler === null && unset !== undefined) {
+      translatedSync(unset)
+    } else {
+      requireFunction(handler, what)
+      const invoke = dispatcher(kind, (ctx) => handler(ctx.params, ctx))
+      number = translatedSync(() => set(invoke))
+      invokers.set(number, invoke)
+    }
+    retire(this.#ones.get(slot))
+    if (number === undefined) this.#ones.delete(slot)
+    else this.#ones.set(slot, number)
+  }
+
   /** Sets the `completion/complete` handler: `(params, ctx)` returning a CompleteResult. */
   completion (handler) {
-    requireFunction(handler, 'completion handler')
-    const invoke = dispatcher('completion', (ctx) => handler(ctx.params, ctx))
-    const number = translatedSync(() => this.#native.setCompletion(invoke))
-    retire(this.#completion)
-    this.#completion = number
-    invokers.set(number, invoke)
+    this.#setOne('completion', 'completion', 'completion handler', handler, (f) => this.#native.setCompletion(f))
   }
 
   /** Answers requests for `method`, a method the specification does not define (`acme/search`),
@@ -566,18 +578,19 @@ class Server {
    * itself. No capability is declared for it. */
   setRequestHandler (method, handler) {
     requireString(method, 'method')
-    if (handler === null) {
-      translatedSync(() => this.#native.removeMethodHandler(method))
-      retire(this.#methods.get(method))
-      this.#methods.delete(method)
-      return
-    }
-    requireFunction(handler, 'request handler')
-    const invoke = dispatcher('request', (ctx) => handler(ctx.params, ctx))
-    const number = translatedSync(() => this.#native.setMethodHandler(method, invoke))
-    retire(this.#methods.get(method))
-    this.#methods.set(method, number)
-    invokers.set(number, invoke)
+    this.#setOne(`method ${method}`, 'request', 'request handler', handler,
+      (f) => this.#native.setMethodHandler(method, f), () => this.#native.removeMethodHandler(method))
+  }
+
+  /** Adds entries of your own to `resources/list`: `lister(params, ctx)` returns (or resolves to)
+   * `{resources: [{uri, name, ...}, ...]}`, listed after the registered resources; the engine
+   * pages the whole list (`params.cursor` is the client's), so the lister gives every entry each
+   * time. An entry without a string `uri` and `name` fails the request with -32603 naming it.
+   * Reading such a URI needs a registered resource or a template that matches it. `null` removes
+   * the lister. */
+  resourceLister (lister) {
+    this.#setOne('lister', 'resource lister', 'resource lister', lister,
+      (f) => this.#native.setResourceLister(f), () => this.#native.setResourceLister(null))
   }
 
   /** Serves `skill` (`{skillMd, files?}`, as in the `skills` option) from now on, replacing a skill

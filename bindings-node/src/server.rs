@@ -217,6 +217,23 @@ impl NativeServer {
             .map_err(engine)
     }
 
+    /// Sets (or, without a handler, removes) the handler giving the host's own entries of
+    /// `resources/list` (`{resources: [...]}`), listed after the registered resources and paged
+    /// by the engine (see `Server::set_resource_lister`); returns its number (see `js_handler`).
+    #[napi]
+    pub fn set_resource_lister(
+        &self,
+        handler: Option<Function<HandlerArgs, ()>>,
+    ) -> napi::Result<Option<u32>> {
+        let Some(handler) = handler else {
+            self.server.set_resource_lister(None);
+            return Ok(None);
+        };
+        let (h, key) = js_handler(&handler, false)?;
+        self.server.set_resource_lister(Some(h));
+        Ok(Some(key))
+    }
+
     /// Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
     /// its name, URI or URI template. `false` if there was none.
     #[napi]

@@ -1,8 +1,8 @@
 'use strict'
 // What a host serves beside the engine's own methods, or asks the engine to do as the SDK does:
 // handlers of request methods the specification does not define (`server.setRequestHandler`, and
-// `server.server.setRequestHandler` of libmcp/sdk), in both eras, over HTTP; answers as one JSON
-// body (`jsonResponse`).
+// `server.server.setRequestHandler` of libmcp/sdk), in both eras, over HTTP; entries of its own
+// in `resources/list` (`resourceLister`); answers as one JSON body (`jsonResponse`).
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const { Server, Client, McpError, ErrorCode, InvalidArgumentError } = require('..')
@@ -108,4 +108,47 @@ test('jsonResponse: a request whose handler sends progress is answered with one 
   }
   // The SDK's option: a boolean.
   assert.throws(() => new sdk.StreamableHTTPServerTransport({ enableJsonResponse: 'yes' }), /enableJsonResponse must be a boolean/)
+})
+
+test('resourceLister: its entries follow the registered resources, paged by the engine, in both eras', async () => {
+  const server = new Server({ name: 'lister', version: '1.0.0' }, { pageSize: 2 })
+  server.resource('static', 'test://static', {}, (uri) => ({ contents: [{ uri: uri.href, text: 's' }] }))
+  server.resourceTemplate('user', 'users://{id}', {}, (uri, { id }) => ({ contents: [{ uri: uri.href, text: `user ${id}` }] }))
+  const seen = []
+  server.resourceLister(async (params, ctx) => {
+    seen.push(params.cursor === undefined ? 'first' : 'next')
+    assert.equal(typeof ctx.requestId === 'string' || typeof ctx.requestId === 'number', true)
+    return { resources: [{ uri: 'users://1', name: 'Ada' }, { uri: 'users://2', name: 'Grace', mimeType: 'text/plain' }] }
+  })
+  assert.throws(() => server.resourceLister('no'), TypeError)
+  const http = await server.serveHttp({ host: '127.0.0.1', port: 0, legacySessions: true })
+  try {
+    for (const protocolVersion of [MODERN, LEGACY]) {
+      const client = await Client.connectHttp(http.url, { protocolVersion })
+      try {
+        const first = await client.request('resources/list', {})
+        assert.deepEqual(first.resources.map((r) => r.uri), ['test://static', 'users://1'])
+        const second = await client.request('resources/list', { cursor: first.nextCursor })
+        assert.deepEqual(second.resources.map((r) => r.uri), ['users://2'])
+        assert.equal(second.resources[0].mimeType, 'text/plain')
+        assert.equal(second.nextCursor, undefined)
+        // A listed resource is read through the template that matches it.
+        assert.equal((await client.readResource('users://2')).contents[0].text, 'user 2')
+      } finally {
+        await client.close()
+      }
+    }
+    assert.deepEqual(seen, ['first', 'next', 'first', 'next'])
+    server.resourceLister(() => ({ resources: [{ uri: 'users://3' }] }))
+    const client = await Client.connectHttp(http.url, { protocolVersion: MODERN })
+    try {
+      await assert.rejects(client.request('resources/list', {}), (e) => e.code === ErrorCode.InternalError && /resource 0 of the resource lister's result needs a string uri and name/.test(e.message))
+      server.resourceLister(null)
+      assert.deepEqual((await client.request('resources/list', {})).resources.map((r) => r.uri), ['test://static'])
+    } finally {
+      await client.close()
+    }
+  } finally {
+    await http.close()
+  }
 })

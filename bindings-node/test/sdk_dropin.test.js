@@ -119,6 +119,7 @@ async function transcript (transport, ClientClass = Client, { waitForLogs = true
     out.templates = (await client.listResourceTemplates()).resourceTemplates
     out.readme = await client.readResource({ uri: 'docs://readme' })
     out.user = await client.readResource({ uri: 'users://42/profile' })
+    out.team = await client.readResource({ uri: 'teams://blue' })
     out.completeTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'users://{id}/profile' }, argument: { name: 'id', value: 'al' } })
     out.prompts = (await client.listPrompts()).prompts
     out.review = await client.getPrompt({ name: 'review', arguments: { language: 'rust' } })
@@ -235,7 +236,7 @@ test('libmcp/sdk\'s Client and StreamableHTTPClientTransport in place of the SDK
         // wire, not on the 2026-07-28 wire.
         w = w.map(({ execution, ...tool }) => tool)
       }
-      if (modern && (key === 'readme' || key === 'user')) {
+      if (modern && (key === 'readme' || key === 'user' || key === 'team')) {
         // The 2026-07-28 wire adds a read's cache hints.
         assert.deepEqual([g.cacheScope, g.ttlMs], ['private', 0], name)
         g = { contents: g.contents }

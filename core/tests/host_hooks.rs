@@ -1,6 +1,7 @@
 //! Hooks a host uses to serve what the engine does not define itself, or to answer as another
 //! SDK does: a handler for a request method the specification does not define
-//! (`Server::set_method_handler`), and JSON bodies in place of SSE streams
+//! (`Server::set_method_handler`), a host's own entries of `resources/list`
+//! (`Server::set_resource_lister`), and JSON bodies in place of SSE streams
 //! (`HttpServerConfig::json_response`).
 
 mod support;
@@ -8,7 +9,7 @@ mod support;
 use libmcp::Error;
 use libmcp::client::{CallOptions, VersionPreference};
 use libmcp::error::code;
-use libmcp::server::{Reply, Server, sync_handler};
+use libmcp::server::{Reply, Server, ServerConfig, sync_handler};
 use libmcp::transport::http::{Exchange, ExchangeRequest, HttpEndpoint, HttpServerConfig};
 use libmcp::version::ProtocolVersion;
 use serde_json::{Value, json};
@@ -188,4 +189,94 @@ async fn json_response_answers_with_one_json_body_in_both_eras() {
             );
         }
     }
+}
+
+#[tokio::test]
+async fn a_resource_lister_adds_its_entries_after_the_registered_ones_in_pages() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let config = ServerConfig {
+        page_size: 2,
+        ..ServerConfig::default()
+    };
+    let server = Server::builder("lister", "1.0.0")
+        .config(config)
+        .resource(json!({"uri": "test://static", "name": "static"}), |_ctx| {
+            Reply::from(json!({"contents": []}))
+        })
+        .build()
+        .unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = calls.clone();
+    server.set_resource_lister(Some(sync_handler(move |_ctx| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        Reply::from(json!({"resources": [
+            {"uri": "users://1", "name": "Ada", "mimeType": "text/plain"},
+            {"uri": "users://2", "name": "Grace"},
+        ]}))
+    })));
+    for pref in [
+        VersionPreference::Auto,
+        VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
+    ] {
+        let client = support::inprocess::connect(server.clone(), "test-client", pref).await;
+        let opts = CallOptions::default();
+        let mut uris = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = match &cursor {
+                None => json!({}),
+                Some(c) => json!({"cursor": c}),
+            };
+            let r = client
+                .request("resources/list", params, &opts)
+                .await
+                .unwrap();
+            for item in r["resources"].as_array().unwrap() {
+                uris.push(item["uri"].as_str().unwrap().to_string());
+            }
+            match r.get("nextCursor").and_then(|c| c.as_str()) {
+                Some(c) => cursor = Some(c.to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(uris, ["test://static", "users://1", "users://2"]);
+        // A cursor the engine did not make is refused without asking the host.
+        let before = calls.load(Ordering::SeqCst);
+        match client
+            .request("resources/list", json!({"cursor": "nope"}), &opts)
+            .await
+        {
+            Err(Error::Rpc(e)) => assert_eq!(e.code, code::INVALID_PARAMS),
+            other => panic!("expected -32602, got {other:?}"),
+        }
+        assert_eq!(calls.load(Ordering::SeqCst), before);
+    }
+    // An entry without a name is the host's mistake: -32603 naming it.
+    server.set_resource_lister(Some(sync_handler(|_ctx| {
+        Reply::from(json!({"resources": [{"uri": "users://3"}]}))
+    })));
+    let client =
+        support::inprocess::connect(server.clone(), "test-client", VersionPreference::Auto).await;
+    match client
+        .request("resources/list", json!({}), &CallOptions::default())
+        .await
+    {
+        Err(Error::Rpc(e)) => {
+            assert_eq!(e.code, code::INTERNAL_ERROR);
+            assert!(
+                e.message.contains("resource 0 of the resource lister"),
+                "{}",
+                e.message
+            );
+        }
+        other => panic!("expected -32603, got {other:?}"),
+    }
+    // Removed: the registered resources alone.
+    server.set_resource_lister(None);
+    let r = client
+        .request("resources/list", json!({}), &CallOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(r["resources"].as_array().unwrap().len(), 1);
 }

@@ -155,6 +155,7 @@ class McpServer {
   #prompts = new Map()
   #templates = new Map()
   #completing = false
+  #listing = false
   constructor (serverInfo, options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}`)
     const { capabilities, ...rest } = options
@@ -228,6 +229,7 @@ class McpServer {
       handle.resourceTemplate = template
       this.#templates.set(template.template, handle)
       if (template.hasCompleters) this.#enableCompletion()
+      if (template.listCallback) this.#enableListing()
       return handle
     }
     if (typeof uriOrTemplate !== 'string') throw new TypeError(`registerResource: expected a URI string or a ResourceTemplate, got ${describe(uriOrTemplate)}`)
@@ -273,6 +275,28 @@ class McpServer {
     if (typeof rest[0] === 'string') config.description = rest.shift()
     if (rest.length > 1) config.argsSchema = rest.shift()
     return this.registerPrompt(name, config, rest[0])
+  }
+
+  /** Lists the resources of every template's `list` callback after the registered resources (the
+   * engine's resource lister, which pages the whole list). */
+  #enableListing () {
+    if (this.#listing) return
+    this.#listing = true
+    const owner = this.#server
+    owner.resourceLister((_params, ctx) => runWithExtra(ctx, owner, (extra) => this.#listTemplates(extra)))
+  }
+
+  /** As the SDK lists them: each resource a template's `list` gives, over the template's metadata;
+   * removed and disabled templates are left out (the engine serves neither). */
+  async #listTemplates (extra) {
+    const resources = []
+    for (const handle of this.#templates.values()) {
+      const list = handle.resourceTemplate.listCallback
+      if (!list || !handle.enabled) continue
+      const result = await list(extra)
+      for (const resource of result.resources) resources.push({ ...handle.config, ...resource })
+    }
+    return { resources }
   }
 
   #enableCompletion () {

@@ -54,6 +54,8 @@ async function server (): Promise<void> {
   s.completion(() => ({ completion: { values: [] } }))
   s.setRequestHandler('acme/search', (params, ctx) => ({ query: params.query ?? null, id: ctx.requestId }))
   s.setRequestHandler('acme/search', null)
+  s.resourceLister((params) => ({ resources: [{ uri: 'test://listed', name: String(params.cursor ?? 'first') }] }))
+  s.resourceLister(null)
   s.notifyResourceUpdated('test://r')
   const requests = [elicitUrl('Open', 'https://example.invalid'), createMessage({ messages: [], maxTokens: 1 })]
   void requests

@@ -295,6 +295,19 @@ impl Server {
         Ok(())
     }
 
+    /// Sets (or, with `None`, removes) the handler that adds the host's own entries to
+    /// `resources/list`: it is called for each `resources/list` request (its context carries the
+    /// request's params, `cursor` among them) and answers `{resources: [Resource, ...]}` (each with
+    /// a string `uri` and `name`, else the request gets -32603 naming the entry). The engine lists
+    /// the registered resources first and then these, and answers the page the request's cursor
+    /// names: pagination stays the engine's, so the handler gives every entry each time. A
+    /// resource it lists is read like any other URI (`resources/read` finds a registered resource
+    /// or a template that matches it). The resources capability is declared once a resource or
+    /// template is registered (or the builder enabled it), as without it.
+    pub fn set_resource_lister(&self, handler: Option<Handler>) {
+        self.inner.registry.write().resource_lister = handler;
+    }
+
     /// Sets (or, with `None`, removes) the `completion/complete` handler at runtime; the completions
     /// capability follows it.
     pub fn set_completion_handler(&self, handler: Option<Handler>) {
