@@ -193,6 +193,8 @@ export interface HttpOptions {
   port?: number
   path?: string
   legacySessions?: boolean
+  /** Serve legacy requests without sessions (no `Mcp-Session-Id`; each request on its own). */
+  legacyStateless?: boolean
   httpSse?: boolean
   /** Answer every request with one JSON body, never an event stream (the handler's progress and
    * log messages are dropped; a legacy request to the client fails at once). */

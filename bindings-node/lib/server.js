@@ -676,7 +676,10 @@ class Server {
 
   /** Serves Streamable HTTP (both eras on one endpoint). `options`: `host` (an IP address,
    * default 127.0.0.1), `port` (default 0: any free port), `path` (default `/mcp`),
-   * `legacySessions`, `httpSse`, `jsonResponse` (answer every request with one JSON body, never
+   * `legacySessions`, `legacyStateless` (serve legacy requests without sessions: `initialize` is
+   * answered and nothing kept, every other request served on its own as the revision of its
+   * `MCP-Protocol-Version` header; GET and DELETE get 405; a request to the client fails at once),
+   * `httpSse`, `jsonResponse` (answer every request with one JSON body, never
    * an event stream: the handler's progress and log messages are dropped, and a request it sends
    * the client on a legacy session fails at once), `dnsRebindingProtection`, `allowedHosts`,
    * `allowedOrigins`, `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one

@@ -2,7 +2,8 @@
 // What a host serves beside the engine's own methods, or asks the engine to do as the SDK does:
 // handlers of request methods the specification does not define (`server.setRequestHandler`, and
 // `server.server.setRequestHandler` of libmcp/sdk), in both eras, over HTTP; entries of its own
-// in `resources/list` (`resourceLister`); answers as one JSON body (`jsonResponse`).
+// in `resources/list` (`resourceLister`); answers as one JSON body (`jsonResponse`); legacy
+// requests served without sessions (`legacyStateless`, the SDK's stateless mode).
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const { Server, Client, McpError, ErrorCode, InvalidArgumentError } = require('..')
@@ -145,6 +146,31 @@ test('resourceLister: its entries follow the registered resources, paged by the 
       await assert.rejects(client.request('resources/list', {}), (e) => e.code === ErrorCode.InternalError && /resource 0 of the resource lister's result needs a string uri and name/.test(e.message))
       server.resourceLister(null)
       assert.deepEqual((await client.request('resources/list', {})).resources.map((r) => r.uri), ['test://static'])
+    } finally {
+      await client.close()
+    }
+  } finally {
+    await http.close()
+  }
+})
+
+test('legacyStateless: legacy clients are served without a session', async () => {
+  const server = new Server({ name: 'stateless', version: '1.0.0' })
+  server.tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, ({ text }) => text)
+  const http = await server.serveHttp({ host: '127.0.0.1', port: 0, legacyStateless: true })
+  try {
+    const init = await fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    })
+    assert.equal(init.status, 200)
+    assert.equal(init.headers.get('mcp-session-id'), null)
+    assert.equal((await init.json()).result.protocolVersion, LEGACY)
+    assert.equal((await fetch(http.url, { headers: { accept: 'text/event-stream' } })).status, 405)
+    const client = await Client.connectHttp(http.url, { protocolVersion: LEGACY })
+    try {
+      assert.equal((await client.callTool('echo', { text: 'no session' })).content[0].text, 'no session')
     } finally {
       await client.close()
     }

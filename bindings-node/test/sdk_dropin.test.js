@@ -63,7 +63,7 @@ async function serve (sdk, z) {
  * and a 2026-07-28 client has none: its input rounds come back to the server that sealed their
  * state). */
 async function serveOne (z) {
-  const transport = new LIBMCP.StreamableHTTPServerTransport()
+  const transport = new LIBMCP.StreamableHTTPServerTransport({ sessionIdGenerator: () => require('node:crypto').randomUUID() })
   await build(LIBMCP, z).connect(transport)
   const server = http.createServer((req, res) => transport.handleRequest(req, res))
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -1,7 +1,8 @@
 'use strict'
 // The official TypeScript SDK's example servers (the `examples/server` set of
 // @modelcontextprotocol/sdk 1.x, as published in its npm package) ported to libmcp by changing their
-// import lines only (`../../server/mcp.js`, `stdio.js` and `streamableHttp.js` become `libmcp/sdk`,
+// import lines only (`../../server/mcp.js`, `stdio.js`, `streamableHttp.js` and
+// `webStandardStreamableHttp.js` become `libmcp/sdk`,
 // every other relative import names the SDK's module), each run as published and as ported, driven
 // by the SDK's own client the same way, and compared. README.md lists every example, and why the
 // ones not run here are not.
@@ -18,7 +19,7 @@ const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificat
 
 const SDK_DIR = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/types.js')), '..', '..')
 const EXAMPLES = path.join(SDK_DIR, 'dist', 'esm', 'examples', 'server')
-const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js'])
+const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js', '../../server/webStandardStreamableHttp.js'])
 
 /** The example's source with its imports pointed at libmcp/sdk (the server API) and at the SDK's
  * published modules (everything else); `changed` counts the lines that differ. */
@@ -57,6 +58,19 @@ function movePort (fixed) {
     '',
   ].join('\n'))
   return file
+}
+
+/** Resolves once something accepts connections on `port` of localhost (within 10 s). */
+async function untilListening (port) {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise((resolve) => {
+      const s = net.connect(port, 'localhost', () => { s.destroy(); resolve(true) })
+      s.on('error', () => resolve(false))
+    })
+    if (open) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`nothing listens on port ${port}`)
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -157,6 +171,33 @@ const RUN = {
       multi: callResult(await c.callTool({ name: 'multi-greet', arguments: { name: 'Ada' } })),
     }),
   },
+  'simpleStatelessStreamableHttp.js': {
+    kind: 'http',
+    // The SDK's stateless mode: a server and a transport without `sessionIdGenerator` per POST.
+    fixedPort: 3000,
+    env: (port) => ({ PORT: String(port) }),
+    drive: async (c) => ({
+      prompt: await c.getPrompt({ name: 'greeting-template', arguments: { name: 'Ada' } }),
+      resource: await c.readResource({ uri: 'https://example.com/greetings/default' }),
+      stream: callResult(await c.callTool({ name: 'start-notification-stream', arguments: { interval: 10, count: 3 } })),
+    }),
+    // `server.sendLoggingMessage` names no request: the SDK sends it on the GET stream, which the
+    // example refuses (405), so the client sees none; the engine sends it in the request's own
+    // stream (see README.md), so the client sees all three.
+    settle: (got, want) => {
+      assert.deepEqual(want.logs, [])
+      assert.deepEqual(got.logs.map((l) => l.replace(/ at .*/, '')), [1, 2, 3].map((i) => `Periodic notification #${i}`))
+      delete got.logs
+      delete want.logs
+    },
+  },
+  'honoWebStandardStreamableHttp.js': {
+    kind: 'http',
+    // A server and a web-standard transport without `sessionIdGenerator` per request, in Hono.
+    env: (port) => ({ MCP_PORT: String(port) }),
+    ready: /MCP endpoint/,
+    drive: async (c) => ({ greet: callResult(await c.callTool({ name: 'greet', arguments: { name: 'Ada' } })) }),
+  },
   'elicitationFormExample.js': {
     kind: 'http',
     env: (port) => ({ PORT: String(port) }),
@@ -189,7 +230,7 @@ async function start (file, spec) {
     let seen = ''
     child.stdout.on('data', (d) => {
       seen += d
-      if (/running|listening/i.test(seen)) resolve()
+      if ((spec.ready ?? /running|listening/i).test(seen)) resolve()
     })
     child.on('exit', (code) => reject(new Error(`${path.basename(file)} exited with ${code}: ${seen}`)))
   })
@@ -200,6 +241,8 @@ async function start (file, spec) {
     if (init?.method === 'POST' && r.status === 200) mediaTypes.push((r.headers.get('content-type') ?? '').split(';')[0])
     return r
   }
+  // An example may print its banner before it listens.
+  await untilListening(port)
   const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes ? { fetch: fetchSeen } : {})
   await client.connect(transport)
   return {

@@ -1,8 +1,9 @@
 //! Hooks a host uses to serve what the engine does not define itself, or to answer as another
 //! SDK does: a handler for a request method the specification does not define
 //! (`Server::set_method_handler`), a host's own entries of `resources/list`
-//! (`Server::set_resource_lister`), and JSON bodies in place of SSE streams
-//! (`HttpServerConfig::json_response`).
+//! (`Server::set_resource_lister`), JSON bodies in place of SSE streams
+//! (`HttpServerConfig::json_response`), and legacy requests served without sessions
+//! (`HttpServerConfig::legacy_stateless`).
 
 mod support;
 
@@ -279,4 +280,55 @@ async fn a_resource_lister_adds_its_entries_after_the_registered_ones_in_pages()
         .await
         .unwrap();
     assert_eq!(r["resources"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn legacy_stateless_serves_each_legacy_request_on_its_own() {
+    let config = HttpServerConfig {
+        legacy_stateless: true,
+        ..HttpServerConfig::for_mount()
+    };
+    let endpoint = HttpEndpoint::new(support::fixture::server(), config).unwrap();
+    let rev = "2025-11-25";
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": rev, "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let mut ex = post(&endpoint, init, None, rev).await;
+    assert_eq!(ex.status, 200);
+    assert_eq!(header(&ex, "mcp-session-id"), None, "no session is made");
+    let answer: Value = serde_json::from_str(&body_text(&mut ex).await).unwrap();
+    assert_eq!(answer["result"]["protocolVersion"], rev);
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(post(&endpoint, done, None, rev).await.status, 202);
+    // A request without a session, and one naming a session nobody made (ignored).
+    for sid in [None, Some("made-up")] {
+        let echo = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"text": "hi"}}});
+        let mut ex = post(&endpoint, echo, sid, rev).await;
+        assert_eq!(ex.status, 200, "{sid:?}");
+        let answer: Value = serde_json::from_str(&body_text(&mut ex).await).unwrap();
+        assert_eq!(answer["result"]["content"][0]["text"], "hi", "{answer}");
+    }
+    // Progress still travels in the request's stream.
+    let mut ex = post(&endpoint, call(2, "slow", false), None, rev).await;
+    assert_eq!(header(&ex, "content-type"), Some("text/event-stream"));
+    let text = body_text(&mut ex).await;
+    assert!(
+        text.contains("notifications/progress") && text.contains("\"done\""),
+        "{text}"
+    );
+    // A request to the client could not be answered: it fails at once.
+    let mut ex = post(&endpoint, call(3, "ask", false), None, rev).await;
+    let text = body_text(&mut ex).await;
+    assert!(
+        text.contains("\"error\"") || text.contains("\"isError\":true"),
+        "{text}"
+    );
+    // No session to open a stream on or to delete.
+    for method in ["GET", "DELETE"] {
+        let ex = endpoint
+            .exchange(ExchangeRequest::new(method, "/mcp").header("Accept", "text/event-stream"))
+            .await;
+        assert_eq!(ex.status, 405, "{method}");
+    }
 }

@@ -51,9 +51,10 @@ class StdioServerTransport {
 const OPTIONS = new Set(['sessionIdGenerator', 'enableJsonResponse', 'onsessioninitialized', 'onsessionclosed', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection', 'retryInterval', 'eventStore'])
 
 /** Streamable HTTP on the application's own web server (Express, node:http): call
- * `handleRequest(req, res, req.body)` for each request to the MCP path. `options`: legacy clients
- * get sessions whose ids the engine makes (`sessionIdGenerator` is not called; the SDK's stateless
- * mode, without it, is not available: a server keeps its sessions). `onsessioninitialized(id)` and
+ * `handleRequest(req, res, req.body)` for each request to the MCP path. `options`: with a
+ * `sessionIdGenerator`, legacy clients get sessions whose ids the engine makes (the generator is
+ * not called); without one, the SDK's stateless mode: legacy requests are served without a
+ * session (the mount's `legacyStateless`), each on its own. `onsessioninitialized(id)` and
  * `onsessionclosed(id)` are called as a session begins and is deleted. `allowedHosts`,
  * `allowedOrigins` and `enableDnsRebindingProtection` are the mount's Host/Origin check.
  * `eventStore` and `retryInterval` are checked and not used: the engine keeps its own event log
@@ -98,6 +99,8 @@ class StreamableHTTPServerTransport {
     if (o.allowedOrigins !== undefined) mount.allowedOrigins = o.allowedOrigins
     if (o.enableDnsRebindingProtection !== undefined) mount.dnsRebindingProtection = o.enableDnsRebindingProtection
     if (o.enableJsonResponse) mount.jsonResponse = true
+    // The SDK's stateless mode: no session id generator, no sessions.
+    if (o.sessionIdGenerator === undefined) mount.legacyStateless = true
     this.#endpoint = server.mount(mount)
     this.#endpoint.onHead = (method, status, headers) => this.#seen(method, status, headers)
   }

@@ -86,6 +86,18 @@ pub struct HttpServerConfig {
     /// requests travel in the result (MRTR) and are not affected. Off by default: the response is
     /// JSON when it comes first, and an SSE stream carries it otherwise.
     pub json_response: bool,
+    /// Serve legacy (2025-03-26 .. 2025-11-25) requests without sessions, as servers that keep no
+    /// state between requests do (2025-11-25 basic/transports/streamable-http, "Session
+    /// Management": a server MAY assign a session ID; without one there is no
+    /// `Mcp-Session-Id`): `initialize` is answered and nothing is kept (no `Mcp-Session-Id`
+    /// header), and any other request is served on its own as the revision its
+    /// `MCP-Protocol-Version` header names (2025-03-26 without one, which sent none), ignoring
+    /// an `Mcp-Session-Id` it carries. GET and DELETE get 405, whatever
+    /// [`legacy_sessions`](Self::legacy_sessions) says. A request to the client (legacy
+    /// elicitation, sampling, roots) fails at once with -32603, as its answer would reach no
+    /// session, and notifications a handler sends outside its request reach nobody. The
+    /// 2026-07-28 wire is stateless already and unchanged. Off by default.
+    pub legacy_stateless: bool,
 }
 
 impl Default for HttpServerConfig {
@@ -115,6 +127,7 @@ impl Default for HttpServerConfig {
             session_store: Arc::new(MemorySessionStore::default()),
             relay: None,
             json_response: false,
+            legacy_stateless: false,
         }
     }
 }

@@ -5,7 +5,8 @@
 //! `_meta` protocol version or a non-legacy `MCP-Protocol-Version` header selects the stateless wire, where `Mcp-Session-Id` is ignored and
 //! `initialize` does not exist (-32601, as `server-stateless` expects); otherwise an
 //! `Mcp-Session-Id` selects its legacy session (unknown: 404), `initialize` opens a new one, and
-//! anything else is refused with 400 (or served as 2025-03-26 when configured).
+//! anything else is refused with 400 (or served as 2025-03-26 when configured). With
+//! `legacy_stateless` no session is kept: every legacy request is served on its own.
 
 use std::sync::Arc;
 
@@ -18,8 +19,8 @@ use super::auth;
 use super::body::{OnClose, SseBody};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::input::Input;
-use super::json_only::json_only;
 use super::media::{self, MediaRefusal};
+use super::narrowed::{json_only, without_requests};
 use super::respond::{Resp, json, plain, rpc_error, sse, without_idless_error};
 use super::security::{self, Refusal};
 use super::sessions::{HttpSession, Outlet, new_session_id};
@@ -75,15 +76,15 @@ impl State {
             (Route::SseMessages, &Method::POST) => self.sse_message(&parts, body, caller).await,
             (Route::SseStream | Route::SseMessages, _) => plain(StatusCode::METHOD_NOT_ALLOWED),
             (Route::Endpoint, &Method::POST) => self.post(&parts.headers, body, caller).await,
-            (Route::Endpoint, &Method::GET) if self.config.legacy_sessions => {
+            (Route::Endpoint, &Method::GET) if self.keeps_sessions() => {
                 self.get(&parts.headers, caller.auth).await
             }
-            (Route::Endpoint, &Method::DELETE) if self.config.legacy_sessions => {
+            (Route::Endpoint, &Method::DELETE) if self.keeps_sessions() => {
                 self.delete(&parts.headers, caller.auth).await
             }
             (Route::Endpoint, _) => {
                 let mut r = plain(StatusCode::METHOD_NOT_ALLOWED);
-                let allow = if self.config.legacy_sessions {
+                let allow = if self.keeps_sessions() {
                     "GET, POST, DELETE"
                 } else {
                     "POST"
@@ -193,6 +194,9 @@ impl State {
         if modern {
             return self.modern_post(message, headers, caller).await;
         }
+        if self.config.legacy_stateless {
+            return self.sessionless_post(message, header_version, caller).await;
+        }
         if self.config.legacy_sessions
             && let Some(id) = session_id
         {
@@ -258,6 +262,31 @@ impl State {
         }
         let session = self.server.stateless_session(Sink::discard());
         self.exchange(&session, Input::One(message), Era::Modern, caller)
+            .await
+    }
+
+    /// Whether legacy sessions are kept (`initialize` opens one; GET and DELETE address one).
+    pub(crate) fn keeps_sessions(&self) -> bool {
+        self.config.legacy_sessions && !self.config.legacy_stateless
+    }
+
+    /// A legacy request without sessions (`legacy_stateless`): `initialize` is answered on a
+    /// connection that is then dropped (no `Mcp-Session-Id`), anything else is served on its own
+    /// as the revision of its `MCP-Protocol-Version` header (a known legacy one, or none here:
+    /// anything else took the stateless 2026-07-28 path), 2025-03-26 without one.
+    async fn sessionless_post(
+        &self,
+        message: Message,
+        header_version: Option<ProtocolVersion>,
+        caller: Caller,
+    ) -> Resp {
+        let session = if matches!(&message, Message::Request(r) if r.method == "initialize") {
+            self.server.session(Sink::discard())
+        } else {
+            let version = header_version.unwrap_or(ProtocolVersion::V2025_03_26);
+            self.server.session_assuming(Sink::discard(), version)
+        };
+        self.exchange(&session, Input::One(message), Era::Legacy, caller)
             .await
     }
 
@@ -380,6 +409,8 @@ impl State {
         let (sink, mut rx) = Sink::channel();
         let sink = if self.config.json_response {
             json_only(sink)
+        } else if era == Era::Legacy && self.config.legacy_stateless {
+            without_requests(sink)
         } else {
             sink
         };
