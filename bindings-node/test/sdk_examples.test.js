@@ -15,7 +15,7 @@ const { spawn } = require('node:child_process')
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
-const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
 
 const SDK_DIR = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/types.js')), '..', '..')
 const EXAMPLES = path.join(SDK_DIR, 'dist', 'esm', 'examples', 'server')
@@ -197,6 +197,19 @@ const RUN = {
     env: (port) => ({ MCP_PORT: String(port) }),
     ready: /MCP endpoint/,
     drive: async (c) => ({ greet: callResult(await c.callTool({ name: 'greet', arguments: { name: 'Ada' } })) }),
+  },
+  'standaloneSseWithGetStreamableHttp.js': {
+    kind: 'http',
+    fixedPort: 3000,
+    env: (port) => ({ PORT: String(port) }),
+    // The server registers a resource named by a random UUID every 5 s and announces it on the
+    // session's GET stream: wait for the next announcement, then list again.
+    drive: async (c) => {
+      await new Promise((resolve) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()))
+      const after = (await c.listResources()).resources
+      const masked = JSON.stringify(after[1]).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+      return { first: after[0], added: JSON.parse(masked) }
+    },
   },
   'elicitationFormExample.js': {
     kind: 'http',
