@@ -59,7 +59,7 @@ async function server (): Promise<void> {
   s.notifyResourceUpdated('test://r')
   const requests = [elicitUrl('Open', 'https://example.invalid'), createMessage({ messages: [], maxTokens: 1 })]
   void requests
-  const http: HttpServing = await s.serveHttp({ port: 0, legacySessions: true })
+  const http: HttpServing = await s.serveHttp({ port: 0, legacySessions: true, legacyStateless: false, jsonResponse: false })
   await http.close()
   const secured = await s.serveHttp({
     auth: {

@@ -36,7 +36,7 @@ export async function sdkUsage (): Promise<void> {
   server.registerResource('readme', 'docs://readme', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
   server.registerPrompt('review', { argsSchema: { lang: completable(z.string(), (v) => [v]) } },
     ({ lang }) => ({ messages: [{ role: 'user', content: { type: 'text', text: lang.toUpperCase() } }] }))
-  const http = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x', onsessioninitialized: (id) => { void id } })
+  const http = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x', enableJsonResponse: true, onsessioninitialized: (id) => { void id } })
   await server.connect(http)
   const stdio = new StdioServerTransport()
   void stdio
