@@ -138,6 +138,23 @@ export declare class NativeServer {
   /** Sets the `completion/complete` handler; returns its number (see `js_handler`). */
   setCompletion(handler: (arg: HandlerArgs) => void): number
   /**
+   * Sets the handler of a request method the specification does not define (see
+   * `Server::set_method_handler`: a method the specification defines is refused with an
+   * InvalidArgumentError naming why); returns its number (see `js_handler`).
+   */
+  setMethodHandler(method: string, handler: (arg: HandlerArgs) => void): number
+  /**
+   * Removes the handler of a custom method; unknown methods are a no-op, a method the
+   * specification defines is refused as by `setMethodHandler`.
+   */
+  removeMethodHandler(method: string): void
+  /**
+   * Sets (or, without a handler, removes) the handler giving the host's own entries of
+   * `resources/list` (`{resources: [...]}`), listed after the registered resources and paged
+   * by the engine (see `Server::set_resource_lister`); returns its number (see `js_handler`).
+   */
+  setResourceLister(handler?: ((arg: HandlerArgs) => void) | undefined | null): number | null
+  /**
    * Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
    * its name, URI or URI template. `false` if there was none.
    */

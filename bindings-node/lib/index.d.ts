@@ -173,6 +173,8 @@ export type ResourceHandler = (uri: URL, ctx: Context) => Awaitable<JsonObject |
 export type TemplateHandler = (uri: URL, variables: Record<string, any>, ctx: Context) => Awaitable<JsonObject | InputRequired>
 export type PromptHandler = (args: Record<string, string>, ctx: Context) => Awaitable<JsonObject | InputRequired>
 export type CompletionHandler = (params: JsonObject, ctx: Context) => Awaitable<JsonObject>
+/** The handler of a request method the specification does not define (`setRequestHandler`). */
+export type RequestHandler = (params: JsonObject, ctx: Context) => Awaitable<JsonObject>
 
 /** A registration; each change tells clients the list changed. */
 export interface Registered<Config = JsonObject, Handler = Function> {
@@ -191,7 +193,12 @@ export interface HttpOptions {
   port?: number
   path?: string
   legacySessions?: boolean
+  /** Serve legacy requests without sessions (no `Mcp-Session-Id`; each request on its own). */
+  legacyStateless?: boolean
   httpSse?: boolean
+  /** Answer every request with one JSON body, never an event stream (the handler's progress and
+   * log messages are dropped; a legacy request to the client fails at once). */
+  jsonResponse?: boolean
   dnsRebindingProtection?: boolean
   allowedHosts?: string[]
   allowedOrigins?: string[]
@@ -377,6 +384,12 @@ export declare class Server {
   prompt (name: string, config: PromptConfig, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   prompt (name: string, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   completion (handler: CompletionHandler): void
+  /** Answers requests for a method the specification does not define (null removes the handler);
+   * a method the specification defines throws InvalidArgumentError. */
+  setRequestHandler (method: string, handler: RequestHandler | null): void
+  /** Entries of your own listed after the registered resources (`{resources: [...]}`, every
+   * entry each time: the engine pages the list); null removes the lister. */
+  resourceLister (lister: ((params: JsonObject, ctx: Context) => Awaitable<{ resources: JsonObject[] }>) | null): void
   /** Serves a skill from now on (replacing one of the same name); clients are told the resource
    * list changed. Throws InvalidArgumentError for a skill the engine refuses. */
   addSkill (skill: SkillDefinition): void

@@ -395,8 +395,9 @@ class Server {
   #mount = null
   #stdio = null
   #stopStdio = null
-  /** The completion handler's number (see `runFed`). */
-  #completion
+  /** The numbers of the handlers there is one of (see `#setOne`), by slot: `completion`,
+   * `lister`, `method NAME` (see `runFed`). */
+  #ones = new Map()
 
   /** `info` is the implementation object (`{name, version, title?, description?, websiteUrl?,
    * icons?}`); `options.instructions` (or `info.instructions`) is sent to clients;
@@ -545,14 +546,51 @@ class Server {
     return this.#register('prompt', name, make, ...configAndHandler(...rest))
   }
 
+  /** Sets the handler there is one of in `slot` (see `#ones`): `handler(params, ctx)` (a
+   * function, `what` naming it in the TypeError otherwise) registered with the addon by
+   * `set(invoke)`, which gives its number; or, with `handler` null, `unset()` removes it. */
+  #setOne (slot, kind, what, handler, set, unset) {
+    let number
+    if (handler === null && unset !== undefined) {
+      translatedSync(unset)
+    } else {
+      requireFunction(handler, what)
+      const invoke = dispatcher(kind, (ctx) => handler(ctx.params, ctx))
+      number = translatedSync(() => set(invoke))
+      invokers.set(number, invoke)
+    }
+    retire(this.#ones.get(slot))
+    if (number === undefined) this.#ones.delete(slot)
+    else this.#ones.set(slot, number)
+  }
+
   /** Sets the `completion/complete` handler: `(params, ctx)` returning a CompleteResult. */
   completion (handler) {
-    requireFunction(handler, 'completion handler')
-    const invoke = dispatcher('completion', (ctx) => handler(ctx.params, ctx))
-    const number = translatedSync(() => this.#native.setCompletion(invoke))
-    retire(this.#completion)
-    this.#completion = number
-    invokers.set(number, invoke)
+    this.#setOne('completion', 'completion', 'completion handler', handler, (f) => this.#native.setCompletion(f))
+  }
+
+  /** Answers requests for `method`, a method the specification does not define (`acme/search`),
+   * with `handler(params, ctx)`, which returns (or resolves to) the result object, throws an
+   * `McpError` for a JSON-RPC error, or anything else for -32603; `null` removes the handler.
+   * Without a handler such a request is answered -32601 (method not found). A method the
+   * specification defines (`tools/call`, `ping`, ...), one in the `notifications/` namespace or
+   * beginning with `rpc.` throws an `InvalidArgumentError` naming why: the engine answers those
+   * itself. No capability is declared for it. */
+  setRequestHandler (method, handler) {
+    requireString(method, 'method')
+    this.#setOne(`method ${method}`, 'request', 'request handler', handler,
+      (f) => this.#native.setMethodHandler(method, f), () => this.#native.removeMethodHandler(method))
+  }
+
+  /** Adds entries of your own to `resources/list`: `lister(params, ctx)` returns (or resolves to)
+   * `{resources: [{uri, name, ...}, ...]}`, listed after the registered resources; the engine
+   * pages the whole list (`params.cursor` is the client's), so the lister gives every entry each
+   * time. An entry without a string `uri` and `name` fails the request with -32603 naming it.
+   * Reading such a URI needs a registered resource or a template that matches it. `null` removes
+   * the lister. */
+  resourceLister (lister) {
+    this.#setOne('lister', 'resource lister', 'resource lister', lister,
+      (f) => this.#native.setResourceLister(f), () => this.#native.setResourceLister(null))
   }
 
   /** Serves `skill` (`{skillMd, files?}`, as in the `skills` option) from now on, replacing a skill
@@ -638,8 +676,13 @@ class Server {
 
   /** Serves Streamable HTTP (both eras on one endpoint). `options`: `host` (an IP address,
    * default 127.0.0.1), `port` (default 0: any free port), `path` (default `/mcp`),
-   * `legacySessions`, `httpSse`, `dnsRebindingProtection`, `allowedHosts`, `allowedOrigins`,
-   * `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one
+   * `legacySessions`, `legacyStateless` (serve legacy requests without sessions: `initialize` is
+   * answered and nothing kept, every other request served on its own as the revision of its
+   * `MCP-Protocol-Version` header; GET and DELETE get 405; a request to the client fails at once),
+   * `httpSse`, `jsonResponse` (answer every request with one JSON body, never
+   * an event stream: the handler's progress and log messages are dropped, and a request it sends
+   * the client on a legacy session fails at once), `dnsRebindingProtection`, `allowedHosts`,
+   * `allowedOrigins`, `maxBodyBytes`, `maxHeaderBytes` (request head, default 64 KiB, at least 8192; a larger one
    * gets HTTP 431), `maxHeaders` (header fields per request, default 100), `maxSessions`,
    * `sessionIdleTimeoutMs` (each a non-negative integer, else a TypeError; a value the engine
    * refuses rejects with an InvalidArgumentError naming it), and `auth` for OAuth 2.1

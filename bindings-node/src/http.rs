@@ -71,7 +71,7 @@ fn config(
 }
 
 /// The options of the endpoint itself, shared by `serveHttp` and a mounted endpoint (`mount.rs`):
-/// legacySessions, httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes,
+/// legacySessions, legacyStateless, httpSse, jsonResponse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes,
 /// maxSessions, sessionIdleTimeoutMs and auth, set on `c`.
 pub(crate) fn endpoint_options(
     options: &Value,
@@ -85,6 +85,12 @@ pub(crate) fn endpoint_options(
     }
     if let Some(b) = flag("httpSse") {
         c.http_sse = b;
+    }
+    if let Some(b) = flag("jsonResponse") {
+        c.json_response = b;
+    }
+    if let Some(b) = flag("legacyStateless") {
+        c.legacy_stateless = b;
     }
     if let Some(b) = flag("dnsRebindingProtection") {
         c.dns_rebinding_protection = b;

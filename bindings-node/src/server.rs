@@ -192,6 +192,48 @@ impl NativeServer {
         Ok(key)
     }
 
+    /// Sets the handler of a request method the specification does not define (see
+    /// `Server::set_method_handler`: a method the specification defines is refused with an
+    /// InvalidArgumentError naming why); returns its number (see `js_handler`).
+    #[napi]
+    pub fn set_method_handler(
+        &self,
+        method: String,
+        handler: Function<HandlerArgs, ()>,
+    ) -> napi::Result<u32> {
+        let (h, key) = js_handler(&handler, false)?;
+        self.server
+            .set_method_handler(&method, Some(h))
+            .map_err(engine)?;
+        Ok(key)
+    }
+
+    /// Removes the handler of a custom method; unknown methods are a no-op, a method the
+    /// specification defines is refused as by `setMethodHandler`.
+    #[napi]
+    pub fn remove_method_handler(&self, method: String) -> napi::Result<()> {
+        self.server
+            .set_method_handler(&method, None)
+            .map_err(engine)
+    }
+
+    /// Sets (or, without a handler, removes) the handler giving the host's own entries of
+    /// `resources/list` (`{resources: [...]}`), listed after the registered resources and paged
+    /// by the engine (see `Server::set_resource_lister`); returns its number (see `js_handler`).
+    #[napi]
+    pub fn set_resource_lister(
+        &self,
+        handler: Option<Function<HandlerArgs, ()>>,
+    ) -> napi::Result<Option<u32>> {
+        let Some(handler) = handler else {
+            self.server.set_resource_lister(None);
+            return Ok(None);
+        };
+        let (h, key) = js_handler(&handler, false)?;
+        self.server.set_resource_lister(Some(h));
+        Ok(Some(key))
+    }
+
     /// Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
     /// its name, URI or URI template. `false` if there was none.
     #[napi]

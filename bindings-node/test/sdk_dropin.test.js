@@ -63,7 +63,7 @@ async function serve (sdk, z) {
  * and a 2026-07-28 client has none: its input rounds come back to the server that sealed their
  * state). */
 async function serveOne (z) {
-  const transport = new LIBMCP.StreamableHTTPServerTransport()
+  const transport = new LIBMCP.StreamableHTTPServerTransport({ sessionIdGenerator: () => require('node:crypto').randomUUID() })
   await build(LIBMCP, z).connect(transport)
   const server = http.createServer((req, res) => transport.handleRequest(req, res))
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -119,6 +119,13 @@ async function transcript (transport, ClientClass = Client, { waitForLogs = true
     out.templates = (await client.listResourceTemplates()).resourceTemplates
     out.readme = await client.readResource({ uri: 'docs://readme' })
     out.user = await client.readResource({ uri: 'users://42/profile' })
+    out.team = await client.readResource({ uri: 'teams://blue' })
+    if (ClientClass === Client) {
+      // `request(request, resultSchema)` is the SDK client's (README: not in libmcp/sdk's).
+      const Hits = require('zod').object({ hits: require('zod').array(require('zod').string()), requestIdGiven: require('zod').boolean() })
+      out.custom = await client.request({ method: 'acme/search', params: { q: 'mcp' } }, Hits)
+      out.customBad = await client.request({ method: 'acme/search', params: { q: 1 } }, Hits).catch((e) => ({ code: e.code }))
+    }
     out.completeTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'users://{id}/profile' }, argument: { name: 'id', value: 'al' } })
     out.prompts = (await client.listPrompts()).prompts
     out.review = await client.getPrompt({ name: 'review', arguments: { language: 'rust' } })
@@ -183,7 +190,7 @@ function compare (got, want) {
   const byName = (list) => [...list].sort((a, b) => a.name.localeCompare(b.name))
   const sortKeys = (v) => JSON.parse(JSON.stringify(v, (_k, x) => x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x))
   assert.deepEqual(sortKeys(byName(got.tools)), sortKeys(byName(want.tools)))
-  for (const key of ['add', 'addBad', 'shout', 'shoutBad', 'noArgs', 'context', 'count', 'progress', 'logs', 'failSdkOrder', 'failPlain', 'ask', 'summarize', 'temporary', 'renamed', 'readme', 'user', 'completeTemplate', 'review', 'plain', 'reviewBad', 'completePrompt']) {
+  for (const key of ['add', 'addBad', 'shout', 'shoutBad', 'noArgs', 'context', 'count', 'progress', 'logs', 'failSdkOrder', 'failPlain', 'ask', 'summarize', 'temporary', 'renamed', 'readme', 'user', 'team', 'completeTemplate', 'review', 'plain', 'reviewBad', 'completePrompt', 'custom', 'customBad']) {
     assert.deepEqual(sortKeys(got[key]), sortKeys(want[key]), key)
   }
   assert.deepEqual(sortKeys(got.resources), sortKeys(want.resources))
@@ -204,7 +211,8 @@ test('libmcp/sdk\'s Client and StreamableHTTPClientTransport in place of the SDK
   })
   const sortKeys = (v) => JSON.parse(JSON.stringify(v, (_k, x) => x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x))
   for (const [name, server, modern] of [['SDK server', sdk, false], ['libmcp server', ours, true]]) {
-    const want = modern ? await transcript(new StreamableHTTPClientTransport(server.url)) : (await sdkTranscript()).want
+    // The custom method is asked by the SDK's client only (`custom`, `customBad`).
+    const { custom, customBad, ...want } = modern ? await transcript(new StreamableHTTPClientTransport(server.url)) : (await sdkTranscript()).want
     // No log message comes at 2026-07-28 (see below): not waited for.
     const got = await transcript(new LIBMCP.StreamableHTTPClientTransport(server.url, { requestInit: { headers: { 'x-test': '1' } } }), LIBMCP.Client, { waitForLogs: !modern })
     assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort())
@@ -235,7 +243,7 @@ test('libmcp/sdk\'s Client and StreamableHTTPClientTransport in place of the SDK
         // wire, not on the 2026-07-28 wire.
         w = w.map(({ execution, ...tool }) => tool)
       }
-      if (modern && (key === 'readme' || key === 'user')) {
+      if (modern && (key === 'readme' || key === 'user' || key === 'team')) {
         // The 2026-07-28 wire adds a read's cache hints.
         assert.deepEqual([g.cacheScope, g.ttlMs], ['private', 0], name)
         g = { contents: g.contents }

@@ -1,7 +1,8 @@
 'use strict'
 // The official TypeScript SDK's example servers (the `examples/server` set of
 // @modelcontextprotocol/sdk 1.x, as published in its npm package) ported to libmcp by changing their
-// import lines only (`../../server/mcp.js`, `stdio.js` and `streamableHttp.js` become `libmcp/sdk`,
+// import lines only (`../../server/mcp.js`, `stdio.js`, `streamableHttp.js` and
+// `webStandardStreamableHttp.js` become `libmcp/sdk`,
 // every other relative import names the SDK's module), each run as published and as ported, driven
 // by the SDK's own client the same way, and compared. README.md lists every example, and why the
 // ones not run here are not.
@@ -14,11 +15,11 @@ const { spawn } = require('node:child_process')
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
-const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
 
 const SDK_DIR = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/types.js')), '..', '..')
 const EXAMPLES = path.join(SDK_DIR, 'dist', 'esm', 'examples', 'server')
-const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js'])
+const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js', '../../server/webStandardStreamableHttp.js'])
 
 /** The example's source with its imports pointed at libmcp/sdk (the server API) and at the SDK's
  * published modules (everything else); `changed` counts the lines that differ. */
@@ -38,6 +39,38 @@ function port (source) {
     return `${m[1]}'${to}';`
   })
   return { text: out.join('\n'), changed }
+}
+
+const work = fs.mkdtempSync(path.join(__dirname, '.ported-'))
+test.after(() => fs.rmSync(work, { recursive: true, force: true }))
+
+/** A module to preload (`--require`) into an example that listens on the fixed port `fixed`: it
+ * listens on `PORT` of its environment instead. The example's own code is unchanged. */
+function movePort (fixed) {
+  const file = path.join(work, `move-port-${fixed}.cjs`)
+  fs.writeFileSync(file, [
+    "const net = require('node:net')",
+    'const listen = net.Server.prototype.listen',
+    'net.Server.prototype.listen = function (...args) {',
+    `  if (args[0] === ${fixed}) args[0] = Number(process.env.PORT)`,
+    '  return listen.apply(this, args)',
+    '}',
+    '',
+  ].join('\n'))
+  return file
+}
+
+/** Resolves once something accepts connections on `port` of localhost (within 10 s). */
+async function untilListening (port) {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise((resolve) => {
+      const s = net.connect(port, 'localhost', () => { s.destroy(); resolve(true) })
+      s.on('error', () => resolve(false))
+    })
+    if (open) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`nothing listens on port ${port}`)
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -123,6 +156,61 @@ const RUN = {
       return { r: { isError: r.isError ?? false, structured: shape(r.structuredContent), text: typeof r.content[0].text } }
     },
   },
+  'jsonResponseStreamableHttp.js': {
+    kind: 'http',
+    // The example listens on port 3000: the preload moves it to a free port.
+    fixedPort: 3000,
+    env: (port) => ({ PORT: String(port) }),
+    // Every POST that carried a request is answered with one JSON body. Both servers drop the log
+    // messages `multi-greet` sends (they belong to no request here, and the example refuses the
+    // GET stream that would carry them; on libmcp they belong to the request, whose JSON answer
+    // has no room for them), so `logs` stays empty on both.
+    mediaTypes: true,
+    drive: async (c) => ({
+      greet: callResult(await c.callTool({ name: 'greet', arguments: { name: 'Ada' } })),
+      multi: callResult(await c.callTool({ name: 'multi-greet', arguments: { name: 'Ada' } })),
+    }),
+  },
+  'simpleStatelessStreamableHttp.js': {
+    kind: 'http',
+    // The SDK's stateless mode: a server and a transport without `sessionIdGenerator` per POST.
+    fixedPort: 3000,
+    env: (port) => ({ PORT: String(port) }),
+    drive: async (c) => ({
+      prompt: await c.getPrompt({ name: 'greeting-template', arguments: { name: 'Ada' } }),
+      resource: await c.readResource({ uri: 'https://example.com/greetings/default' }),
+      stream: callResult(await c.callTool({ name: 'start-notification-stream', arguments: { interval: 10, count: 3 } })),
+    }),
+    // `server.sendLoggingMessage` names no request: the SDK sends it on the GET stream, which the
+    // example refuses (405), so the client sees none; the engine sends it in the request's own
+    // stream (see README.md), so the client sees all three.
+    settle: (got, want) => {
+      assert.deepEqual(want.logs, [])
+      assert.deepEqual(got.logs.map((l) => l.replace(/ at .*/, '')), [1, 2, 3].map((i) => `Periodic notification #${i}`))
+      delete got.logs
+      delete want.logs
+    },
+  },
+  'honoWebStandardStreamableHttp.js': {
+    kind: 'http',
+    // A server and a web-standard transport without `sessionIdGenerator` per request, in Hono.
+    env: (port) => ({ MCP_PORT: String(port) }),
+    ready: /MCP endpoint/,
+    drive: async (c) => ({ greet: callResult(await c.callTool({ name: 'greet', arguments: { name: 'Ada' } })) }),
+  },
+  'standaloneSseWithGetStreamableHttp.js': {
+    kind: 'http',
+    fixedPort: 3000,
+    env: (port) => ({ PORT: String(port) }),
+    // The server registers a resource named by a random UUID every 5 s and announces it on the
+    // session's GET stream: wait for the next announcement, then list again.
+    drive: async (c) => {
+      await new Promise((resolve) => c.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()))
+      const after = (await c.listResources()).resources
+      const masked = JSON.stringify(after[1]).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+      return { first: after[0], added: JSON.parse(masked) }
+    },
+  },
   'elicitationFormExample.js': {
     kind: 'http',
     env: (port) => ({ PORT: String(port) }),
@@ -149,20 +237,31 @@ async function start (file, spec) {
     return { client, logs, stop: () => client.close() }
   }
   const port = await freePort()
-  const child = spawn(process.execPath, [file], { env: { ...process.env, ...spec.env(port) }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const args = spec.fixedPort ? ['--require', movePort(spec.fixedPort), file] : [file]
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...spec.env(port) }, stdio: ['ignore', 'pipe', 'inherit'] })
   await new Promise((resolve, reject) => {
     let seen = ''
     child.stdout.on('data', (d) => {
       seen += d
-      if (/running|listening/i.test(seen)) resolve()
+      if ((spec.ready ?? /running|listening/i).test(seen)) resolve()
     })
     child.on('exit', (code) => reject(new Error(`${path.basename(file)} exited with ${code}: ${seen}`)))
   })
-  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`))
+  // The media type of each answer to a POST that carried a request (200), with `mediaTypes`.
+  const mediaTypes = []
+  const fetchSeen = async (url, init) => {
+    const r = await fetch(url, init)
+    if (init?.method === 'POST' && r.status === 200) mediaTypes.push((r.headers.get('content-type') ?? '').split(';')[0])
+    return r
+  }
+  // An example may print its banner before it listens.
+  await untilListening(port)
+  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes ? { fetch: fetchSeen } : {})
   await client.connect(transport)
   return {
     client,
     logs,
+    mediaTypes,
     stop: async () => {
       await transport.terminateSession().catch(() => {})
       await client.close()
@@ -173,7 +272,7 @@ async function start (file, spec) {
 
 /** What the client sees of a running example: its lists and what `spec.drive` collects. */
 async function transcript (file, spec) {
-  const { client, logs, stop } = await start(file, spec)
+  const { client, logs, mediaTypes, stop } = await start(file, spec)
   try {
     const caps = client.getServerCapabilities()
     const out = {
@@ -184,6 +283,10 @@ async function transcript (file, spec) {
       ...(await spec.drive(client)),
     }
     out.logs = logs
+    if (spec.mediaTypes) {
+      assert.ok(mediaTypes.length >= 3 && mediaTypes.every((t) => t === 'application/json'), `${path.basename(file)}: ${mediaTypes}`)
+      out.mediaTypes = mediaTypes
+    }
     return out
   } finally {
     await stop()
@@ -205,9 +308,6 @@ function sortKeys (v) {
     }
   }))
 }
-
-const work = fs.mkdtempSync(path.join(__dirname, '.ported-'))
-test.after(() => fs.rmSync(work, { recursive: true, force: true }))
 
 test('every example of the SDK is accounted for', () => {
   const listed = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8')

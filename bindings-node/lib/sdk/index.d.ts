@@ -107,6 +107,10 @@ export interface ServerSide {
   sendResourceListChanged (): Promise<void>
   sendPromptListChanged (): Promise<void>
   registerCapabilities (capabilities: JsonObject): void
+  /** For a method the specification does not define (one it defines throws InvalidArgumentError). */
+  setRequestHandler<M extends string> (schema: MethodSchema<M> & { parse (value: unknown): { method: M, params?: any } },
+    handler: (request: { method: M, params?: any }, extra: RequestHandlerExtra) => Awaitable<JsonObject>): void
+  removeRequestHandler (method: string): void
 }
 
 export interface Transport {
@@ -166,7 +170,8 @@ export declare class StreamableHTTPServerTransport implements Transport {
     allowedHosts?: string[]
     allowedOrigins?: string[]
     enableDnsRebindingProtection?: boolean
-    enableJsonResponse?: false
+    /** Every request answered with one JSON body (the handler's notifications are not sent). */
+    enableJsonResponse?: boolean
   })
   sessionId?: string
   onclose?: () => void

@@ -121,10 +121,29 @@ class ServerSide {
     if (capabilities === null || typeof capabilities !== 'object') throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
   }
 
-  /** Custom request handlers are not taken (the engine answers every method it knows). */
-  setRequestHandler () {
-    throw new Error('setRequestHandler is not supported: register tools, resources and prompts, whose methods the engine serves')
+  /** Answers requests for a method the specification does not define: `schema` is a Zod object
+   * schema whose `method` is a literal (as the SDK takes it), `handler(request, extra)` gets the
+   * request (`{method, params}`) as `schema` parsed it and returns the result. A method the
+   * specification defines throws an InvalidArgumentError: the engine answers those itself. */
+  setRequestHandler (schema, handler) {
+    const method = methodOf(schema)
+    if (typeof handler !== 'function') throw new TypeError(`setRequestHandler: handler must be a function, got ${describe(handler)}`)
+    const owner = this.#owner
+    owner.setRequestHandler(method, (params, ctx) => runWithExtra(ctx, owner, (extra) => handler(schema.parse({ method, params }), extra)))
   }
+
+  /** Removes the handler `setRequestHandler` set for `method`. */
+  removeRequestHandler (method) {
+    this.#owner.setRequestHandler(method, null)
+  }
+}
+
+/** The method a request schema names (its `method` literal, in Zod 3 and Zod 4). */
+function methodOf (schema) {
+  const literal = schema && typeof schema.parse === 'function' && schema.shape && schema.shape.method
+  const method = literal && (literal.value ?? (literal._zod && literal._zod.def.values && literal._zod.def.values[0]))
+  if (typeof method !== 'string') throw new TypeError('setRequestHandler: schema must be a Zod object schema whose method is a string literal')
+  return method
 }
 
 /** An MCP server with the official TypeScript SDK's `McpServer` API. `serverInfo` is `{name,
@@ -136,6 +155,7 @@ class McpServer {
   #prompts = new Map()
   #templates = new Map()
   #completing = false
+  #listing = false
   constructor (serverInfo, options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}`)
     const { capabilities, ...rest } = options
@@ -209,6 +229,7 @@ class McpServer {
       handle.resourceTemplate = template
       this.#templates.set(template.template, handle)
       if (template.hasCompleters) this.#enableCompletion()
+      if (template.listCallback) this.#enableListing()
       return handle
     }
     if (typeof uriOrTemplate !== 'string') throw new TypeError(`registerResource: expected a URI string or a ResourceTemplate, got ${describe(uriOrTemplate)}`)
@@ -254,6 +275,28 @@ class McpServer {
     if (typeof rest[0] === 'string') config.description = rest.shift()
     if (rest.length > 1) config.argsSchema = rest.shift()
     return this.registerPrompt(name, config, rest[0])
+  }
+
+  /** Lists the resources of every template's `list` callback after the registered resources (the
+   * engine's resource lister, which pages the whole list). */
+  #enableListing () {
+    if (this.#listing) return
+    this.#listing = true
+    const owner = this.#server
+    owner.resourceLister((_params, ctx) => runWithExtra(ctx, owner, (extra) => this.#listTemplates(extra)))
+  }
+
+  /** As the SDK lists them: each resource a template's `list` gives, over the template's metadata;
+   * removed and disabled templates are left out (the engine serves neither). */
+  async #listTemplates (extra) {
+    const resources = []
+    for (const handle of this.#templates.values()) {
+      const list = handle.resourceTemplate.listCallback
+      if (!list || !handle.enabled) continue
+      const result = await list(extra)
+      for (const resource of result.resources) resources.push({ ...handle.config, ...resource })
+    }
+    return { resources }
   }
 
   #enableCompletion () {

@@ -51,14 +51,16 @@ class StdioServerTransport {
 const OPTIONS = new Set(['sessionIdGenerator', 'enableJsonResponse', 'onsessioninitialized', 'onsessionclosed', 'allowedHosts', 'allowedOrigins', 'enableDnsRebindingProtection', 'retryInterval', 'eventStore'])
 
 /** Streamable HTTP on the application's own web server (Express, node:http): call
- * `handleRequest(req, res, req.body)` for each request to the MCP path. `options`: legacy clients
- * get sessions whose ids the engine makes (`sessionIdGenerator` is not called; the SDK's stateless
- * mode, without it, is not available: a server keeps its sessions). `onsessioninitialized(id)` and
+ * `handleRequest(req, res, req.body)` for each request to the MCP path. `options`: with a
+ * `sessionIdGenerator`, legacy clients get sessions whose ids the engine makes (the generator is
+ * not called); without one, the SDK's stateless mode: legacy requests are served without a
+ * session (the mount's `legacyStateless`), each on its own. `onsessioninitialized(id)` and
  * `onsessionclosed(id)` are called as a session begins and is deleted. `allowedHosts`,
  * `allowedOrigins` and `enableDnsRebindingProtection` are the mount's Host/Origin check.
  * `eventStore` and `retryInterval` are checked and not used: the engine keeps its own event log
  * (streams resume with `Last-Event-ID` without one) and its own retry interval.
- * `enableJsonResponse: true` is refused: see README.md. */
+ * `enableJsonResponse: true` answers every request with one JSON body (the mount's
+ * `jsonResponse`): as in the SDK, the handler's notifications are not sent then. */
 class StreamableHTTPServerTransport {
   #options
   #endpoint = null
@@ -68,8 +70,8 @@ class StreamableHTTPServerTransport {
     for (const key of Object.keys(options)) {
       if (!OPTIONS.has(key)) throw new TypeError(`StreamableHTTPServerTransport: unknown option ${key}`)
     }
-    if (options.enableJsonResponse !== undefined && options.enableJsonResponse !== false) {
-      throw new TypeError('StreamableHTTPServerTransport: enableJsonResponse is not supported (the engine chooses between an SSE stream and a JSON answer itself)')
+    if (options.enableJsonResponse !== undefined && typeof options.enableJsonResponse !== 'boolean') {
+      throw new TypeError(`enableJsonResponse must be a boolean, got ${describe(options.enableJsonResponse)}`)
     }
     if (options.retryInterval !== undefined && (!Number.isSafeInteger(options.retryInterval) || options.retryInterval < 0)) {
       throw new TypeError(`retryInterval must be a non-negative integer, got ${describe(options.retryInterval)}`)
@@ -96,6 +98,9 @@ class StreamableHTTPServerTransport {
     if (o.allowedHosts !== undefined) mount.allowedHosts = o.allowedHosts
     if (o.allowedOrigins !== undefined) mount.allowedOrigins = o.allowedOrigins
     if (o.enableDnsRebindingProtection !== undefined) mount.dnsRebindingProtection = o.enableDnsRebindingProtection
+    if (o.enableJsonResponse) mount.jsonResponse = true
+    // The SDK's stateless mode: no session id generator, no sessions.
+    if (o.sessionIdGenerator === undefined) mount.legacyStateless = true
     this.#endpoint = server.mount(mount)
     this.#endpoint.onHead = (method, status, headers) => this.#seen(method, status, headers)
   }

@@ -52,10 +52,14 @@ async function server (): Promise<void> {
   s.resourceTemplate('t', 'test://{id}', (uri: URL, vars) => ({ contents: [{ uri: uri.href, text: String(vars.id) }] }))
   s.prompt('p', { arguments: [{ name: 'a', required: true }] }, (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: args.a } }] }))
   s.completion(() => ({ completion: { values: [] } }))
+  s.setRequestHandler('acme/search', (params, ctx) => ({ query: params.query ?? null, id: ctx.requestId }))
+  s.setRequestHandler('acme/search', null)
+  s.resourceLister((params) => ({ resources: [{ uri: 'test://listed', name: String(params.cursor ?? 'first') }] }))
+  s.resourceLister(null)
   s.notifyResourceUpdated('test://r')
   const requests = [elicitUrl('Open', 'https://example.invalid'), createMessage({ messages: [], maxTokens: 1 })]
   void requests
-  const http: HttpServing = await s.serveHttp({ port: 0, legacySessions: true })
+  const http: HttpServing = await s.serveHttp({ port: 0, legacySessions: true, legacyStateless: false, jsonResponse: false })
   await http.close()
   const secured = await s.serveHttp({
     auth: {

@@ -30,10 +30,13 @@ export async function sdkUsage (): Promise<void> {
   })
   server.registerResource('user', new ResourceTemplate('users://{id}', { list: undefined, complete: { id: (v) => [v] } }), { mimeType: 'text/plain' },
     async (uri, { id }) => ({ contents: [{ uri: uri.href, text: String(id) }] }))
+  const Search = z.object({ method: z.literal('acme/search'), params: z.object({ q: z.string() }) })
+  server.server.setRequestHandler(Search, async (request, extra) => ({ hits: [request.params.q], id: extra.requestId }))
+  server.server.removeRequestHandler('acme/search')
   server.registerResource('readme', 'docs://readme', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'x' }] }))
   server.registerPrompt('review', { argsSchema: { lang: completable(z.string(), (v) => [v]) } },
     ({ lang }) => ({ messages: [{ role: 'user', content: { type: 'text', text: lang.toUpperCase() } }] }))
-  const http = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x', onsessioninitialized: (id) => { void id } })
+  const http = new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'x', enableJsonResponse: true, onsessioninitialized: (id) => { void id } })
   await server.connect(http)
   const stdio = new StdioServerTransport()
   void stdio

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use serde_json::{Map, Value, json};
 
 use super::cancel::CancelFlag;
+use super::registry::paginate;
 use super::state::{Completion, Kind, RequestContext, SessionShared, ToolEntry};
 use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
@@ -50,11 +51,14 @@ impl Completion {
         if let Kind::Tool(entry) = &self.kind {
             shape_tool_result(entry, &mut obj)?;
         }
+        if matches!(self.kind, Kind::ResourceList) {
+            obj = with_registered_resources(&self.ctx, &obj)?;
+        }
         let server = &self.ctx.0.session.server;
         match self.ctx.era() {
             Era::Modern => {
                 obj.entry("resultType").or_insert_with(|| json!("complete"));
-                if matches!(self.kind, Kind::Cacheable) {
+                if matches!(self.kind, Kind::Cacheable | Kind::ResourceList) {
                     obj.entry("ttlMs")
                         .or_insert_with(|| json!(server.config.cache_ttl_ms));
                     obj.entry("cacheScope")
@@ -223,4 +227,41 @@ pub(crate) fn send_engine_error(
 /// [`send_engine_error`] for the request of `ctx`.
 pub(crate) fn fail(ctx: &RequestContext, e: &RpcError) {
     send_engine_error(&ctx.0.sink, &ctx.0.session, &ctx.0.id, &ctx.0.cancel, e);
+}
+
+/// The page of `resources/list` the request's cursor names, of the registered resources followed by
+/// the entries of the host's lister (its result `host`: `{resources: [...]}`).
+fn with_registered_resources(
+    ctx: &RequestContext,
+    host: &Map<String, Value>,
+) -> Result<Map<String, Value>, RpcError> {
+    let Some(Value::Array(listed)) = host.get("resources") else {
+        return Err(RpcError::internal(
+            "the resource lister's result has no resources array",
+        ));
+    };
+    let named = |r: &Value| {
+        r.get("uri").is_some_and(Value::is_string) && r.get("name").is_some_and(Value::is_string)
+    };
+    if let Some(i) = listed.iter().position(|r| !named(r)) {
+        return Err(RpcError::internal(format!(
+            "resource {i} of the resource lister's result needs a string uri and name"
+        )));
+    }
+    let server = &ctx.0.session.server;
+    let registry = server.registry.read();
+    let all: Vec<&Value> = registry
+        .resources
+        .iter()
+        .map(|r| &r.definition)
+        .chain(listed)
+        .collect();
+    let cursor = ctx.params().get("cursor").and_then(Value::as_str);
+    let (page, next) = paginate(all.iter(), cursor, server.config.page_size)?;
+    let mut result = Map::new();
+    result.insert("resources".into(), json!(page));
+    if let Some(n) = next {
+        result.insert("nextCursor".into(), json!(n));
+    }
+    Ok(result)
 }

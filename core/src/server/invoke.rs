@@ -35,6 +35,17 @@ fn run(handler: Handler, ctx: RequestContext, kind: Kind) {
     );
 }
 
+/// Calls the host's handler of a method the specification does not define (`custom_methods`).
+pub(crate) fn custom_method(handler: Handler, ctx: RequestContext) {
+    run(handler, ctx, Kind::Plain);
+}
+
+/// Calls the host's resource lister for `resources/list` (its entries follow the registered
+/// resources: `answer`).
+pub(crate) fn list_resources(handler: Handler, ctx: RequestContext) {
+    run(handler, ctx, Kind::ResourceList);
+}
+
 pub(crate) fn call_tool(shared: &SessionShared, ctx: RequestContext) {
     let Some(name) = ctx.name() else {
         return fail(&ctx, &RpcError::invalid_params("name must be a string"));

@@ -49,6 +49,7 @@ mod complete;
 mod config;
 mod connection;
 pub mod context;
+mod custom_methods;
 mod deadline;
 mod handlers;
 mod handshake;

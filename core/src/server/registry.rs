@@ -111,6 +111,15 @@ where
     Ok((page, next))
 }
 
+/// Refuses a cursor this engine did not make (-32602), as [`paginate`] does; whether its offset
+/// is within the list is known only with the list.
+pub(crate) fn checked_cursor(cursor: Option<&str>) -> Result<(), RpcError> {
+    match cursor {
+        Some(c) if decode_cursor(c).is_none() => Err(RpcError::invalid_params("invalid cursor")),
+        _ => Ok(()),
+    }
+}
+
 fn encode_cursor(offset: usize) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("{CURSOR_PREFIX}{offset}"))
 }

@@ -15,7 +15,7 @@ use super::cancel::CancelFlag;
 use super::invoke;
 use super::listen;
 use super::mrtr;
-use super::registry::{Registry, paginate};
+use super::registry::{Registry, checked_cursor, paginate};
 use super::skills;
 use super::state::{CtxInner, Kind, RequestContext, SessionShared};
 use super::tasks;
@@ -73,9 +73,15 @@ pub(crate) fn dispatch(
         "ping" | "logging/setLevel" => era == Era::Legacy,
         _ => false,
     };
+    // A method the engine does not serve may have a host's handler (`custom_methods`); only
+    // such requests look for one, so a served method costs nothing more.
+    let mut custom = None;
     if !gated || (era == Era::Modern && REMOVED_IN_MODERN.contains(&method)) {
-        let e = RpcError::method_not_found(method);
-        return send_engine_error(&sink, shared, &req.id, &cancel, &e);
+        custom = server.registry.read().methods.get(method).cloned();
+        if custom.is_none() {
+            let e = RpcError::method_not_found(method);
+            return send_engine_error(&sink, shared, &req.id, &cancel, &e);
+        }
     }
     let params = req.params.unwrap_or_else(|| Value::Object(Map::new()));
     let mrtr = if INPUT_METHODS.contains(&method) && era == Era::Modern {
@@ -112,6 +118,9 @@ pub(crate) fn dispatch(
         let e = RpcError::missing_capability(json!({"extensions": { tasks::EXTENSION: {} }}));
         return fail(&ctx, &e);
     }
+    if let Some(handler) = custom {
+        return invoke::custom_method(handler, ctx);
+    }
     let result = match ctx.method() {
         "server/discover" => Ok((Kind::Cacheable, discover(shared))),
         "tools/list" => list(shared, &ctx, "tools", |r| {
@@ -124,9 +133,19 @@ pub(crate) fn dispatch(
         "prompts/list" => list(shared, &ctx, "prompts", |r| {
             r.prompts.iter().map(|p| p.definition.clone()).collect()
         }),
-        "resources/list" => list(shared, &ctx, "resources", |r| {
-            r.resources.iter().map(|p| p.definition.clone()).collect()
-        }),
+        "resources/list" => {
+            let lister = server.registry.read().resource_lister.clone();
+            if let Some(lister) = lister {
+                // A cursor the engine never made is refused before the host is asked.
+                if let Err(e) = cursor_of(&ctx).and_then(checked_cursor) {
+                    return fail(&ctx, &e);
+                }
+                return invoke::list_resources(lister, ctx);
+            }
+            list(shared, &ctx, "resources", |r| {
+                r.resources.iter().map(|p| p.definition.clone()).collect()
+            })
+        }
         "resources/templates/list" => list(shared, &ctx, "resourceTemplates", |r| {
             r.templates.iter().map(|p| p.definition.clone()).collect()
         }),
@@ -174,11 +193,7 @@ fn list(
     key: &str,
     items: impl FnOnce(&Registry) -> Vec<Value>,
 ) -> Result<(Kind, Value), RpcError> {
-    let cursor = match ctx.params().get("cursor") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.as_str()),
-        Some(_) => return Err(RpcError::invalid_params("cursor must be a string")),
-    };
+    let cursor = cursor_of(ctx)?;
     let all = items(&shared.server.registry.read());
     let (page, next) = paginate(all.iter(), cursor, shared.server.config.page_size)?;
     let mut result = json!({ key: page });
@@ -186,6 +201,15 @@ fn list(
         result["nextCursor"] = json!(n);
     }
     Ok((Kind::Cacheable, result))
+}
+
+/// The `cursor` of a list request, if it has one.
+fn cursor_of(ctx: &RequestContext) -> Result<Option<&str>, RpcError> {
+    match ctx.params().get("cursor") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.as_str())),
+        Some(_) => Err(RpcError::invalid_params("cursor must be a string")),
+    }
 }
 
 /// A tool as listed: 2026-07-28 has no `execution` on Tool (task support is negotiated per request

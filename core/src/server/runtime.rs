@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::builder;
 use super::change::Change;
 use super::config::ServerConfig;
+use super::custom_methods;
 use super::registry::{Handler, PromptEntry, ResourceEntry};
 use super::session::Session;
 use super::skills;
@@ -271,6 +272,40 @@ impl Server {
         drop(registry);
         self.notify(Change::Resources);
         true
+    }
+
+    /// Sets (or, with `None`, removes) the handler of a request method the specification does not
+    /// define: a request for `method` then goes to `handler` (as a registered handler's would:
+    /// context, deadline, cancellation and input rounds alike) instead of being answered -32601
+    /// (method not found), in both eras. No capability is declared for it. A method the
+    /// specification defines (`tools/call`, `ping`, ...), one in the `notifications/` namespace
+    /// and one beginning with `rpc.` are refused with [`Error::InvalidArgument`](crate::Error)
+    /// naming why: the engine answers those itself. Replaces the handler set before.
+    pub fn set_method_handler(&self, method: &str, handler: Option<Handler>) -> crate::Result<()> {
+        custom_methods::check_name(method)?;
+        let mut registry = self.inner.registry.write();
+        match handler {
+            Some(h) => {
+                registry.methods.insert(method.to_string(), h);
+            }
+            None => {
+                registry.methods.remove(method);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets (or, with `None`, removes) the handler that adds the host's own entries to
+    /// `resources/list`: it is called for each `resources/list` request (its context carries the
+    /// request's params, `cursor` among them) and answers `{resources: [Resource, ...]}` (each with
+    /// a string `uri` and `name`, else the request gets -32603 naming the entry). The engine lists
+    /// the registered resources first and then these, and answers the page the request's cursor
+    /// names: pagination stays the engine's, so the handler gives every entry each time. A
+    /// resource it lists is read like any other URI (`resources/read` finds a registered resource
+    /// or a template that matches it). The resources capability is declared once a resource or
+    /// template is registered (or the builder enabled it), as without it.
+    pub fn set_resource_lister(&self, handler: Option<Handler>) {
+        self.inner.registry.write().resource_lister = handler;
     }
 
     /// Sets (or, with `None`, removes) the `completion/complete` handler at runtime; the completions

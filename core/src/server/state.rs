@@ -138,6 +138,12 @@ pub struct Registry {
     pub completion: Option<Handler>,
     /// Skills by name (their files are also in `resources`).
     pub skills: Ordered<crate::skills::Skill>,
+    /// Handlers of request methods the specification does not define, by method (see
+    /// `custom_methods`).
+    pub methods: HashMap<String, Handler>,
+    /// Gives the host's own entries of `resources/list`, listed after the registered resources
+    /// (see `Server::set_resource_lister`).
+    pub resource_lister: Option<Handler>,
 }
 
 /// The legacy handshake state of a connection.
@@ -237,6 +243,9 @@ pub(crate) enum Kind {
     Tool(Arc<ToolEntry>),
     /// A cacheable result (`resources/read`, lists, discover).
     Cacheable,
+    /// `resources/list` answered with a host's entries (`Server::set_resource_lister`): the
+    /// registered resources come first, and the answer is one page of both.
+    ResourceList,
     /// Anything else.
     Plain,
 }

@@ -1,5 +1,6 @@
 //! JSON-RPC batches over HTTP: a POST body that is an array, legal only on 2025-03-26 (a session
-//! that negotiated it, or a header-less POST served as 2025-03-26 when so configured). All
+//! that negotiated it, or a header-less POST served as 2025-03-26 when so configured, or any
+//! 2025-03-26 POST without sessions, `legacy_stateless`). All
 //! responses come back as one JSON array (or one SSE stream ending with it); a batch of only
 //! notifications and responses gets 202. Any other revision gets 400 with -32600.
 
@@ -41,7 +42,7 @@ impl State {
                 v.as_str()
             ));
         }
-        if self.config.legacy_sessions
+        if self.keeps_sessions()
             && let Some(id) = headers.get(SESSION_ID)
         {
             let Ok(id) = id.to_str() else {
@@ -62,12 +63,14 @@ impl State {
                 ));
             }
             let r = self
-                .resumable_exchange(s.clone(), Input::Batch(items), caller)
+                .session_exchange(s.clone(), Input::Batch(items), caller)
                 .await;
             self.persist(&s).await;
             return r;
         }
-        if self.config.assume_2025_03_26 && header_version.is_none() {
+        if (self.config.assume_2025_03_26 && header_version.is_none())
+            || self.config.legacy_stateless
+        {
             let (conn, _rx) = Sink::channel();
             let session = self
                 .server

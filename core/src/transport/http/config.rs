@@ -78,6 +78,26 @@ pub struct HttpServerConfig {
     /// waits on) to that instance; `None` (the default) drops such an answer, as one instance alone
     /// has nobody to pass it to.
     pub relay: Option<Arc<dyn MessageRelay>>,
+    /// Answer every POST that carries requests with one JSON body (`application/json`), never an
+    /// SSE stream (the server's choice in both eras: 2025-11-25 and 2026-07-28
+    /// basic/transports/streamable-http). The handler's notifications (progress, log messages)
+    /// are then dropped, and a request it sends to the client (legacy elicitation, sampling,
+    /// roots) fails at once with -32603, as there is no stream to carry them; 2026-07-28 input
+    /// requests travel in the result (MRTR) and are not affected. Off by default: the response is
+    /// JSON when it comes first, and an SSE stream carries it otherwise.
+    pub json_response: bool,
+    /// Serve legacy (2025-03-26 .. 2025-11-25) requests without sessions, as servers that keep no
+    /// state between requests do (2025-11-25 basic/transports/streamable-http, "Session
+    /// Management": a server MAY assign a session ID; without one there is no
+    /// `Mcp-Session-Id`): `initialize` is answered and nothing is kept (no `Mcp-Session-Id`
+    /// header), and any other request is served on its own as the revision its
+    /// `MCP-Protocol-Version` header names (2025-03-26 without one, which sent none), ignoring
+    /// an `Mcp-Session-Id` it carries. GET and DELETE get 405, whatever
+    /// [`legacy_sessions`](Self::legacy_sessions) says. A request to the client (legacy
+    /// elicitation, sampling, roots) fails at once with -32603, as its answer would reach no
+    /// session, and notifications a handler sends outside its request reach nobody. The
+    /// 2026-07-28 wire is stateless already and unchanged. Off by default.
+    pub legacy_stateless: bool,
 }
 
 impl Default for HttpServerConfig {
@@ -106,6 +126,8 @@ impl Default for HttpServerConfig {
             event_store: Arc::new(MemoryEventStore::default()),
             session_store: Arc::new(MemorySessionStore::default()),
             relay: None,
+            json_response: false,
+            legacy_stateless: false,
         }
     }
 }

@@ -5,7 +5,8 @@
 //! `_meta` protocol version or a non-legacy `MCP-Protocol-Version` header selects the stateless wire, where `Mcp-Session-Id` is ignored and
 //! `initialize` does not exist (-32601, as `server-stateless` expects); otherwise an
 //! `Mcp-Session-Id` selects its legacy session (unknown: 404), `initialize` opens a new one, and
-//! anything else is refused with 400 (or served as 2025-03-26 when configured).
+//! anything else is refused with 400 (or served as 2025-03-26 when configured). With
+//! `legacy_stateless` no session is kept: every legacy request is served on its own.
 
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ use super::body::{OnClose, SseBody};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::input::Input;
 use super::media::{self, MediaRefusal};
+use super::narrowed::{json_only, without_requests};
 use super::respond::{Resp, json, plain, rpc_error, sse, without_idless_error};
 use super::security::{self, Refusal};
 use super::sessions::{HttpSession, Outlet, new_session_id};
@@ -74,15 +76,15 @@ impl State {
             (Route::SseMessages, &Method::POST) => self.sse_message(&parts, body, caller).await,
             (Route::SseStream | Route::SseMessages, _) => plain(StatusCode::METHOD_NOT_ALLOWED),
             (Route::Endpoint, &Method::POST) => self.post(&parts.headers, body, caller).await,
-            (Route::Endpoint, &Method::GET) if self.config.legacy_sessions => {
+            (Route::Endpoint, &Method::GET) if self.keeps_sessions() => {
                 self.get(&parts.headers, caller.auth).await
             }
-            (Route::Endpoint, &Method::DELETE) if self.config.legacy_sessions => {
+            (Route::Endpoint, &Method::DELETE) if self.keeps_sessions() => {
                 self.delete(&parts.headers, caller.auth).await
             }
             (Route::Endpoint, _) => {
                 let mut r = plain(StatusCode::METHOD_NOT_ALLOWED);
-                let allow = if self.config.legacy_sessions {
+                let allow = if self.keeps_sessions() {
                     "GET, POST, DELETE"
                 } else {
                     "POST"
@@ -192,6 +194,9 @@ impl State {
         if modern {
             return self.modern_post(message, headers, caller).await;
         }
+        if self.config.legacy_stateless {
+            return self.sessionless_post(message, header_version, caller).await;
+        }
         if self.config.legacy_sessions
             && let Some(id) = session_id
         {
@@ -260,6 +265,31 @@ impl State {
             .await
     }
 
+    /// Whether legacy sessions are kept (`initialize` opens one; GET and DELETE address one).
+    pub(crate) fn keeps_sessions(&self) -> bool {
+        self.config.legacy_sessions && !self.config.legacy_stateless
+    }
+
+    /// A legacy request without sessions (`legacy_stateless`): `initialize` is answered on a
+    /// connection that is then dropped (no `Mcp-Session-Id`), anything else is served on its own
+    /// as the revision of its `MCP-Protocol-Version` header (a known legacy one, or none here:
+    /// anything else took the stateless 2026-07-28 path), 2025-03-26 without one.
+    async fn sessionless_post(
+        &self,
+        message: Message,
+        header_version: Option<ProtocolVersion>,
+        caller: Caller,
+    ) -> Resp {
+        let session = if matches!(&message, Message::Request(r) if r.method == "initialize") {
+            self.server.session(Sink::discard())
+        } else {
+            let version = header_version.unwrap_or(ProtocolVersion::V2025_03_26);
+            self.server.session_assuming(Sink::discard(), version)
+        };
+        self.exchange(&session, Input::One(message), Era::Legacy, caller)
+            .await
+    }
+
     /// `initialize` without a session: a new legacy session, kept only if the handshake succeeds.
     async fn initialize(&self, message: Message, caller: Caller) -> Resp {
         self.expire_idle().await;
@@ -325,10 +355,24 @@ impl State {
             return plain(StatusCode::ACCEPTED);
         }
         let r = self
-            .resumable_exchange(s.clone(), Input::One(message), caller)
+            .session_exchange(s.clone(), Input::One(message), caller)
             .await;
         self.persist(&s).await;
         r
+    }
+
+    /// Hands a message or batch to a legacy session: answered on a resumable event stream, or
+    /// with `json_response` as one JSON body (no stream to keep or resume).
+    pub(crate) async fn session_exchange(
+        &self,
+        s: Arc<HttpSession>,
+        input: Input,
+        caller: Caller,
+    ) -> Resp {
+        if self.config.json_response {
+            return self.exchange(&s.session, input, Era::Legacy, caller).await;
+        }
+        self.resumable_exchange(s, input, caller).await
     }
 
     /// Takes an answer another instance forwarded: the session's request waiting for it, if it
@@ -347,8 +391,8 @@ impl State {
     }
 
     /// Hands a message or batch to the engine and answers without resumability (stateless
-    /// requests): 202 for notifications and responses, JSON when the response comes first, an SSE
-    /// stream otherwise.
+    /// requests, and every request with `json_response`): 202 for notifications and responses,
+    /// JSON when the response comes first (always, with `json_response`), an SSE stream otherwise.
     pub(crate) async fn exchange(
         &self,
         session: &Session,
@@ -363,6 +407,13 @@ impl State {
         // Only a single request can be cancelled; a batch runs to its end.
         let id = input.request_id();
         let (sink, mut rx) = Sink::channel();
+        let sink = if self.config.json_response {
+            json_only(sink)
+        } else if era == Era::Legacy && self.config.legacy_stateless {
+            without_requests(sink)
+        } else {
+            sink
+        };
         input.feed(session, sink, caller);
         // Dropped with this future when the client leaves before the first message: that cancels.
         let mut guard = CancelOnDrop(id.clone().map(|id| (session.clone(), id, era)));

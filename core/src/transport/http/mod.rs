@@ -37,6 +37,7 @@ mod headers;
 mod input;
 mod legacy_sse;
 mod media;
+mod narrowed;
 mod relay;
 mod respond;
 mod resume;
