@@ -20,6 +20,7 @@ mod large_strings;
 mod limits;
 mod memory;
 mod mount;
+mod option_values;
 mod redis;
 mod request;
 mod server;
