@@ -342,11 +342,23 @@ export declare function requestReply(id: number, result: string, strings?: Array
 export declare function requestReplyError(id: number, code: number, message: string, data?: string | undefined | null): boolean
 
 /**
+ * Answers tool call `id` whose handler returned nothing (`null` or `undefined`): the kit's empty
+ * result; `false` if it was answered already.
+ */
+export declare function requestReplyNothing(id: number): boolean
+
+/**
  * Answers request `id` with `{content: [{type: "text", text}]}` at the next `requestFlush`, the
  * result most tools give, without the JSON text `requestReply` takes (no `JSON.stringify` in JS,
  * no parse here); `false` if it was answered already.
  */
 export declare function requestReplyText(id: number, text: string): boolean
+
+/**
+ * Answers tool call `id` whose handler threw an error with `message`: the kit's tool error (the
+ * message as thrown); `false` if it was answered already.
+ */
+export declare function requestReplyToolError(id: number, message: string): boolean
 
 /**
  * Runs pending request `id` as a task if it may (a tool with task support, a client that takes

@@ -467,7 +467,8 @@ typedef struct mcp_http_response_callbacks {
 
 // Receives one diagnostic of the library: its severity, the `target` it comes from (a Rust module
 // path such as `libmcp::server::answer`, or `libmcp::child_stderr` for a line a child server
-// wrote to its stderr) and the message, with any extra fields appended as ` key=value`. Both views
+// wrote to its stderr) and the message, with any extra fields appended as ` key=value` (the text
+// every host of the engine shows, `libmcp::host::Diagnostic`). Both views
 // are valid only during the call. Called on the thread that emitted the event (a runtime thread,
 // or the caller's own thread inside a library call such as `mcp_responder_result`), possibly on
 // several threads at once. It must return quickly, must not call blocking library functions
@@ -1688,10 +1689,18 @@ enum mcp_status mcp_responder_result_checked(const struct mcp_responder *respond
                                              size_t len,
                                              struct mcp_error **error_out);
 
-// Answers a tool call with a tool error (`isError: true` with one text block). The text is copied.
+// Answers a tool call with a tool error (`isError: true` with one text block, the text as given:
+// the engine's one form of a failed tool on every host). The text is copied.
 enum mcp_status mcp_responder_tool_error(const struct mcp_responder *responder,
                                          const char *text,
                                          size_t len);
+
+// Answers a tool call whose handler has nothing to return: a result with no content
+// (`{"content": []}`), what every host of the engine answers for a tool that returns nothing
+// (Python's `None`, JS's `null`). A tool with an `outputSchema` is answered with an internal
+// error instead (the result has no `structuredContent`): `MCP_STATUS_INVALID_RESULT`, as
+// `mcp_responder_result` reports it.
+enum mcp_status mcp_responder_nothing(const struct mcp_responder *responder);
 
 // Answers with a JSON-RPC error: `code`, `message`, and optional `data` JSON (`data` NULL and
 // `data_len` 0 for none). Strings are copied.

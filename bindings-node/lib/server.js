@@ -123,6 +123,11 @@ function answer (id, kind, value) {
     return
   }
   if (kind === 'tool') {
+    // Nothing returned: the engine's one answer for it (core/src/host/tool_result.rs).
+    if (value === null || value === undefined) {
+      native.requestReplyNothing(id)
+      return
+    }
     const text = typeof value === 'string' ? value : onlyText(value)
     if (text !== undefined) {
       native.requestReplyText(id, text)
@@ -143,7 +148,7 @@ function fail (id, kind, e) {
   if (e instanceof McpError && Number.isInteger(e.code)) {
     native.requestReplyError(id, e.code, message, e.data === undefined ? undefined : JSON.stringify(e.data))
   } else if (kind === 'tool') {
-    native.requestReply(id, JSON.stringify({ content: [{ type: 'text', text: message }], isError: true }))
+    native.requestReplyToolError(id, message)
   } else {
     native.requestReplyError(id, ErrorCode.InternalError, message)
   }
@@ -471,8 +476,9 @@ class Server {
    * 'optional' | 'required'}` lets clients run it as a task: the handler then runs inside the
    * task, its answer completes it, `ctx.signal` aborts on `tasks/cancel`; with `deferTask: true`
    * the handler may ask for input first and calls `ctx.startTask()` itself). The handler gets
-   * `(args, ctx)` and returns a CallToolResult (or a string, or `inputRequired(...)`), sync or
-   * async; a throw becomes a tool error (`isError: true`), an McpError with a code a JSON-RPC error. */
+   * `(args, ctx)` and returns a CallToolResult (or a string, or `inputRequired(...)`, or nothing:
+   * `null`/`undefined` is a result with no content), sync or async; a throw becomes a tool error
+   * (`isError: true`, its text the error's message), an McpError with a code a JSON-RPC error. */
   tool (name, ...rest) {
     requireString(name, 'tool name')
     const make = (config, handler) => {

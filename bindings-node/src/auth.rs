@@ -13,7 +13,7 @@ use napi::threadsafe_function::ThreadsafeFunction;
 use serde_json::Value;
 
 use crate::error::invalid;
-use crate::http::strings;
+use crate::option_values::strings;
 
 /// The JS verifier: called with the bearer token, resolves to JSON text `{"ok": {subject?,
 /// clientId?, scopes?, expiresAt?, audience?, claims?}}`, `{"invalid": reason}` (401

@@ -17,6 +17,7 @@ use tokio::sync::{oneshot, watch};
 
 use crate::auth;
 use crate::error::{engine, invalid, invalid_config, parse};
+use crate::option_values::strings;
 use crate::server::NativeServer;
 
 /// A running HTTP server.
@@ -27,12 +28,6 @@ pub struct NativeHttpServer {
     path: String,
     stop: parking_lot::Mutex<Option<oneshot::Sender<()>>>,
     done: watch::Receiver<bool>,
-}
-
-pub(crate) fn strings(v: &Value, what: &str) -> napi::Result<Vec<String>> {
-    v.as_array()
-        .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect())
-        .ok_or_else(|| invalid(format!("{what} must be an array of strings")))
 }
 
 /// `HttpServerConfig` for `serveHttp`'s own listener from the JS options object (every key

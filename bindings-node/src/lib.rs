@@ -20,6 +20,7 @@ mod large_strings;
 mod limits;
 mod memory;
 mod mount;
+mod option_values;
 mod redis;
 mod request;
 mod server;
@@ -27,6 +28,7 @@ mod skills;
 mod stdio;
 mod subscription;
 mod task_store;
+mod tool_result;
 mod version;
 
 /// Memory crosses between the engine's threads and the JS thread on every request; mimalloc frees

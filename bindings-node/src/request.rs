@@ -106,7 +106,7 @@ thread_local! {
 /// already (or never existed). Handing the engine every answer of one event-loop turn together
 /// costs one write (over stdio, from this thread) or one wake-up of the writer per turn, not one
 /// per answer.
-fn finish(id: f64, reply: Reply) -> bool {
+pub(crate) fn finish(id: f64, reply: Reply) -> bool {
     let Some(p) = PENDING.lock().remove(&(id as u64)) else {
         return false;
     };
@@ -245,10 +245,8 @@ pub fn request_context(id: f64) -> Option<String> {
 /// no parse here); `false` if it was answered already.
 #[napi]
 pub fn request_reply_text(id: f64, #[napi(ts_arg_type = "string")] text: JsText) -> bool {
-    // The core's own result type writes the shape; a model type always serializes.
-    let result = serde_json::to_value(libmcp::model::CallToolResult::text(text.0))
-        .expect("a tool result serializes");
-    finish(id, Reply::Result(result))
+    // The binding kit's text fast path (see `tool_result.rs` for the other tool outcomes).
+    finish(id, libmcp::host::ToolResult::Text(text.0).into_reply())
 }
 
 /// Answers request `id` with a result object (JSON text) at the next `requestFlush`; `false` if

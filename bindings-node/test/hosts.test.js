@@ -7,7 +7,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { Client, Server, TransportError } = require('..')
+const { Client, Server, TransportError, McpError, setEngineLog } = require('..')
 
 const HOSTS_SERVER = path.join(__dirname, 'fixtures', 'hosts_server.js')
 const EXPECTED = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'tests', 'hosts', 'expectations.json'), 'utf8'))
@@ -78,3 +78,56 @@ test('task_poll_interval', async (t) => {
     })
   }
 })
+
+test('tool_result', async (t) => {
+  const cases = EXPECTED.tool_result.cases
+  assert.ok(cases.length >= 3, 'the cases are read')
+  // The engine's events of this process: the server runs here, over HTTP.
+  const entries = []
+  setEngineLog((entry) => entries.push(entry), { level: 'warn' })
+  t.after(() => setEngineLog(null))
+  const server = new Server({ name: 'hosts', version: '1.0.0' })
+  for (const c of cases) {
+    const config = c.output_schema === undefined ? {} : { outputSchema: c.output_schema }
+    server.tool(c.tool, config, () => {
+      if (c.throws !== undefined) throw new Error(c.throws)
+      // The host's nothing: undefined (null is the same).
+      return c.returns === null ? undefined : c.returns
+    })
+  }
+  const serving = await server.serveHttp({ host: '127.0.0.1', port: 0 })
+  t.after(() => server.close())
+  for (const version of ['2026-07-28', '2025-11-25']) {
+    const client = await Client.connectHttp(serving.url, { protocolVersion: version })
+    try {
+      for (const c of cases) {
+        entries.length = 0
+        if (c.error === undefined) {
+          const got = await client.callTool(c.tool, {})
+          for (const [k, v] of Object.entries(c.expected)) assert.deepEqual(got[k], v, `${version} ${c.tool}: ${k}`)
+          if (c.expected.isError === undefined) assert.ok(!got.isError, `${version} ${c.tool}`)
+        } else {
+          const error = await outcome(client.callTool(c.tool, {}))
+          assert.ok(error instanceof McpError, String(error))
+          assert.equal(error.code, c.error.code)
+          assert.equal(error.message, c.error.message)
+          const want = c.diagnostic
+          const entry = await until(() => entries.find((e) => e.target === want.target))
+          assert.deepEqual(entry, { level: want.level, target: want.target, message: want.message, fields: want.fields })
+        }
+      }
+    } finally {
+      await client.close()
+    }
+  }
+})
+
+/** The value `check` finds, polled for up to 5 s (the listener is called on a later turn). */
+async function until (check) {
+  for (let i = 0; i < 250; i++) {
+    const found = check()
+    if (found) return found
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  assert.fail('timed out')
+}

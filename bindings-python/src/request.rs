@@ -283,6 +283,18 @@ impl Request {
         self.finish(result.py(), Reply::Result(value))
     }
 
+    /// Answers a tool call whose handler returned None: the binding kit's answer for nothing
+    /// returned (`libmcp::host::ToolResult::Nothing`).
+    fn reply_nothing(&self, py: Python<'_>) -> PyResult<()> {
+        self.finish(py, libmcp::host::ToolResult::Nothing.into_reply())
+    }
+
+    /// Answers a tool call whose handler raised: the binding kit's tool error with `message` as
+    /// its text (`libmcp::host::ToolResult::Error`).
+    fn reply_tool_error(&self, py: Python<'_>, message: String) -> PyResult<()> {
+        self.finish(py, libmcp::host::ToolResult::Error(message).into_reply())
+    }
+
     /// Answers with a JSON-RPC error.
     #[pyo3(signature = (code, message, data=None))]
     fn reply_error(

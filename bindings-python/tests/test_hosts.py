@@ -6,14 +6,15 @@ its message ``<option>: <reason>``."""
 from __future__ import annotations
 
 import json
+import logging
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 from support import ROOT, run
 
 import libmcp
-from libmcp.errors import InvalidArgument, TransportError
+from libmcp.errors import InvalidArgument, ProtocolError, TransportError
 
 EXPECTED: dict[str, Any] = json.loads((ROOT / "tests" / "hosts" / "expectations.json").read_text())
 CLASSES: dict[str, type[BaseException]] = {"InvalidArgument": InvalidArgument}
@@ -80,3 +81,53 @@ def test_task_poll_interval(case: dict[str, Any]) -> None:
         check_refusal("task_poll_interval", case, e.value)
     else:
         libmcp.Server("hosts", "1.0.0", task_poll_interval=seconds)
+
+
+def tool_of(case: dict[str, Any]) -> Callable[[], Any]:
+    """The handler of a ``tool_result`` case, as a Python tool gives its outcome."""
+    def handler():  # type: ignore[no-untyped-def]  # unannotated: an unstructured result
+        if "throws" in case:
+            raise ValueError(case["throws"])
+        returns = case["returns"]
+        if returns is None:
+            return None
+        return libmcp.ToolResult(content=returns["content"], structured_content=returns.get("structuredContent"))
+    return handler
+
+
+@pytest.mark.parametrize("version", ["2026-07-28", "2025-11-25"])
+def test_tool_result(version: str, caplog: pytest.LogCaptureFixture) -> None:
+    cases = EXPECTED["tool_result"]["cases"]
+    assert len(cases) >= 3, "the cases are read"
+    server = libmcp.Server("hosts", "1.0.0")
+    for case in cases:
+        server.tool(case["tool"], output_schema=case.get("output_schema"))(tool_of(case))
+
+    async def call(client: Any, case: dict[str, Any]) -> Any:
+        try:
+            return (await client.call_tool(case["tool"], {})).model_dump()
+        except ProtocolError as e:
+            return e
+
+    async def main() -> list[Any]:
+        async with libmcp.Client(server, protocol_version=version) as c:
+            return [await call(c, case) for case in cases]
+
+    with caplog.at_level(logging.WARNING, logger="libmcp.engine"):
+        got = run(main())
+    for case, result in zip(cases, got, strict=True):
+        if "error" in case:
+            assert isinstance(result, ProtocolError), (case["tool"], result)
+            assert (result.code, result.message) == (case["error"]["code"], case["error"]["message"])
+            want = case["diagnostic"]
+            records = [r for r in caplog.records if r.name == "libmcp.engine"
+                       and getattr(r, "engine_target", None) == want["target"]]
+            assert records, caplog.records
+            # Python's level scale and one-line shape: the kit's flat text.
+            assert records[0].levelname == {"warn": "WARNING"}[want["level"]]
+            assert records[0].getMessage() == want["text"]
+        else:
+            for k, v in case["expected"].items():
+                assert result[k] == v, (case["tool"], k, result)
+            if "isError" not in case["expected"]:
+                assert not result.get("isError"), result

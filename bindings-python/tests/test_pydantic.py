@@ -99,7 +99,7 @@ def test_field_defaults_bounds_and_patterns(version: str) -> None:
     assert call(s, version, "bounded", {"n": 10, "code": "XYZ"}).content[0].text == "10:XYZ"
     too_big = call(s, version, "bounded", {"n": 11})
     assert too_big.is_error
-    assert too_big.content[0].text.startswith("Error executing tool bounded: 1 validation error for boundedArguments\nn\n")
+    assert too_big.content[0].text.startswith("1 validation error for boundedArguments\nn\n")
     assert "less than or equal to 10" in too_big.content[0].text
     bad_code = call(s, version, "bounded", {"code": "abc"})
     assert bad_code.is_error and "should match pattern" in bad_code.content[0].text

@@ -135,3 +135,89 @@ fn task_poll_interval() {
         }
     }
 }
+
+/// The server of the `tool_result` cases: each case's tool, its handler answering through the
+/// kit's [`ToolResult`](libmcp::host::ToolResult) as a host converts its values.
+fn tool_result_server(cases: &[Value]) -> Server {
+    use libmcp::host::{ToolResult, answer_tool};
+    use std::sync::Arc;
+    let mut b = Server::builder("hosts", "1.0.0");
+    for case in cases {
+        let mut definition = serde_json::json!({"name": text(case, "tool")});
+        if let Some(schema) = case.get("output_schema") {
+            definition["outputSchema"] = schema.clone();
+        }
+        let outcome = match (case.get("returns"), case.get("throws")) {
+            (_, Some(message)) => ToolResult::Error(message.as_str().unwrap().to_owned()),
+            (Some(Value::Null), None) => ToolResult::Nothing,
+            (Some(value), None) => ToolResult::Json(value.clone()),
+            (None, None) => panic!("a case that neither returns nor throws: {case}"),
+        };
+        b = b.tool_handler(
+            definition,
+            Arc::new(move |_ctx, responder| {
+                // A refusal is reported by the engine's diagnostic, checked below.
+                let _ = answer_tool(responder, outcome.clone());
+            }),
+        );
+    }
+    b.build().unwrap()
+}
+
+#[tokio::test]
+async fn tool_result() {
+    use libmcp::host::{Diagnostic, DiagnosticLevel, set_diagnostics_sink};
+    use std::sync::{Arc, Mutex};
+    let all = expectations();
+    let cases = all["tool_result"]["cases"].as_array().unwrap().clone();
+    assert!(cases.len() >= 3, "the cases are read");
+    let seen: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+    let sink = seen.clone();
+    set_diagnostics_sink(
+        DiagnosticLevel::Warn,
+        &[],
+        Some(Arc::new(move |d: &Diagnostic| {
+            sink.lock().unwrap().push(d.clone())
+        })),
+    )
+    .unwrap();
+    for version in ["2026-07-28", "2025-11-25"] {
+        let pref = libmcp::host::version_preference(Some(version)).unwrap();
+        let client = support::inprocess::connect(tool_result_server(&cases), "hosts", pref).await;
+        for case in &cases {
+            let tool = text(case, "tool");
+            seen.lock().unwrap().clear();
+            let got = client.call_tool_raw(tool, serde_json::json!({})).await;
+            match case.get("error") {
+                None => {
+                    let got = got.unwrap_or_else(|e| panic!("{version} {tool}: {e}"));
+                    for (k, v) in case["expected"].as_object().unwrap() {
+                        assert_eq!(&got[k], v, "{version} {tool}: {k} in {got}");
+                    }
+                    if case["expected"].get("isError").is_none() {
+                        assert_eq!(got.get("isError"), None, "{version} {tool}: {got}");
+                    }
+                }
+                Some(want) => {
+                    let Err(libmcp::Error::Rpc(e)) = got else {
+                        panic!("{version} {tool}: {got:?}")
+                    };
+                    assert_eq!(i64::from(e.code), want["code"].as_i64().unwrap());
+                    assert_eq!(e.message, text(want, "message"), "{version} {tool}");
+                    let diagnostic = &case["diagnostic"];
+                    let seen = seen.lock().unwrap();
+                    let d = seen
+                        .iter()
+                        .find(|d| d.target == text(diagnostic, "target"))
+                        .unwrap_or_else(|| panic!("{version} {tool}: no diagnostic in {seen:?}"));
+                    assert_eq!(d.level.name(), text(diagnostic, "level"));
+                    assert_eq!(d.message, text(diagnostic, "message"), "{version} {tool}");
+                    assert_eq!(&Value::Object(d.fields.clone()), &diagnostic["fields"]);
+                    assert_eq!(d.text, text(diagnostic, "text"), "{version} {tool}");
+                }
+            }
+        }
+        client.close().await;
+    }
+    set_diagnostics_sink(DiagnosticLevel::Warn, &[], None).unwrap();
+}

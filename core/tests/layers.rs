@@ -24,8 +24,8 @@ const CORE_KNOWN: &[&[&str]] = &[];
 /// Known circles of `ffi/src`, to be removed (none left).
 const FFI_KNOWN: &[&[&str]] = &[];
 
-/// Known circles of `bindings-node/src`, to be removed.
-const NODE_KNOWN: &[&[&str]] = &[&["auth.rs", "http.rs"]];
+/// Known circles of `bindings-node/src`, to be removed (none left).
+const NODE_KNOWN: &[&[&str]] = &[];
 
 fn src_of(krate: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,6 +3,7 @@
 use std::ffi::c_char;
 
 use libmcp::RpcError;
+use libmcp::host::{ToolResult, answer_tool};
 use libmcp::model::logging::LoggingLevel;
 use libmcp::server::{InputRequired, Reply, RequestContext, Responder};
 use parking_lot::Mutex;
@@ -160,7 +161,8 @@ pub extern "C" fn mcp_responder_result_checked(
     })
 }
 
-/// Answers a tool call with a tool error (`isError: true` with one text block). The text is copied.
+/// Answers a tool call with a tool error (`isError: true` with one text block, the text as given:
+/// the engine's one form of a failed tool on every host). The text is copied.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_responder_tool_error(
     responder: *const mcp_responder,
@@ -173,7 +175,26 @@ pub extern "C" fn mcp_responder_tool_error(
             return e.status();
         }
         let text = try_str!(text, len).to_string();
-        r.answer(|x| x.tool_error(text))
+        r.answer(|x| x.reply(ToolResult::Error(text).into_reply()))
+    })
+}
+
+/// Answers a tool call whose handler has nothing to return: a result with no content
+/// (`{"content": []}`), what every host of the engine answers for a tool that returns nothing
+/// (Python's `None`, JS's `null`). A tool with an `outputSchema` is answered with an internal
+/// error instead (the result has no `structuredContent`): `MCP_STATUS_INVALID_RESULT`, as
+/// `mcp_responder_result` reports it.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_nothing(responder: *const mcp_responder) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        if let Err(e) = r.unused() {
+            return e.status();
+        }
+        match r.answer_checked(|x| answer_tool(x, ToolResult::Nothing)) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => e.status(),
+        }
     })
 }
 

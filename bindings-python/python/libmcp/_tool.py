@@ -244,7 +244,7 @@ class Tool:
         if self.sdk:
             request.reply_result({"content": _sdk_blocks(result)})
         elif result is None:
-            request.reply_result({"content": []})
+            request.reply_nothing()
         elif is_content(result):
             request.reply_result({"content": to_content(result)})
         else:
@@ -260,12 +260,14 @@ class Tool:
             request.reply_error(*rpc)
             return
         name = self.f.name
+        # The engine's text of a tool error is the message as raised (core/src/host/tool_result.rs);
+        # the official SDK's "Error executing tool NAME: ..." is the compatible classes' (``sdk``).
         if _anticipated(e):
             log.info("tool %s: %s", name, e)
-            text = str(e) if isinstance(e, ToolError) and not self.sdk else f"Error executing tool {name}: {e}"
+            text = f"Error executing tool {name}: {e}" if self.sdk else str(e)
         else:
             log.error("tool %s failed", name, exc_info=e)
             text = f"Error executing tool {name}" if self.server._mask_error_details \
-                else f"Error executing tool {name}: {e}"
-        request.reply_result({"content": [{"type": "text", "text": text}], "isError": True})
+                else f"Error executing tool {name}: {e}" if self.sdk else str(e)
+        request.reply_tool_error(text)
 

@@ -194,8 +194,9 @@ class Server:
     # -- registration ---------------------------------------------------------------------------
 
     #: Results as the official SDK gives them (``FastMCP``/``MCPServer``): ``str``, ``None`` and
-    #: lists structured as ``{"result": ...}``, text content as indented JSON, ``ToolError``
-    #: messages after ``Error executing tool NAME:``, descriptions the raw docstring.
+    #: lists structured as ``{"result": ...}``, text content as indented JSON, a raised tool's
+    #: message after ``Error executing tool NAME:`` (libmcp's own: the message alone), descriptions
+    #: the raw docstring.
     #: 0 for libmcp's own rules, else the SDK's major version whose rules apply (1 FastMCP, 2 MCPServer).
     _sdk_results = 0
 

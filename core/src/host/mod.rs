@@ -7,8 +7,14 @@
 
 mod config;
 mod describe;
+mod diagnostics;
+mod tool_result;
 mod version;
 
 pub use config::{Host, server_config_message, server_option, validate_server_config};
 pub use describe::{era_name, server_description};
+pub use diagnostics::{
+    Diagnostic, DiagnosticLevel, DiagnosticsSink, OtherSubscriber, set_diagnostics_sink,
+};
+pub use tool_result::{ToolResult, answer_tool};
 pub use version::version_preference;
