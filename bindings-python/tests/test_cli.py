@@ -175,3 +175,26 @@ def test_install_refuses_what_it_cannot_do(script: str, tmp_path: Path) -> None:
         main(["install", "cursor", script, "--with", "numpy", "--config", str(bad)])
     with pytest.raises(SystemExit, match=r"no such file: .*nope.py"):
         main(["install", "cursor", str(tmp_path / "nope.py"), "--name", "x", "--config", str(bad)])
+
+
+LOWLEVEL = '''
+import mcp.types as types
+from libmcp.lowlevel import Server
+
+app = Server("low")
+
+@app.list_tools()
+async def list_tools():
+    return [types.Tool.model_validate({"name": "hi", "inputSchema": {"type": "object"}})]
+
+@app.call_tool()
+async def call_tool(name, arguments):
+    return [types.TextContent(type="text", text=f"hi from {name}")]
+'''
+
+
+def test_run_serves_a_low_level_server(tmp_path: Path) -> None:
+    path = tmp_path / "low.py"
+    path.write_text(LOWLEVEL)
+    stdio = Client.stdio(sys.executable, ["-m", "libmcp", "run", str(path)])
+    assert run(call(stdio, "hi", {})) == "hi from hi"

@@ -22,6 +22,7 @@ from typing import Any
 
 from ._install import CLIENTS, install
 from .errors import ProtocolError
+from .lowlevel import Server as LowLevelServer
 from .server import Server
 
 __all__ = ["main"]
@@ -30,22 +31,31 @@ _NAMES = ("mcp", "server", "app")
 
 
 def find_server(spec: str) -> Server:
-    """The server object ``FILE[:OBJECT]`` names (the file runs as a module, not as ``__main__``)."""
+    """The server object ``FILE[:OBJECT]`` names (the file runs as a module, not as ``__main__``);
+    an SDK low-level server (:mod:`libmcp.lowlevel`) as the libmcp server behind it."""
+    found = _find(spec)
+    if isinstance(found, LowLevelServer):
+        return asyncio.run(found.engine())
+    return found
+
+
+def _find(spec: str) -> Server | LowLevelServer:
     path, _, name = spec.partition(":")
     if not Path(path).is_file():
         raise SystemExit(f"libmcp run: no such file: {path}")
     sys.path.insert(0, str(Path(path).resolve().parent))
     namespace: dict[str, Any] = runpy.run_path(path, run_name="__libmcp_run__")
+    kinds = (Server, LowLevelServer)
     if name:
         obj = namespace.get(name)
-        if not isinstance(obj, Server):
+        if not isinstance(obj, kinds):
             raise SystemExit(f"libmcp run: {path} has no libmcp server named {name!r}")
         return obj
     for candidate in _NAMES:
-        if isinstance(namespace.get(candidate), Server):
-            server: Server = namespace[candidate]
+        server = namespace.get(candidate)
+        if isinstance(server, kinds):
             return server
-    found = [v for k, v in namespace.items() if isinstance(v, Server) and not k.startswith("_")]
+    found = [v for k, v in namespace.items() if isinstance(v, kinds) and not k.startswith("_")]
     if len(found) != 1:
         raise SystemExit(f"libmcp run: {path} defines {len(found)} libmcp servers and none named "
                          f"{', '.join(_NAMES)}: name one as {path}:OBJECT")
