@@ -198,3 +198,13 @@ def test_run_serves_a_low_level_server(tmp_path: Path) -> None:
     path.write_text(LOWLEVEL)
     stdio = Client.stdio(sys.executable, ["-m", "libmcp", "run", str(path)])
     assert run(call(stdio, "hi", {})) == "hi from hi"
+
+
+def test_the_console_script_is_the_same_command(script: str) -> None:
+    # pip (or maturin) installs it beside the interpreter of the environment.
+    command = Path(sys.executable).parent / "libmcp"
+    assert command.is_file(), f"{command}: the libmcp console script is not installed"
+    out = subprocess.run([str(command), "dev", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:2] == ["cli-demo: 1 tools, 0 resources, 0 resource templates, 0 prompts",
+                                           "  tool add(a, b)"]
