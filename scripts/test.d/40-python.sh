@@ -17,6 +17,20 @@ source scripts/lib/common.sh
 venv=.venv
 ensure_venv "$venv" bindings-python/tests/requirements.txt
 
+# The MCP Inspector's command line (test_inspector.py): @modelcontextprotocol/inspector-cli from the
+# npm registry, installed once into target/inspector-cli (in the background while the builds run);
+# it runs on the machine's node.
+inspector="$(target_dir)/inspector-cli"
+inspector_cli="$inspector/node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
+inspector_install=""
+if [ ! -f "$inspector_cli" ]; then
+  mkdir -p "$inspector"
+  [ -f "$inspector/package.json" ] || echo '{"name":"libmcp-inspector-cli","private":true}' > "$inspector/package.json"
+  (cd "$inspector" && npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector-cli@1.0.3) \
+    > "$inspector/install.log" 2>&1 &
+  inspector_install=$!
+fi
+
 # maturin finds the venv through VIRTUAL_ENV; the build lands in $(target_dir)/debug like cargo's own.
 VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
   "$venv/bin/maturin" develop --quiet --locked -m bindings-python/Cargo.toml
@@ -36,18 +50,15 @@ for sdk in mcp-1.30.0 mcp-2.3.0; do
     tar -xzf "$sdists/$sdk.tar.gz" -C "$sdists" "$sdk/examples"
   fi
 done
-# The MCP Inspector's command line (test_inspector.py): @modelcontextprotocol/inspector-cli from the
-# npm registry, installed once into target/inspector-cli; it runs on the machine's node.
-inspector="$(target_dir)/inspector-cli"
-inspector_cli="$inspector/node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
-if [ ! -f "$inspector_cli" ]; then
-  mkdir -p "$inspector"
-  [ -f "$inspector/package.json" ] || echo '{"name":"libmcp-inspector-cli","private":true}' > "$inspector/package.json"
-  (cd "$inspector" && npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector-cli@1.0.3)
-fi
 ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
 VIRTUAL_ENV="$PWD/.venv-sdk1" PATH="$PWD/.venv-sdk1/bin:$PATH" \
   "$venv/bin/maturin" develop --quiet --locked -m bindings-python/Cargo.toml
+
+if [ -n "$inspector_install" ] && ! wait "$inspector_install"; then
+  cat "$inspector/install.log" >&2
+  echo "error: installing @modelcontextprotocol/inspector-cli failed" >&2
+  exit 1
+fi
 
 # pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.
 LIBMCP_SDK_SDISTS="$sdists" LIBMCP_BIN_DIR="$bin_dir" LIBMCP_INSPECTOR_CLI="$inspector_cli" \
