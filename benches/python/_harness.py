@@ -11,14 +11,14 @@ import threading
 
 def http_address(argv: list[str]) -> tuple[str, int] | None:
     """``(host, port)`` for ``--http HOST:PORT``, None for stdio; exits 2 on anything else."""
-    args = [a for a in argv[1:] if a != "--async"]
+    args = [a for a in argv[1:] if a not in ("--async", "--no-pydantic")]
     if not args:
         return None
     if len(args) == 2 and args[0] == "--http" and ":" in args[1]:
         host, _, port = args[1].rpartition(":")
         if port.isdigit():
             return host, int(port)
-    sys.exit(f"usage: {argv[0]} [--async] [--http HOST:PORT]   (stdio without --http)")
+    sys.exit(f"usage: {argv[0]} [--async] [--no-pydantic] [--http HOST:PORT]   (stdio without --http)")
 
 
 def announce(host: str, port: int) -> None:

@@ -1,5 +1,7 @@
 """Echo server on libmcp (a sync handler, or with ``--async`` an ``async def`` one): stdio without
-arguments, Streamable HTTP with ``--http ADDR`` (see _harness.py)."""
+arguments, Streamable HTTP with ``--http ADDR`` (see _harness.py). The arguments go through pydantic
+(the package's gate when pydantic is installed), or with ``--no-pydantic`` through the engine's JSON
+Schema check of an explicit input schema (run-pydantic.sh compares the two)."""
 
 from __future__ import annotations
 
@@ -12,16 +14,20 @@ from libmcp import Server
 
 server = Server("echo-libmcp-python", "1.0.0")
 
+#: Without pydantic: the schema pydantic would give, checked by the engine.
+SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]} \
+    if "--no-pydantic" in sys.argv else None
+
 if "--async" in sys.argv:
 
-    @server.tool()
+    @server.tool(input_schema=SCHEMA)
     async def echo(text: str) -> str:
         """Returns the text it is given."""
         return text
 
 else:
 
-    @server.tool()
+    @server.tool(input_schema=SCHEMA)
     def echo(text: str) -> str:
         """Returns the text it is given."""
         return text

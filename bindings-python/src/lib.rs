@@ -12,6 +12,7 @@ mod log;
 mod loop_queue;
 mod memory;
 mod oauth;
+mod pipe;
 mod request;
 mod resource;
 mod runtime;
@@ -36,6 +37,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<client::Client>()?;
     m.add_class::<client::InputReply>()?;
     m.add_class::<task::Task>()?;
+    m.add_class::<pipe::Pipe>()?;
     m.add_class::<oauth::OAuth>()?;
     m.add_class::<oauth::AuthorizationReply>()?;
     m.add_class::<resource::VerifyReply>()?;
@@ -43,6 +45,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(client::connect_stdio, m)?)?;
     m.add_function(wrap_pyfunction!(client::connect_http, m)?)?;
     m.add_function(wrap_pyfunction!(memory::connect_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(pipe::serve_pipe, m)?)?;
     m.add_function(wrap_pyfunction!(runtime::shutdown, m)?)?;
     m.add_function(wrap_pyfunction!(log::set_engine_log, m)?)?;
     m.add_function(wrap_pyfunction!(subscription::task_of, m)?)?;

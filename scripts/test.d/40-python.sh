@@ -4,18 +4,32 @@
 # the venv at .venv (editable), then runs its pytest suite (both eras over stdio and HTTP, MRTR, errors,
 # cancellation, concurrency, exit and fork, trio, OAuth client and resource server against the test
 # authorization server, the official SDK as a client and as a server, the Rust
-# everything-server as a server, pydantic validation, the SDK's FastMCP/MCPServer signatures and
-# the SDK's own example servers compared on the SDK and on libmcp), `mypy.stubtest` on the
-# native module's stubs and `mypy --strict` on the package and examples/python; then the pytest suite
-# again on CPython 3.10 when the machine has it (in .venv-py310).
+# everything-server as a server, pydantic validation, the SDK's FastMCP/MCPServer signatures,
+# the SDK's own example servers compared on the SDK and on libmcp, and the MCP Inspector's CLI as a
+# client), `mypy.stubtest` on the native module's stubs and `mypy --strict` on the package and
+# examples/python; then the pytest suite again on CPython 3.10 when the machine has it (in .venv-py310).
 # Creates or reuses .venv and installs bindings-python/tests/requirements.txt into it. Needs python3
-# (with venv) and access to PyPI on the first run.
+# (with venv), node and npm, and access to PyPI and the npm registry on the first run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
 
 venv=.venv
 ensure_venv "$venv" bindings-python/tests/requirements.txt
+
+# The MCP Inspector's command line (test_inspector.py): @modelcontextprotocol/inspector-cli from the
+# npm registry, installed once into target/inspector-cli (in the background while the builds run);
+# it runs on the machine's node.
+inspector="$(target_dir)/inspector-cli"
+inspector_cli="$inspector/node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
+inspector_install=""
+if [ ! -f "$inspector_cli" ]; then
+  mkdir -p "$inspector"
+  [ -f "$inspector/package.json" ] || echo '{"name":"libmcp-inspector-cli","private":true}' > "$inspector/package.json"
+  (cd "$inspector" && npm install --no-audit --no-fund --loglevel=error @modelcontextprotocol/inspector-cli@1.0.3) \
+    > "$inspector/install.log" 2>&1 &
+  inspector_install=$!
+fi
 
 # maturin finds the venv through VIRTUAL_ENV; the build lands in $(target_dir)/debug like cargo's own.
 VIRTUAL_ENV="$PWD/$venv" PATH="$PWD/$venv/bin:$PATH" \
@@ -40,8 +54,15 @@ ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
 VIRTUAL_ENV="$PWD/.venv-sdk1" PATH="$PWD/.venv-sdk1/bin:$PATH" \
   "$venv/bin/maturin" develop --quiet --locked -m bindings-python/Cargo.toml
 
+if [ -n "$inspector_install" ] && ! wait "$inspector_install"; then
+  cat "$inspector/install.log" >&2
+  echo "error: installing @modelcontextprotocol/inspector-cli failed" >&2
+  exit 1
+fi
+
 # pytest exits 5 when it collects no tests; that is a failure here, as is any other non-zero status.
-LIBMCP_SDK_SDISTS="$sdists" LIBMCP_BIN_DIR="$bin_dir" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+LIBMCP_SDK_SDISTS="$sdists" LIBMCP_BIN_DIR="$bin_dir" LIBMCP_INSPECTOR_CLI="$inspector_cli" \
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider \
   bindings-python/tests
 "$venv/bin/python" -m mypy.stubtest libmcp._native
 "$venv/bin/python" -m mypy --strict --no-incremental bindings-python/python/libmcp examples/python
@@ -62,9 +83,10 @@ if [ -n "$py310" ]; then
   PYTHON="$py310" ensure_venv .venv-py310 bindings-python/tests/requirements.txt
   VIRTUAL_ENV="$PWD/.venv-py310" PATH="$PWD/.venv-py310/bin:$PATH" \
     .venv-py310/bin/maturin develop --quiet --locked -m bindings-python/Cargo.toml
-  # The comparison with the SDK's examples ran above (its servers run in their own venvs).
+  # The comparison with the SDK's examples ran above (its servers run in their own venvs), and so
+  # did the Inspector's calls (the JSON-text arguments they send are test_pydantic.py's on 3.10 too).
   LIBMCP_BIN_DIR="$bin_dir" .venv-py310/bin/python -m pytest -q -p no:cacheprovider bindings-python/tests \
-    --ignore bindings-python/tests/test_sdk_examples.py
+    --ignore bindings-python/tests/test_sdk_examples.py --ignore bindings-python/tests/test_inspector.py
 else
   echo "--- no CPython 3.10 on this machine: the suite ran on $("$venv/bin/python" --version) only"
 fi

@@ -15,6 +15,7 @@ __all__ = [
     "InputRequired",
     "LoopQueue",
     "OAuth",
+    "Pipe",
     "Request",
     "ResponseStream",
     "Server",
@@ -25,6 +26,7 @@ __all__ = [
     "connect_http",
     "connect_memory",
     "connect_stdio",
+    "serve_pipe",
     "set_engine_log",
     "shutdown",
     "task_of",
@@ -68,6 +70,17 @@ def connect_http(
 
 def connect_memory(done: _Done, options: dict[str, Any], server: Server) -> Task:
     """Connects to ``server`` in this process over an in-memory pipe; ``done(True, Client)``."""
+
+def serve_pipe(server: Server) -> Pipe:
+    """Serves ``server`` over a new in-memory pipe (one JSON-RPC message a line); its Python end."""
+
+@final
+class Pipe:
+    """The Python end of a pipe the engine serves."""
+
+    def send(self, done: _Done, message: bytes) -> Task: ...
+    def recv(self, done: _Done) -> Task: ...
+    def close(self, done: _Done) -> Task: ...
 
 @final
 class OAuth:

@@ -6,12 +6,16 @@ libmcp does not support is refused with a TypeError naming it and what to use in
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._routes import CustomRoutes, RouteHandler
+from .asgi import AsgiApp
+from .auth import ResourceServer
 from .server import Server
 
 __all__ = ["FastMCP", "MCPServer", "Settings"]
@@ -81,7 +85,17 @@ class _SdkServer(Server):
         self.settings = settings
         self.dependencies = settings.dependencies
         self._icons = [_dump(i) for i in icons] if icons else None
+        self._custom_routes = CustomRoutes()
         logging.getLogger("libmcp").setLevel(settings.log_level.upper())
+
+    def custom_route(self, path: str, methods: list[str], name: str | None = None,
+                     include_in_schema: bool = True) -> Callable[[RouteHandler], RouteHandler]:
+        """Registers an HTTP route beside the MCP endpoint, as the SDK's: ``async def
+        handler(request: starlette.requests.Request) -> starlette.responses.Response``. Not behind
+        the OAuth check (health checks, OAuth callbacks). A server with custom routes is served by
+        uvicorn as a Starlette app (``run("streamable-http")``, ``run("sse")``,
+        ``streamable_http_app()``); over stdio they are not served."""
+        return self._custom_routes.add(path, methods, name, include_in_schema)
 
     def _http_options(self, transport: str, overrides: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
         s = self.settings
@@ -89,12 +103,15 @@ class _SdkServer(Server):
                  "stateless_http", "max_request_body_size", "session_idle_timeout", "max_sessions",
                  "transport_security"}
         for key, value in overrides.items():
+            if key == "auth" and isinstance(value, ResourceServer):
+                continue
             if key in _REFUSED:
                 _refuse(type(self).__name__ + ".run", {key: value})
             if key not in known:
                 raise TypeError(f"run() got an unexpected keyword argument {key!r}")
             setattr(s, key, value)
         options: dict[str, Any] = {
+            "auth": overrides.get("auth"),
             "max_body_bytes": s.max_request_body_size,
             "max_sessions": s.max_sessions,
             "session_idle_timeout": s.session_idle_timeout,
@@ -122,8 +139,26 @@ class _SdkServer(Server):
             return
         if transport not in ("sse", "streamable-http"):
             raise ValueError(f"Unknown transport: {transport} (stdio, sse, streamable-http)")
+        try:
+            asyncio.run(self._serve_http(transport, overrides))
+        except KeyboardInterrupt:
+            pass
+
+    async def _serve_http(self, transport: str, overrides: dict[str, Any]) -> None:
+        """Serves HTTP on the running loop: the engine's own server, or with custom routes the
+        Starlette app under uvicorn (lifespan included)."""
         host, port, options = self._http_options(transport, overrides)
-        Server.run(self, "http", _ip(host), port, **options)
+        if not self._custom_routes.routes:
+            await self.serve_async("http", _ip(host), port, **options)
+            return
+        path = options["path"] if transport != "sse" else options["sse_path"]
+        for engine_only in ("path", "sse_path", "messages_path"):
+            options.pop(engine_only, None)
+        if host in ("127.0.0.1", "localhost", "::1") and options.get("allowed_hosts") is None:
+            # As the engine's own server checks Host on a loopback address (DNS rebinding).
+            options["allowed_hosts"] = ["localhost", "127.0.0.1", "[::1]"]
+        app = self._custom_routes.app(self.asgi_app(**options), self.settings.debug)
+        await self._custom_routes.serve(app, _ip(host), port, path, self.settings.log_level)
 
     async def run_stdio_async(self) -> None:
         """Serves stdio on the running loop."""
@@ -131,24 +166,27 @@ class _SdkServer(Server):
 
     async def run_streamable_http_async(self) -> None:
         """Serves Streamable HTTP on the running loop (host, port and path from the settings)."""
-        host, port, options = self._http_options("streamable-http", {})
-        await self.serve_async("http", _ip(host), port, **options)
+        await self._serve_http("streamable-http", {})
 
     async def run_sse_async(self, mount_path: str | None = None) -> None:
         """Serves the 2024-11-05 HTTP+SSE transport on the running loop."""
         if mount_path is not None:
             self.settings.mount_path = mount_path
-        host, port, options = self._http_options("sse", {})
-        await self.serve_async("http", _ip(host), port, **options)
+        await self._serve_http("sse", {})
 
     def streamable_http_app(self, **options: Any) -> Any:
-        """The Streamable HTTP endpoint as an ASGI app (:meth:`Server.asgi_app`)."""
-        return self.asgi_app(**options)
+        """The Streamable HTTP endpoint as an ASGI app (:meth:`Server.asgi_app`); with custom
+        routes, a Starlette app of those routes and the endpoint on every other path."""
+        return self._with_routes(self.asgi_app(**options))
 
     def sse_app(self, mount_path: str | None = None) -> Any:
         """The endpoint as an ASGI app serving the 2024-11-05 HTTP+SSE transport too (its paths
-        end in ``/sse`` and ``/messages`` under where the app is mounted)."""
-        return self.asgi_app(http_sse=True)
+        end in ``/sse`` and ``/messages`` under where the app is mounted), with the custom routes
+        as :meth:`streamable_http_app` has them."""
+        return self._with_routes(self.asgi_app(http_sse=True))
+
+    def _with_routes(self, endpoint: AsgiApp) -> Any:
+        return self._custom_routes.app(endpoint, self.settings.debug) if self._custom_routes.routes else endpoint
 
 
 def _ip(host: str) -> str:
@@ -305,8 +343,7 @@ class MCPServer(_SdkServer):
 
     async def run_streamable_http_async(self, **options: Any) -> None:
         """Serves Streamable HTTP on the running loop."""
-        host, port, http = self._http_options("streamable-http", options)
-        await self.serve_async("http", _ip(host), port, **http)
+        await self._serve_http("streamable-http", options)
 
 
 def _icons(icons: list[Any] | None) -> list[dict[str, Any]] | None:

@@ -310,6 +310,11 @@ class RequestContext:
         """The HTTP request, or None (stdio)."""
         return self._ctx.request
 
+    @property
+    def session(self) -> Session:
+        """The SDK's ``ServerSession`` as handlers use it (:attr:`Context.session`)."""
+        return self._ctx.session
+
 
 class ResourceContents:
     """One item of a resource read through :meth:`Context.read_resource`."""

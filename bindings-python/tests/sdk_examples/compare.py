@@ -71,6 +71,18 @@ async def answer(request: Any) -> Any:
         return {"error": {"code": error.code, "message": error.message}}
 
 
+async def every(listing: Any, key: str) -> list[Any]:
+    """Every page of a list (each server pages as it likes: the low-level examples page by hand,
+    the engine by its own page size)."""
+    items, cursor = [], None
+    while True:
+        page = plain(await (listing(cursor=cursor) if cursor else listing()))
+        items += page[key]
+        cursor = page.get("nextCursor")
+        if not cursor:
+            return items
+
+
 async def observe(path: str, on_libmcp: bool, home: str) -> dict[str, Any]:
     args = [LAUNCH, "--libmcp", path] if on_libmcp else [LAUNCH, path]
     # The same home directory on both sides (desktop.py lists ~/Desktop).
@@ -81,21 +93,24 @@ async def observe(path: str, on_libmcp: bool, home: str) -> dict[str, Any]:
         info = init["serverInfo"]
         info.pop("version", None)  # each implementation reports its own
         seen["server"] = {"info": info, "instructions": init.get("instructions")}
-        for tool in plain(await session.list_tools())["tools"]:
+        tools = await every(session.list_tools, "tools") if "tools" in init["capabilities"] else []
+        for tool in tools:
             name, schema = tool["name"], tool["inputSchema"]
             seen[f"tool {name}"] = tool
             arguments = sample(schema, schema.get("$defs", {}))
             seen[f"call {name} {json.dumps(arguments)}"] = await answer(session.call_tool(name, arguments))
         if "prompts" in init["capabilities"]:
-            for prompt in plain(await session.list_prompts())["prompts"]:
+            for prompt in await every(session.list_prompts, "prompts"):
                 seen[f"prompt {prompt['name']}"] = prompt
                 arguments = {a["name"]: "abc" for a in prompt.get("arguments", []) if a.get("required")}
                 seen[f"get prompt {prompt['name']}"] = await answer(session.get_prompt(prompt["name"], arguments))
         if "resources" in init["capabilities"]:
-            for resource in plain(await session.list_resources())["resources"]:
+            for resource in await every(session.list_resources, "resources"):
                 seen[f"resource {resource['uri']}"] = resource
                 seen[f"read {resource['uri']}"] = await answer(session.read_resource(resource["uri"]))
-            for template in plain(await session.list_resource_templates())["resourceTemplates"]:
+            # Without a handler the SDK's low-level server answers -32601, the engine an empty list.
+            templates = await answer(session.list_resource_templates())
+            for template in templates.get("resourceTemplates", []):
                 seen[f"template {template['uriTemplate']}"] = template
     return seen
 
