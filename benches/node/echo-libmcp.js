@@ -4,7 +4,9 @@
 // mode first (`cd bindings-node && npx napi build --platform --release`).
 
 const path = require('node:path')
-const { Server } = require(path.join(__dirname, '../../bindings-node'))
+// LIBMCP_NODE_PACKAGE names another copy of the package (benches/artifacts.sh: the npm package
+// scripts/dist.sh ships, installed into a project of its own).
+const { Server } = require(process.env.LIBMCP_NODE_PACKAGE || path.join(__dirname, '../../bindings-node'))
 const { parseArgs, announce, onStdinClosed } = require('./common')
 
 const how = parseArgs('echo-libmcp.js')

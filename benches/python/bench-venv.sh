@@ -9,7 +9,12 @@ venv=.venv-bench
 ensure_venv "$venv" benches/python/requirements.txt
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$venv/bin/maturin" build --release --quiet --locked -m bindings-python/Cargo.toml -i "$venv/bin/python" \
-  --out "$work/wheel"
+# LIBMCP_WHEEL=PATH installs that wheel instead (benches/artifacts.sh: the wheel scripts/dist.sh ships).
+if [ -n "${LIBMCP_WHEEL:-}" ]; then
+  mkdir -p "$work/wheel" && cp "$LIBMCP_WHEEL" "$work/wheel/"
+else
+  "$venv/bin/maturin" build --release --quiet --locked -m bindings-python/Cargo.toml -i "$venv/bin/python" \
+    --out "$work/wheel"
+fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
   "$work"/wheel/libmcp-*.whl
