@@ -68,7 +68,9 @@ check_elf() {
       echo "  $name: $got, NEEDED $needed, newest glibc symbol version $newest"
       ;;
     musl)
-      grep -q "libc.so" <<< "$needed" || fail "$name: needs no libc ($needed)"
+      # musl's C library is NEEDED as libc.so (zig's link) or libc.musl-ARCH.so.1 (Alpine's).
+      grep -Eq "(^| )libc\.(so|musl-)" <<< "$needed" || fail "$name: needs no musl libc ($needed)"
+      if grep -qw "libc.so.6" <<< "$needed"; then fail "$name: needs glibc's libc.so.6"; fi
       if readelf -V "$f" | grep -q 'GLIBC_'; then fail "$name: has glibc symbol versions"; fi
       echo "  $name: $got, NEEDED $needed, no glibc symbol versions"
       ;;
