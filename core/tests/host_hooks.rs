@@ -317,12 +317,27 @@ async fn legacy_stateless_serves_each_legacy_request_on_its_own() {
         text.contains("notifications/progress") && text.contains("\"done\""),
         "{text}"
     );
-    // A request to the client could not be answered: it fails at once.
+    // A request to the client could not be answered: it fails at once. Nothing of the
+    // `initialize` above was kept, so the request has no client capabilities, and the error says
+    // why rather than blaming the client.
     let mut ex = post(&endpoint, call(3, "ask", false), None, rev).await;
     let text = body_text(&mut ex).await;
     assert!(
         text.contains("\"error\"") || text.contains("\"isError\":true"),
         "{text}"
+    );
+    let answer: Value = serde_json::from_str(
+        text.lines()
+            .find_map(|l| l.strip_prefix("data: "))
+            .unwrap_or(&text),
+    )
+    .unwrap();
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("without sessions keeps none"), "{message}");
+    assert_eq!(
+        answer["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"form": {}}})
     );
     // No session to open a stream on or to delete.
     for method in ["GET", "DELETE"] {

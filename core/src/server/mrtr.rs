@@ -194,7 +194,7 @@ pub(crate) fn check_input(ctx: &RequestContext, ir: &InputRequired) -> Result<()
                 Era::Legacy => RpcError::new(
                     crate::error::code::INVALID_PARAMS,
                     format!(
-                        "Invalid params: this request needs the client capability {}, which the client did not declare at initialize",
+                        "Invalid params: this request needs the client capability {}, which this session's client did not declare (a client declares its capabilities at initialize; a server serving legacy requests without sessions keeps none)",
                         path.join(".")
                     ),
                 )
