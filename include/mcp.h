@@ -1553,6 +1553,18 @@ struct mcp_str mcp_request_auth_claims(const struct mcp_request *request);
 // False for NULL arguments, bad UTF-8 and unauthenticated requests. Any thread.
 bool mcp_request_has_scope(const struct mcp_request *request, const char *scope, size_t scope_len);
 
+// `params.arguments[name]` when it is a JSON string: its text (unescaped, NUL-terminated) written
+// to `*value_out` as a view valid until the request's responder is freed. `name` (UTF-8, read
+// during the call) is the argument's exact key. `MCP_STATUS_NOT_FOUND` when the request has no
+// such argument; `MCP_STATUS_INVALID_ARGUMENT` when it is there but not a string (read it from
+// `mcp_request_arguments`); `MCP_STATUS_NULL_PARAMETER`, `MCP_STATUS_INVALID_UTF8` for bad
+// arguments. The engine has checked the arguments against the tool's `inputSchema` before the
+// handler runs, so an argument the schema declares a string is one. Any thread.
+enum mcp_status mcp_request_argument_string(const struct mcp_request *request,
+                                            const char *name,
+                                            size_t name_len,
+                                            struct mcp_str *value_out);
+
 // One header of the HTTP request that carried `request` (for a message on a legacy session, the
 // POST that carried it; over `mcp_server_serve_http` as through `mcp_http_endpoint_handle`): its
 // first value, written to `*value_out` as a view valid until the request's responder is freed.
@@ -1694,6 +1706,17 @@ enum mcp_status mcp_responder_result_checked(const struct mcp_responder *respond
 enum mcp_status mcp_responder_tool_error(const struct mcp_responder *responder,
                                          const char *text,
                                          size_t len);
+
+// Answers a tool call with one text block, `{"content": [{"type": "text", "text": TEXT}]}`, the
+// text as given (UTF-8, copied): the commonest tool result with no JSON to build, quote or parse
+// (what Python's `str` and JS's `string` results are). Fails with `MCP_STATUS_INVALID_UTF8` or
+// `MCP_STATUS_NULL_PARAMETER` (nothing sent, the responder can still answer) or
+// `MCP_STATUS_ALREADY_USED`. A tool with an `outputSchema` is answered with an internal error
+// instead (the result has no `structuredContent`): `MCP_STATUS_INVALID_RESULT`, as
+// `mcp_responder_result` reports it.
+enum mcp_status mcp_responder_text(const struct mcp_responder *responder,
+                                   const char *text,
+                                   size_t len);
 
 // Answers a tool call whose handler has nothing to return: a result with no content
 // (`{"content": []}`), what every host of the engine answers for a tool that returns nothing

@@ -19,39 +19,20 @@ static const char TOOL[] =
     "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},"
     "\"required\":[\"text\"]}}";
 
-static const char PREFIX[] = "{\"content\":[{\"type\":\"text\",\"text\":";
-static const char SUFFIX[] = "}]}";
-
-/* Answers with the argument `text` as one text block: the argument is read unescaped, quoted back
- * into JSON and spliced into the result. A failure answers with the reason as a tool error. */
+/* Answers with the argument `text` as one text block: the argument is read as a view into the
+ * request (no JSON to parse) and answered with the text fast path (no JSON to build). A failure
+ * answers with the reason as a tool error. */
 static void echo(void *userdata, const mcp_request *request, mcp_responder *responder) {
   (void)userdata;
-  mcp_str args = mcp_request_arguments(request);
-  mcp_string *text = NULL;
-  mcp_string *quoted = NULL;
-  enum mcp_status st = mcp_json_get_string(args.data, args.len, "/text", 5, &text);
+  mcp_str text;
+  enum mcp_status st = mcp_request_argument_string(request, "text", 4, &text);
   if (st == MCP_STATUS_OK) {
-    st = mcp_json_quote(mcp_string_data(text), mcp_string_len(text), &quoted);
+    st = mcp_responder_text(responder, text.data, text.len);
   }
-  if (st != MCP_STATUS_OK) {
+  if (st != MCP_STATUS_OK && st != MCP_STATUS_INVALID_RESULT) {
     const char *why = mcp_status_describe(st);
     mcp_responder_tool_error(responder, why, strlen(why));
-  } else {
-    size_t n = mcp_string_len(quoted);
-    size_t len = sizeof PREFIX - 1 + n + sizeof SUFFIX - 1;
-    char *json = malloc(len);
-    if (json == NULL) {
-      mcp_responder_tool_error(responder, "out of memory", 13);
-    } else {
-      memcpy(json, PREFIX, sizeof PREFIX - 1);
-      memcpy(json + sizeof PREFIX - 1, mcp_string_data(quoted), n);
-      memcpy(json + sizeof PREFIX - 1 + n, SUFFIX, sizeof SUFFIX - 1);
-      mcp_responder_result(responder, json, len);
-      free(json);
-    }
   }
-  mcp_string_free(quoted);
-  mcp_string_free(text);
   mcp_responder_free(responder);
 }
 

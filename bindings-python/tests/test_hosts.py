@@ -89,8 +89,8 @@ def tool_of(case: dict[str, Any]) -> Callable[[], Any]:
         if "throws" in case:
             raise ValueError(case["throws"])
         returns = case["returns"]
-        if returns is None:
-            return None
+        if returns is None or isinstance(returns, str):
+            return returns
         return libmcp.ToolResult(content=returns["content"], structured_content=returns.get("structuredContent"))
     return handler
 

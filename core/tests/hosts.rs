@@ -150,6 +150,7 @@ fn tool_result_server(cases: &[Value]) -> Server {
         let outcome = match (case.get("returns"), case.get("throws")) {
             (_, Some(message)) => ToolResult::Error(message.as_str().unwrap().to_owned()),
             (Some(Value::Null), None) => ToolResult::Nothing,
+            (Some(Value::String(text)), None) => ToolResult::Text(text.clone()),
             (Some(value), None) => ToolResult::Json(value.clone()),
             (None, None) => panic!("a case that neither returns nor throws: {case}"),
         };

@@ -51,6 +51,7 @@ pub mod oauth_grants;
 pub mod redis;
 mod redis_shared;
 pub mod request;
+pub mod request_arguments;
 pub mod request_http;
 pub mod resource_server;
 pub mod responder;

@@ -28,6 +28,9 @@ pub struct mcp_request {
     /// HTTP headers looked up so far (lowercase name, NUL-terminated value), for
     /// `mcp_request_http_header`: append-only, so the views stay valid.
     pub(crate) http_headers: parking_lot::Mutex<Vec<(String, String)>>,
+    /// String arguments looked up so far (name, NUL-terminated value), for
+    /// `mcp_request_argument_string`: append-only, so the views stay valid.
+    pub(crate) string_arguments: parking_lot::Mutex<Vec<(String, String)>>,
 }
 
 const FIELDS: usize = 19;
@@ -62,6 +65,7 @@ impl mcp_request {
             cache: Default::default(),
             task: OnceLock::new(),
             http_headers: Default::default(),
+            string_arguments: Default::default(),
         }
     }
 

@@ -179,6 +179,32 @@ pub extern "C" fn mcp_responder_tool_error(
     })
 }
 
+/// Answers a tool call with one text block, `{"content": [{"type": "text", "text": TEXT}]}`, the
+/// text as given (UTF-8, copied): the commonest tool result with no JSON to build, quote or parse
+/// (what Python's `str` and JS's `string` results are). Fails with `MCP_STATUS_INVALID_UTF8` or
+/// `MCP_STATUS_NULL_PARAMETER` (nothing sent, the responder can still answer) or
+/// `MCP_STATUS_ALREADY_USED`. A tool with an `outputSchema` is answered with an internal error
+/// instead (the result has no `structuredContent`): `MCP_STATUS_INVALID_RESULT`, as
+/// `mcp_responder_result` reports it.
+#[unsafe(no_mangle)]
+pub extern "C" fn mcp_responder_text(
+    responder: *const mcp_responder,
+    text: *const c_char,
+    len: usize,
+) -> mcp_status {
+    ffi_boundary!({
+        let r = try_ref!(responder);
+        if let Err(e) = r.unused() {
+            return e.status();
+        }
+        let text = try_str!(text, len).to_owned();
+        match r.answer_checked(|x| answer_tool(x, ToolResult::Text(text))) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => e.status(),
+        }
+    })
+}
+
 /// Answers a tool call whose handler has nothing to return: a result with no content
 /// (`{"content": []}`), what every host of the engine answers for a tool that returns nothing
 /// (Python's `None`, JS's `null`). A tool with an `outputSchema` is answered with an internal

@@ -193,6 +193,10 @@ int main(int argc, char **argv) {
   out = call_tool_ok(c, "echo", "{\"x\":1}");
   CHECK(has(out, "\"x\":1") && has(out, "\"elicitation\""));
   mcp_string_free(out);
+  out = call_tool_ok(c, "say", "{\"text\":\"\\u00e9 \\\"quoted\\\"\\n\",\"n\":1}");
+  CHECK(has(out, "\"content\":[{\"text\":\"\xc3\xa9 \\\"quoted\\\"\\n\",\"type\":\"text\"}]"));
+  CHECK(!has(out, "isError"));
+  mcp_string_free(out);
   out = call_tool_ok(c, "fail", "{}");
   CHECK(has(out, "\"isError\":true") && has(out, "it failed"));
   mcp_string_free(out);

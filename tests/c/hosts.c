@@ -186,6 +186,11 @@ static void tool_result_handler(void *ud, const mcp_request *request, mcp_respon
     OK(mcp_responder_tool_error(r, mcp_string_data(throws), mcp_string_len(throws)));
   } else if (strcmp(mcp_string_data(returns), "null") == 0) {
     OK(mcp_responder_nothing(r));
+  } else if (mcp_string_data(returns)[0] == '"') {
+    mcp_string *text = NULL;
+    OK(mcp_json_get_string(mcp_string_data(returns), mcp_string_len(returns), "", 0, &text));
+    OK(mcp_responder_text(r, mcp_string_data(text), mcp_string_len(text)));
+    mcp_string_free(text);
   } else {
     /* A result the engine refuses says so here too; the diagnostic is what the test compares. */
     mcp_status st = mcp_responder_result(r, mcp_string_data(returns), mcp_string_len(returns));

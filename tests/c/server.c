@@ -1,5 +1,5 @@
 /* A C MCP server over stdio exercising every handler kind and every responder path: answers now,
- * answers later from another thread, tool errors, protocol errors, dropped responders, input
+ * answers later from another thread, text answers, tool errors, protocol errors, dropped responders, input
  * requests (MRTR), progress and log. Exits non-zero if any userdata finalizer ran other than once. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -57,6 +57,31 @@ static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
   EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_tool_error(r, S("again")));
   bool sent = true;
   EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_progress(r, 1, false, 0, NULL, 0, &sent));
+  mcp_responder_free(r);
+}
+
+/* The fast paths: a string argument read by name, answered as one text block. */
+static void say(void *ud, const mcp_request *req, mcp_responder *r) {
+  CHECK(*(int *)ud == 42);
+  mcp_str text = {NULL, 0};
+  EXPECT(MCP_STATUS_NOT_FOUND, mcp_request_argument_string(req, S("missing"), &text));
+  EXPECT(MCP_STATUS_INVALID_ARGUMENT, mcp_request_argument_string(req, S("n"), &text));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_request_argument_string(req, S("text"), NULL));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_request_argument_string(NULL, S("text"), &text));
+  EXPECT(MCP_STATUS_INVALID_UTF8, mcp_request_argument_string(req, S("\xff"), &text));
+  OK(mcp_request_argument_string(req, S("text"), &text));
+  static const char expected[] = "\xc3\xa9 \"quoted\"\n";
+  CHECK(text.len == sizeof expected - 1 && memcmp(text.data, expected, text.len) == 0);
+  CHECK(text.data[text.len] == '\0');
+  mcp_str again = {NULL, 0};
+  OK(mcp_request_argument_string(req, S("text"), &again));
+  CHECK(again.data == text.data && again.len == text.len);
+  EXPECT(MCP_STATUS_INVALID_UTF8, mcp_responder_text(r, S("\xff\xfe")));
+  EXPECT(MCP_STATUS_NULL_PARAMETER, mcp_responder_text(r, NULL, 3));
+  OK(mcp_responder_text(r, text.data, text.len));
+  EXPECT(MCP_STATUS_ALREADY_USED, mcp_responder_text(r, S("again")));
+  /* The view stays valid until the responder is freed. */
+  CHECK(memcmp(text.data, expected, text.len) == 0);
   mcp_responder_free(r);
 }
 
@@ -223,6 +248,7 @@ int main(void) {
   OK(mcp_server_builder_new(S("c-test-server"), S("1.0.0"), &b));
   OK(mcp_server_builder_instructions(b, S("A server written in C.")));
   OK(mcp_server_builder_add_tool(b, S(TOOL("echo")), echo, tag(), tag_free));
+  OK(mcp_server_builder_add_tool(b, S(TOOL("say")), say, tag(), tag_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("slow")), slow, tag(), tag_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("hang")), hang, tag(), tag_free));
   OK(mcp_server_builder_add_tool(b, S(TOOL("fail")), fail, tag(), tag_free));

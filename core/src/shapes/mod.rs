@@ -103,11 +103,37 @@ pub(crate) fn result(
     let Some(w) = walker(version) else {
         return Ok(());
     };
+    if method == "tools/call" && text_only_tool_result(result) {
+        return Ok(());
+    }
     let Some(schema) = w.spec.result_schema(method) else {
         return Ok(());
     };
     w.fit(schema, result)
         .map_err(|r| refuse(format!("the result of {method}"), version, r))
+}
+
+/// Whether a `tools/call` result is text blocks only: `content` an array of `{"type": "text",
+/// "text": "..."}` objects with no other property, beside it at most `isError` (a boolean) and
+/// `_meta`. Every legacy revision (2024-11-05 onwards: `CallToolResult`, `TextContent`) defines
+/// exactly that form, so the walk would leave it as it is; the commonest result skips it.
+fn text_only_tool_result(result: &Value) -> bool {
+    let Some(map) = result.as_object() else {
+        return false;
+    };
+    let text_block = |b: &Value| {
+        b.as_object().is_some_and(|b| {
+            b.len() == 2
+                && b.get("type").and_then(Value::as_str) == Some("text")
+                && b.get("text").is_some_and(Value::is_string)
+        })
+    };
+    map.iter().all(|(k, v)| match k.as_str() {
+        "content" => v.as_array().is_some_and(|c| c.iter().all(text_block)),
+        "isError" => v.is_boolean(),
+        "_meta" => v.is_object(),
+        _ => false,
+    }) && map.contains_key("content")
 }
 
 /// Fits the params of the server-to-client request `method` to `version`, or refuses the request.

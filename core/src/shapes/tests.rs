@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{notification, request, result};
+use super::{notification, request, result, text_only_tool_result};
 use crate::version::ProtocolVersion;
 
 #[derive(Clone, Copy, Debug)]
@@ -354,4 +354,39 @@ fn refusals_become_internal_errors_naming_the_path() {
     let rpc: crate::error::RpcError = e.into();
     assert_eq!(rpc.code, -32603);
     assert!(rpc.message.starts_with("Internal error: the request elicitation/create cannot be expressed in protocol revision 2025-06-18: requestedSchema.properties.many"), "{}", rpc.message);
+}
+
+/// The shortcut for text-only tool results agrees with the walk: what it lets through the walk would
+/// leave unchanged in every legacy revision, and what it does not is still walked.
+#[test]
+fn text_only_tool_results_are_what_the_walk_leaves_unchanged() {
+    let plain = [
+        json!({"content": []}),
+        json!({"content": [text("a"), text("b")]}),
+        json!({"content": [text("no")], "isError": true}),
+        json!({"content": [text("a")], "_meta": {"k": 1}}),
+    ];
+    let not_plain = [
+        json!({"content": [text("a")], "structuredContent": {"n": 1}}),
+        json!({"content": [{"type": "text", "text": "a", "annotations": {"priority": 1}}]}),
+        json!({"content": [audio()]}),
+        json!({"content": [{"type": "text", "text": 1}]}),
+        json!({"content": "a"}),
+        json!({"isError": false}),
+        json!({"content": [text("a")], "resultType": "complete"}),
+    ];
+    for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let version = ProtocolVersion::new(revision);
+        for v in &plain {
+            assert!(text_only_tool_result(v), "{v}");
+            let walker = super::walker(&version).expect("legacy");
+            let schema = walker.spec.result_schema("tools/call").expect("tools/call");
+            let mut walked = v.clone();
+            walker.fit(schema, &mut walked).expect("fits");
+            assert_eq!(&walked, v, "{revision}: the walk changes {v}");
+        }
+        for v in &not_plain {
+            assert!(!text_only_tool_result(v), "{v}");
+        }
+    }
 }
