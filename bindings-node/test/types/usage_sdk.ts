@@ -71,10 +71,21 @@ export async function sdkClientUsage (elicit: MethodSchema<'elicitation/create'>
   void (await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'r' } })).completion.values
   void client.getServerVersion()?.name; void client.getServerCapabilities(); void client.getInstructions()
   await client.ping()
+  const hits: { hits: string[] } = await client.request({ method: 'acme/search', params: { q: 'x' } }, z.object({ hits: z.array(z.string()) }))
+  void hits
+  const traced = await client.callTool({ name, arguments: {}, _meta: { trace: 't' } }, z.object({ content: z.array(z.object({ type: z.string() })) }).passthrough())
+  void traced.content
+  await client.setLoggingLevel('warning')
+  await client.subscribeResource({ uri: 'docs://readme' })
+  await client.unsubscribeResource({ uri: 'docs://readme' })
   await client.close()
   const spawned = new Client({ name: 'typed-client', version: '1' })
   await spawned.connect(new StdioClientTransport({ command: 'node', args: ['server.js'], stderr: 'ignore' }))
   await spawned.close()
+}
+
+export function eventStoreUsage (eventStore: { storeEvent (streamId: string, message: object): Promise<string>, replayEventsAfter (lastEventId: string, o: { send: (id: string, message: any) => Promise<void> }): Promise<string> }): StreamableHTTPServerTransport {
+  return new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'id', eventStore, retryInterval: 1000 })
 }
 
 export async function webStandardUsage (request: Request): Promise<Response> {
