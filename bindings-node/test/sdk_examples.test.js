@@ -211,6 +211,21 @@ const RUN = {
       return { first: after[0], added: JSON.parse(masked) }
     },
   },
+  'ssePollingExample.js': {
+    kind: 'http',
+    fixedPort: 3001,
+    env: (port) => ({ PORT: String(port) }),
+    resumes: true,
+    // The tool closes its request's stream halfway (`extra.closeSSEStream`); the client reconnects
+    // with Last-Event-ID and gets the rest: all four log messages and the result, on both.
+    drive: async (c) => ({ r: callResult(await c.callTool({ name: 'long-task', arguments: {} })) }),
+    settle: (got, want) => {
+      const all = ['25% - Starting work...', '50% - Halfway there...', '75% - Almost done (sent while client disconnected)...', '100% - Complete!'].map((m) => `Progress: ${m}`)
+      assert.deepEqual(want.logs, all)
+      assert.deepEqual(got.logs, all)
+      assert.equal(want.resumed, 1, 'the SDK client resumed once')
+    },
+  },
   'elicitationFormExample.js': {
     kind: 'http',
     env: (port) => ({ PORT: String(port) }),
@@ -249,19 +264,23 @@ async function start (file, spec) {
   })
   // The media type of each answer to a POST that carried a request (200), with `mediaTypes`.
   const mediaTypes = []
+  // The resumptions (a GET with Last-Event-ID answered 200), with `resumes`.
+  const resumed = []
   const fetchSeen = async (url, init) => {
     const r = await fetch(url, init)
     if (init?.method === 'POST' && r.status === 200) mediaTypes.push((r.headers.get('content-type') ?? '').split(';')[0])
+    if (init?.method === 'GET' && r.status === 200 && new Headers(init.headers).has('last-event-id')) resumed.push(true)
     return r
   }
   // An example may print its banner before it listens.
   await untilListening(port)
-  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes ? { fetch: fetchSeen } : {})
+  const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes || spec.resumes ? { fetch: fetchSeen } : {})
   await client.connect(transport)
   return {
     client,
     logs,
     mediaTypes,
+    resumed,
     stop: async () => {
       await transport.terminateSession().catch(() => {})
       await client.close()
@@ -272,7 +291,7 @@ async function start (file, spec) {
 
 /** What the client sees of a running example: its lists and what `spec.drive` collects. */
 async function transcript (file, spec) {
-  const { client, logs, mediaTypes, stop } = await start(file, spec)
+  const { client, logs, mediaTypes, resumed, stop } = await start(file, spec)
   try {
     const caps = client.getServerCapabilities()
     const out = {
@@ -287,6 +306,7 @@ async function transcript (file, spec) {
       assert.ok(mediaTypes.length >= 3 && mediaTypes.every((t) => t === 'application/json'), `${path.basename(file)}: ${mediaTypes}`)
       out.mediaTypes = mediaTypes
     }
+    if (spec.resumes) out.resumed = resumed.length
     return out
   } finally {
     await stop()

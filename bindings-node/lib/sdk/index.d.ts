@@ -36,6 +36,9 @@ export interface RequestHandlerExtra {
   readonly requestInfo?: { headers: Record<string, string> }
   /** This package's own context of the request. */
   readonly context: Context
+  /** On a legacy HTTP session, ends the request's event stream now (the client resumes with
+   * Last-Event-ID); undefined elsewhere. */
+  readonly closeSSEStream?: () => void
   /** Sends `notifications/progress`, `notifications/message` or `notifications/resources/updated`
    * in this request's stream (the list_changed ones are sent by the engine). */
   sendNotification (notification: { method: string, params?: JsonObject }): Promise<void>

@@ -18,6 +18,7 @@ export async function sdkUsage (): Promise<void> {
       await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: 1 } })
     }
     if (extra.signal.aborted) throw new McpError(ErrorCode.InvalidParams, 'aborted', { sum })
+    extra.closeSSEStream?.()
     return { content: [{ type: 'text', text: String(sum) }], structuredContent: { sum } }
   })
   add.update({ description: 'Adds two numbers' })
