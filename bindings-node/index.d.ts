@@ -89,17 +89,32 @@ export declare class NativeHttpServer {
   closed(): Promise<void>
 }
 
+/** A compiled schema. */
+export declare class NativeJsonSchema {
+  /**
+   * Compiles `schema` (JSON text); a schema the engine cannot compile is an invalid argument
+   * naming why.
+   */
+  constructor(schema: string)
+  /**
+   * Null when `value` (JSON text) conforms, else what is wrong and where (the engine's words,
+   * one `<instance path>: <message>` per line).
+   */
+  check(value: string): string | null
+}
+
 /** A server: handlers are JS functions called on the JS thread with a request's number and params. */
 export declare class NativeServer {
   /**
    * Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
    * httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxHeaderBytes,
-   * maxHeaders, maxSessions, sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
-   * `auth.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
+   * maxHeaders, maxSessions, sessionIdleTimeoutMs, auth, sessionStore, eventStore) and, with
+   * `auth`, `verifier` checking bearer tokens (see `auth.rs`), with `sessionStore` or
+   * `eventStore`, `stores` running the JS stores (see `http_stores.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
    * server-to-client requests there (failing with a transport error when Redis does not answer
    * now). Resolves once the port is bound.
    */
-  serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
+  serveHttp(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null, stores?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeHttpServer>
   /**
    * A new in-memory connection to this server whose messages to the client go to `on_message`
    * (JSON text each, in order; held weakly: an open connection does not keep the process
@@ -109,11 +124,13 @@ export declare class NativeServer {
   /**
    * The endpoint to mount, with `options` (JSON text: legacySessions, httpSse,
    * dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
-   * sessionIdleTimeoutMs, auth; the listener's own host, port, path, maxHeaderBytes and
-   * maxHeaders are refused) and, with `auth`, `verifier` checking bearer tokens (see `auth.rs`).
+   * sessionIdleTimeoutMs, auth, sessionStore, eventStore; the listener's own host, port, path,
+   * maxHeaderBytes and maxHeaders are refused), with `auth`, `verifier` checking bearer tokens
+   * (see `auth.rs`), and with `sessionStore` or `eventStore`, `stores` running the JS stores
+   * (see `http_stores.rs`).
    * A server made with Redis keeps its legacy sessions there, as `serveHttp` does.
    */
-  endpoint(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeEndpoint>
+  endpoint(options: string, verifier?: ((arg: string) => Promise<string>) | undefined | null, stores?: ((arg: string) => Promise<string>) | undefined | null): Promise<NativeEndpoint>
   /**
    * A server from its implementation object (`{name, version, title?, ...}`, JSON text),
    * optional instructions, optional task options (`{ttlMs?, pollIntervalMs?, maxTasks?}`, JSON

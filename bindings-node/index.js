@@ -839,6 +839,7 @@ module.exports.NativeClient = nativeBinding.NativeClient
 module.exports.NativeEndpoint = nativeBinding.NativeEndpoint
 module.exports.NativeExchange = nativeBinding.NativeExchange
 module.exports.NativeHttpServer = nativeBinding.NativeHttpServer
+module.exports.NativeJsonSchema = nativeBinding.NativeJsonSchema
 module.exports.NativeServer = nativeBinding.NativeServer
 module.exports.NativeSession = nativeBinding.NativeSession
 module.exports.NativeStdio = nativeBinding.NativeStdio

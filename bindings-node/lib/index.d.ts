@@ -211,6 +211,56 @@ export interface HttpOptions {
   sessionIdleTimeoutMs?: number
   /** OAuth 2.1 resource-server mode: every request needs a bearer token `verifyToken` accepts. */
   auth?: AuthOptions
+  /** Where legacy sessions are recorded instead of this process's memory (share one between
+   * instances to let any of them serve a session). Not with a server made with `redis`. */
+  sessionStore?: SessionStore
+  /** Where the SSE events of legacy sessions are recorded for resumption with `Last-Event-ID`
+   * (streams that ended, or that another instance sent, are replayed from it). Not with `redis`. */
+  eventStore?: EventStore
+}
+/** A legacy session as the engine records it (the JSON form of the core's SessionRecord). */
+export interface SessionRecord {
+  id: string
+  protocolVersion: string
+  clientCapabilities: JsonObject
+  clientInfo?: JsonObject
+  initialized: boolean
+  logLevel?: string
+  subscriptions: string[]
+  principal?: { subject?: string | null, clientId?: string | null }
+  eventTag: string
+  createdMs: number
+  lastSeenMs: number
+}
+/** Where legacy sessions are recorded. A throw (or rejection) gives the request 503 naming it. */
+export interface SessionStore {
+  /** The record `save` was given last for `id`, or null when there is none. */
+  load (id: string): Awaitable<SessionRecord | null | undefined>
+  /** Creates or replaces the record of `record.id`. */
+  save (record: SessionRecord): Awaitable<void>
+  /** Deletes the record of `id`; whether there was one. */
+  remove (id: string): Awaitable<boolean>
+}
+/** One SSE event of a legacy session: the `seq`-th message (from 1) of stream `stream`. */
+export interface StoredEvent {
+  stream: number
+  seq: number
+  kind: 'result' | 'error' | 'notification' | 'request'
+  /** The JSON-RPC error code of an `error` event. */
+  errorCode?: number
+  /** The message's JSON text. */
+  data: string
+}
+/** Where the SSE events of legacy sessions are recorded. Calls for one session come one after the
+ * other, in order. A throw from `append` or `removeSession` reaches `setEngineLog`; from `replay`,
+ * the resumption gets 503 and the throw reaches `setEngineLog`. */
+export interface EventStore {
+  append (session: string, event: StoredEvent): Awaitable<void>
+  /** The events of `stream` after `after` (0: the whole stream) in order, `'evicted'` when some of
+   * them were dropped, `'unknown'` when `after` was never recorded. */
+  replay (session: string, stream: number, after: number): Awaitable<Array<Omit<StoredEvent, 'stream'>> | 'evicted' | 'unknown'>
+  /** Forgets every event of `session` (it ended or expired). */
+  removeSession (session: string): Awaitable<void>
 }
 /** What a token verifier knows about an accepted token; the engine checks expiry, audience and
  * scopes on it, and handlers see it as `ctx.auth`. */

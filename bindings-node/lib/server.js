@@ -11,6 +11,7 @@ const { checkedTool, then } = require('./tool_checks')
 const zod = require('./zod')
 const { replyResult, parseWithStrings } = require('./large_strings')
 const { MountedEndpoint } = require('./mount')
+const { storeFunction } = require('./http_stores')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -236,12 +237,19 @@ function counts (options, keys) {
   return given
 }
 
-/** The HTTP options of `serveHttp` and `mount` for the addon: `{json, verifier}`, the token
- * verifier wrapping `auth.verifyToken` when `auth` is given. */
+/** The HTTP options of `serveHttp` and `mount` for the addon: `{json, verifier, stores}`, the token
+ * verifier wrapping `auth.verifyToken` when `auth` is given, and the function running
+ * `sessionStore` and `eventStore` (lib/http_stores.js) when either is given. */
 function httpOptions (options) {
   optionalObject(options, 'HTTP options')
   counts(options, HTTP_COUNTS)
-  const { auth, ...rest } = options
+  const { auth, sessionStore, eventStore, ...rest } = options
+  let stores
+  if (sessionStore !== undefined || eventStore !== undefined) {
+    stores = storeFunction(sessionStore, eventStore)
+    if (sessionStore !== undefined) rest.sessionStore = true
+    if (eventStore !== undefined) rest.eventStore = true
+  }
   let verifier
   if (auth !== undefined) {
     optionalObject(auth, 'auth options')
@@ -250,7 +258,7 @@ function httpOptions (options) {
     verifier = tokenVerifier(verifyToken)
     rest.auth = authOptions
   }
-  return { json: JSON.stringify(rest), verifier }
+  return { json: JSON.stringify(rest), verifier, stores }
 }
 
 function limitsJson (options) {
@@ -700,8 +708,8 @@ class Server {
    * made with `redis` keeps its sessions there, and rejects with a TransportError when Redis does
    * not answer now. */
   async serveHttp (options = {}) {
-    const { json, verifier } = httpOptions(options)
-    const handle = await translated(() => this.#native.serveHttp(json, verifier), 'listen')
+    const { json, verifier, stores } = httpOptions(options)
+    const handle = await translated(() => this.#native.serveHttp(json, verifier, stores), 'listen')
     const closed = handle.closed()
     const http = {
       url: handle.url,
@@ -726,9 +734,9 @@ class Server {
    * (a server made with `redis` whose Redis does not answer), and requests then get HTTP 500. */
   mount (options = {}) {
     if (this.#mount !== null) throw new Error('this server is mounted already: call mount(options) once, before the first handleRequest() or fetch()')
-    const { json, verifier } = httpOptions(options)
+    const { json, verifier, stores } = httpOptions(options)
     // Options the engine refuses throw here, at once.
-    const created = translatedSync(() => this.#native.endpoint(json, verifier))
+    const created = translatedSync(() => this.#native.endpoint(json, verifier, stores))
     this.#mount = new MountedEndpoint(() => created)
     return this.#mount
   }

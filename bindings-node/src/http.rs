@@ -15,10 +15,10 @@ use napi_derive::napi;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
-use crate::auth;
 use crate::error::{engine, invalid, invalid_config, parse};
 use crate::option_values::strings;
 use crate::server::NativeServer;
+use crate::{auth, http_stores};
 
 /// A running HTTP server.
 #[napi]
@@ -131,8 +131,9 @@ pub(crate) const NAMES: [(&str, &str); 7] = [
 impl NativeServer {
     /// Serves over Streamable HTTP with `options` (JSON text: host, port, path, legacySessions,
     /// httpSse, dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxHeaderBytes,
-    /// maxHeaders, maxSessions, sessionIdleTimeoutMs, auth) and, with `auth`, `verifier` checking bearer tokens (see
-    /// `auth.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
+    /// maxHeaders, maxSessions, sessionIdleTimeoutMs, auth, sessionStore, eventStore) and, with
+    /// `auth`, `verifier` checking bearer tokens (see `auth.rs`), with `sessionStore` or
+    /// `eventStore`, `stores` running the JS stores (see `http_stores.rs`). A server made with Redis keeps its legacy sessions, their events and answers to
     /// server-to-client requests there (failing with a transport error when Redis does not answer
     /// now). Resolves once the port is bound.
     #[napi]
@@ -141,8 +142,11 @@ impl NativeServer {
         env: &'env Env,
         options: String,
         verifier: Option<Function<String, Promise<String>>>,
+        stores: Option<Function<String, Promise<String>>>,
     ) -> napi::Result<PromiseRaw<'env, NativeHttpServer>> {
-        let config = config(&parse("HTTP options", &options)?, verifier.as_ref())?;
+        let options = parse("HTTP options", &options)?;
+        let mut config = config(&options, verifier.as_ref())?;
+        http_stores::apply(&options, stores, self.redis.is_some(), &mut config)?;
         self.start_http(env, config, listen)
     }
 }

@@ -57,8 +57,10 @@ pub struct NativeEndpoint {
 impl NativeServer {
     /// The endpoint to mount, with `options` (JSON text: legacySessions, httpSse,
     /// dnsRebindingProtection, allowedHosts, allowedOrigins, maxBodyBytes, maxSessions,
-    /// sessionIdleTimeoutMs, auth; the listener's own host, port, path, maxHeaderBytes and
-    /// maxHeaders are refused) and, with `auth`, `verifier` checking bearer tokens (see `auth.rs`).
+    /// sessionIdleTimeoutMs, auth, sessionStore, eventStore; the listener's own host, port, path,
+    /// maxHeaderBytes and maxHeaders are refused), with `auth`, `verifier` checking bearer tokens
+    /// (see `auth.rs`), and with `sessionStore` or `eventStore`, `stores` running the JS stores
+    /// (see `http_stores.rs`).
     /// A server made with Redis keeps its legacy sessions there, as `serveHttp` does.
     #[napi]
     pub fn endpoint<'env>(
@@ -66,8 +68,11 @@ impl NativeServer {
         env: &'env Env,
         options: String,
         verifier: Option<Function<String, Promise<String>>>,
+        stores: Option<Function<String, Promise<String>>>,
     ) -> napi::Result<PromiseRaw<'env, NativeEndpoint>> {
-        let config = mount_config(&parse("HTTP options", &options)?, verifier.as_ref())?;
+        let options = parse("HTTP options", &options)?;
+        let mut config = mount_config(&options, verifier.as_ref())?;
+        crate::http_stores::apply(&options, stores, self.redis.is_some(), &mut config)?;
         self.start_http(env, config, |server, config| async move {
             let endpoint = HttpEndpoint::new(server, config).map_err(engine)?;
             Ok(NativeEndpoint { endpoint })

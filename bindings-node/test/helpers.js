@@ -74,4 +74,37 @@ function linePeer (args) {
   }
 }
 
-module.exports = { FIXTURES, SERVER, BIN_DIR, LEGACY, MODERN, run, mcp, runNode, linePeer }
+/** Reads SSE events (`{id, data}`) off a fetch response body. */
+function sseReader (response) {
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let buffered = ''
+  return async function next () {
+    for (;;) {
+      const end = buffered.indexOf('\n\n')
+      if (end >= 0) {
+        const block = buffered.slice(0, end)
+        buffered = buffered.slice(end + 2)
+        const event = { id: undefined, data: '' }
+        for (const line of block.split('\n')) {
+          if (line.startsWith('id:')) event.id = line.slice(3).trim()
+          else if (line.startsWith('data:')) event.data += line.slice(5).trim()
+        }
+        if (event.data !== '' || event.id !== undefined) return event
+        continue
+      }
+      const { done, value } = await reader.read()
+      if (done) return null
+      buffered += decoder.decode(value, { stream: true })
+    }
+  }
+}
+
+/** POSTs one JSON-RPC message as a 2025-11-25 client would, on `session` if given. */
+function post (url, session, message) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY }
+  if (session) headers['mcp-session-id'] = session
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify(message) })
+}
+
+module.exports = { FIXTURES, SERVER, BIN_DIR, LEGACY, MODERN, run, mcp, runNode, linePeer, sseReader, post }

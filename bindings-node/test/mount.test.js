@@ -13,7 +13,7 @@ const http = require('node:http')
 const { Client: SdkClient } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
 const { Server, Client, InvalidArgumentError } = require('..')
-const { LEGACY, MODERN } = require('./helpers')
+const { LEGACY, MODERN, sseReader, post } = require('./helpers')
 const { expressApp, fastifyApp, honoApp, nodeApp } = require('./fixtures/mount_apps')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -51,39 +51,6 @@ async function until (what, check) {
     await sleep(20)
   }
   assert.fail(`timed out waiting for ${what}`)
-}
-
-/** Reads SSE events (`{id, data}`) off a fetch response body. */
-function sseReader (response) {
-  const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let buffered = ''
-  return async function next () {
-    for (;;) {
-      const end = buffered.indexOf('\n\n')
-      if (end >= 0) {
-        const block = buffered.slice(0, end)
-        buffered = buffered.slice(end + 2)
-        const event = { id: undefined, data: '' }
-        for (const line of block.split('\n')) {
-          if (line.startsWith('id:')) event.id = line.slice(3).trim()
-          else if (line.startsWith('data:')) event.data += line.slice(5).trim()
-        }
-        if (event.data !== '' || event.id !== undefined) return event
-        continue
-      }
-      const { done, value } = await reader.read()
-      if (done) return null
-      buffered += decoder.decode(value, { stream: true })
-    }
-  }
-}
-
-/** Posts one JSON-RPC message on a legacy session; resolves to the response. */
-function post (url, session, message) {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY }
-  if (session) headers['mcp-session-id'] = session
-  return fetch(url, { method: 'POST', headers, body: JSON.stringify(message) })
 }
 
 /** The next event on `next` that carries a list-changed notification. */

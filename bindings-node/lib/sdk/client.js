@@ -6,6 +6,8 @@
 // set with `setRequestHandler` / `setNotificationHandler` become the engine client's handlers.
 
 const { Client: NativeShapedClient, clean } = require('../client')
+const { McpError, ErrorCode } = require('../errors')
+const native = require('../native')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -114,6 +116,16 @@ function progressOf (p) {
   return out
 }
 
+/** `result` parsed by `schema` (a Zod schema: the SDK's result schemas, or the caller's) when one
+ * is given; a result the schema refuses rejects with Zod's error, as the SDK's `request` does. */
+function parsed (result, schema) {
+  if (schema === undefined) return result
+  if (schema === null || typeof schema.safeParse !== 'function') throw new TypeError(`resultSchema must be a Zod schema, got ${describe(schema)}`)
+  const r = schema.safeParse(result)
+  if (!r.success) throw r.error
+  return r.data
+}
+
 /** Call options of the SDK (`{signal, timeout, onprogress}`) as this package's. */
 function callOptions (options) {
   const o = objectOr(options, 'request options', {})
@@ -134,6 +146,8 @@ class Client {
   #requests = new Map()
   #notifications = new Map()
   #client = null
+  /** A 2026-07-28 server's `subscriptions/listen` stream per URI given to `subscribeResource`. */
+  #listens = new Map()
 
   /** `clientInfo`: `{name, version}`; `options.capabilities` declares what the client answers
    * (`elicitation`, `sampling`, `roots`), each needing its request handler. */
@@ -223,17 +237,131 @@ class Client {
     return clean(await this.#connected().request(method, p, callOptions(options)), false)
   }
 
-  listTools (params, options) { return this.#page('tools/list', params, options) }
+  /** The tools' output schemas as the last `listTools` gave them, compiled by the engine's
+   * validator: `callTool` checks `structuredContent` against them, as the SDK's client does. */
+  #outputSchemas = new Map()
+
+  async listTools (params, options) {
+    const page = await this.#page('tools/list', params, options)
+    // As the SDK: each listing replaces what the last one said (a page at a time).
+    this.#outputSchemas.clear()
+    for (const tool of Array.isArray(page.tools) ? page.tools : []) {
+      if (tool && typeof tool.name === 'string' && tool.outputSchema !== undefined) {
+        this.#outputSchemas.set(tool.name, tool.outputSchema)
+      }
+    }
+    return page
+  }
+
+  /** Checks a tool's result against the output schema its listing gave, as the SDK's client does
+   * (the engine's JSON Schema validator in place of the SDK's Ajv: its messages differ). */
+  #checkOutput (name, result) {
+    const schema = this.#outputSchemas.get(name)
+    if (schema === undefined) return
+    if (!result.structuredContent && !result.isError) {
+      throw new McpError(ErrorCode.InvalidRequest, `Tool ${name} has an output schema but did not return structured content`)
+    }
+    if (!result.structuredContent) return
+    let why
+    try {
+      if (!(schema instanceof native.NativeJsonSchema)) {
+        const compiled = new native.NativeJsonSchema(JSON.stringify(schema))
+        this.#outputSchemas.set(name, compiled)
+        why = compiled.check(JSON.stringify(result.structuredContent))
+      } else {
+        why = schema.check(JSON.stringify(result.structuredContent))
+      }
+    } catch (e) {
+      throw new McpError(ErrorCode.InvalidParams, `Failed to validate structured content: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    if (why !== null) {
+      throw new McpError(ErrorCode.InvalidParams, `Structured content does not match the tool's output schema: ${why}`)
+    }
+  }
+
   listResources (params, options) { return this.#page('resources/list', params, options) }
   listResourceTemplates (params, options) { return this.#page('resources/templates/list', params, options) }
   listPrompts (params, options) { return this.#page('prompts/list', params, options) }
 
-  /** `callTool({name, arguments}, resultSchema?, options?)`: the CallToolResult (a tool error is
-   * a result with `isError`). `resultSchema` is not used; other params (`_meta`, `task`) are
-   * refused. */
-  callTool (params, resultSchema, options) {
-    const p = paramsOf(params, 'callTool', ['name', 'arguments'])
-    return this.#connected().callTool(p.name, p.arguments ?? {}, callOptions(options))
+  /** `callTool({name, arguments, _meta?}, resultSchema?, options?)`: the CallToolResult (a tool
+   * error is a result with `isError`), parsed by `resultSchema` when given (the SDK's
+   * `CallToolResultSchema` or another Zod schema); `structuredContent` is checked against the
+   * tool's `outputSchema` from the last `listTools`. `task` is refused (see the README). */
+  async callTool (params, resultSchema, options) {
+    const p = paramsOf(params, 'callTool', ['name', 'arguments', '_meta'])
+    const client = this.#connected()
+    let result
+    if (p._meta === undefined) {
+      result = await client.callTool(p.name, p.arguments ?? {}, callOptions(options))
+    } else {
+      objectOr(p._meta, 'callTool _meta', {})
+      const call = { name: p.name, arguments: p.arguments ?? {}, _meta: p._meta }
+      result = clean(await client.call('tools/call', call, callOptions(options)), false)
+    }
+    result = parsed(result, resultSchema)
+    this.#checkOutput(p.name, result)
+    return result
+  }
+
+  /** Sends `request` (`{method, params?}`) and resolves to its result parsed by `resultSchema` (a
+   * Zod schema, as the SDK's), answering input requests as every call does. */
+  async request (request, resultSchema, options) {
+    if (request === null || typeof request !== 'object' || typeof request.method !== 'string') {
+      throw new TypeError(`request must be {method, params?}, got ${describe(request)}`)
+    }
+    if (resultSchema === undefined) throw new TypeError('request: resultSchema is required (a Zod schema, as the SDK\'s ResultSchema)')
+    const params = objectOr(request.params, `${request.method} params`, {})
+    return parsed(clean(await this.#connected().call(request.method, params, callOptions(options)), false), resultSchema)
+  }
+
+  /** Sets the level of the log messages a 2025-11-25 server sends (`logging/setLevel`). A
+   * 2026-07-28 server has no such request: each request asks for a level itself, and this client
+   * asks for none (see the README), so there it throws naming that. */
+  async setLoggingLevel (level, options) {
+    const client = this.#connected()
+    if (typeof level !== 'string') throw new TypeError(`setLoggingLevel: level must be a string, got ${describe(level)}`)
+    if (client.era === 'modern') {
+      throw new Error('setLoggingLevel: a 2026-07-28 server has no logging/setLevel (each request asks for its own level) and libmcp/sdk\'s Client asks for none; this package\'s Client.connect*({logLevel}) asks for one')
+    }
+    return clean(await client.request('logging/setLevel', { level }, callOptions(options)), false)
+  }
+
+  /** `resources/subscribe` on a 2025-11-25 server: its `notifications/resources/updated` then reach
+   * the handler set for them. A 2026-07-28 server is followed by a `subscriptions/listen` stream
+   * instead (this package's `subscribe`), whose notifications reach the same handlers; it resolves
+   * to `{}` once the server acknowledged the stream. */
+  async subscribeResource (params, options) {
+    const p = paramsOf(params, 'subscribeResource', ['uri'])
+    const client = this.#connected()
+    if (client.era !== 'modern') return clean(await client.request('resources/subscribe', p, callOptions(options)), false)
+    if (!this.#listens.has(p.uri)) {
+      const sub = await client.subscribe({ resourceSubscriptions: [p.uri] })
+      this.#listens.set(p.uri, sub)
+      // The engine client hands the stream's notifications to `onNotification` as well, which
+      // calls the handlers: the subscription's own queue is only drained.
+      ;(async () => {
+        for (let n = await sub.next(); n !== undefined; n = await sub.next());
+      })().catch((e) => { if (this.onerror) this.onerror(e) })
+    }
+    return {}
+  }
+
+  /** Ends what `subscribeResource` began for `params.uri`. */
+  async unsubscribeResource (params, options) {
+    const p = paramsOf(params, 'unsubscribeResource', ['uri'])
+    const client = this.#connected()
+    if (client.era !== 'modern') return clean(await client.request('resources/unsubscribe', p, callOptions(options)), false)
+    const sub = this.#listens.get(p.uri)
+    this.#listens.delete(p.uri)
+    if (sub !== undefined) await sub.close()
+    return {}
+  }
+
+  /** The SDK sends any notification with it; the engine client sends the protocol's own
+   * (`initialized`, `cancelled`, `roots/list_changed`) and has no way to send others, so this
+   * throws naming that. */
+  async notification (notification) {
+    throw new Error(`notification: libmcp/sdk's Client cannot send ${notification && typeof notification.method === 'string' ? notification.method : 'a notification'}: the engine client sends the protocol's own notifications itself and no others`)
   }
 
   readResource (params, options) {
@@ -259,6 +387,8 @@ class Client {
     const client = this.#client
     if (client === null) return
     this.#client = null
+    for (const sub of this.#listens.values()) await sub.close()
+    this.#listens.clear()
     await client.close()
     if (this.onclose) this.onclose()
     if (this.transport && this.transport.onclose) this.transport.onclose()

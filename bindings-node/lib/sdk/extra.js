@@ -123,6 +123,15 @@ class Extra {
   get requestInfo () { return this.#ctx.requestInfo }
   /** This package's own context of the request (era, input rounds, tasks, ...). */
   get context () { return this.#ctx }
+  /** On a legacy HTTP session (whose client can resume a stream with Last-Event-ID), ends the
+   * request's event stream now: the client reconnects and is replayed what it missed, and the
+   * handler goes on (SEP-1699 polling; `ctx.closeStream()`). Undefined elsewhere, as the SDK
+   * leaves it undefined where it cannot close a stream. */
+  get closeSSEStream () {
+    const ctx = this.#ctx
+    if (ctx.era !== 'legacy' || ctx.sessionId === undefined) return undefined
+    return () => { ctx.closeStream() }
+  }
 
   sendNotification (notification) {
     try {

@@ -36,6 +36,9 @@ export interface RequestHandlerExtra {
   readonly requestInfo?: { headers: Record<string, string> }
   /** This package's own context of the request. */
   readonly context: Context
+  /** On a legacy HTTP session, ends the request's event stream now (the client resumes with
+   * Last-Event-ID); undefined elsewhere. */
+  readonly closeSSEStream?: () => void
   /** Sends `notifications/progress`, `notifications/message` or `notifications/resources/updated`
    * in this request's stream (the list_changed ones are sent by the engine). */
   sendNotification (notification: { method: string, params?: JsonObject }): Promise<void>
@@ -162,6 +165,12 @@ export declare class StdioServerTransport implements Transport {
 }
 
 /** Streamable HTTP on the application's web server: `handleRequest(req, res, req.body)`. */
+/** The official SDK's EventStore interface (`@modelcontextprotocol/sdk/server/streamableHttp.js`). */
+export interface SdkEventStore {
+  storeEvent (streamId: string, message: JsonObject): Promise<string>
+  getStreamIdForEventId? (eventId: string): Promise<string | undefined>
+  replayEventsAfter (lastEventId: string, options: { send: (eventId: string, message: JsonObject) => Promise<void> }): Promise<string>
+}
 export declare class StreamableHTTPServerTransport implements Transport {
   constructor (options?: {
     sessionIdGenerator?: () => string
@@ -172,6 +181,11 @@ export declare class StreamableHTTPServerTransport implements Transport {
     enableDnsRebindingProtection?: boolean
     /** Every request answered with one JSON body (the handler's notifications are not sent). */
     enableJsonResponse?: boolean
+    /** The SDK's EventStore: records the events of legacy sessions' streams and replays those of
+     * streams that ended (within this process: see the README). */
+    eventStore?: SdkEventStore
+    /** Checked, not used (the engine's own retry interval). */
+    retryInterval?: number
   })
   sessionId?: string
   onclose?: () => void
@@ -243,6 +257,10 @@ export declare class StreamableHTTPClientTransport {
 }
 
 /** The official TypeScript SDK's Client, on libmcp's engine client (which probes the era). */
+/** What `request` and `callTool` take to parse a result: a Zod schema (3 or 4). */
+export interface ResultSchema<T> {
+  safeParse (value: unknown): { success: true, data: T } | { success: false, error: unknown }
+}
 export declare class Client {
   constructor (clientInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: { elicitation?: JsonObject, sampling?: JsonObject, roots?: JsonObject, [key: string]: unknown } })
   onclose?: () => void
@@ -264,7 +282,17 @@ export declare class Client {
   listResources (params?: { cursor?: string }, options?: RequestOptions): Promise<{ resources: Resource[], nextCursor?: string }>
   listResourceTemplates (params?: { cursor?: string }, options?: RequestOptions): Promise<{ resourceTemplates: ResourceTemplateEntry[], nextCursor?: string }>
   listPrompts (params?: { cursor?: string }, options?: RequestOptions): Promise<{ prompts: Prompt[], nextCursor?: string }>
-  callTool (params: { name: string, arguments?: JsonObject }, resultSchema?: unknown, options?: RequestOptions): Promise<ClientCallToolResult>
+  /** `structuredContent` is checked against the tool's `outputSchema` from the last `listTools`;
+   * with `resultSchema` (a Zod schema) the result is what it parses. */
+  callTool<T = ClientCallToolResult> (params: { name: string, arguments?: JsonObject, _meta?: JsonObject }, resultSchema?: ResultSchema<T>, options?: RequestOptions): Promise<T>
+  /** Any request, its result parsed by `resultSchema` (a Zod schema, as the SDK's). */
+  request<T> (request: { method: string, params?: JsonObject }, resultSchema: ResultSchema<T>, options?: RequestOptions): Promise<T>
+  /** `logging/setLevel` of a 2025-11-25 server; rejects on a 2026-07-28 server (see the README). */
+  setLoggingLevel (level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', options?: RequestOptions): Promise<{}>
+  subscribeResource (params: { uri: string }, options?: RequestOptions): Promise<{}>
+  unsubscribeResource (params: { uri: string }, options?: RequestOptions): Promise<{}>
+  /** Always rejects: the engine client sends the protocol's own notifications only. */
+  notification (notification: { method: string, params?: JsonObject }): Promise<never>
   readResource (params: { uri: string }, options?: RequestOptions): Promise<ClientReadResourceResult>
   getPrompt (params: { name: string, arguments?: Record<string, string> }, options?: RequestOptions): Promise<ClientGetPromptResult>
   complete (params: { ref: JsonObject, argument: { name: string, value: string }, context?: { arguments: Record<string, string> } }, options?: RequestOptions): Promise<CompleteResult>

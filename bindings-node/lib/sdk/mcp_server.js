@@ -11,6 +11,7 @@ const zod = require('../zod')
 const { runWithExtra, current, notify } = require('./extra')
 const { ResourceTemplate, completerOf, completionResult, NONE } = require('./completions')
 const { RegisteredHandle } = require('./handles')
+const native = require('../native')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -42,6 +43,20 @@ function toolFailure (e) {
   return toolError(e)
 }
 
+/** Checks an accepted elicitation answer against the schema asked with (the engine's JSON Schema
+ * validator, where the SDK's is Ajv: the reasons are worded differently). The engine cannot make
+ * this check itself on 2026-07-28 requests: it keeps nothing of what a handler asked between input
+ * rounds, and only the handler, run again, asks with the schema again. */
+function checkElicited (schema, content) {
+  let why
+  try {
+    why = new native.NativeJsonSchema(JSON.stringify(schema)).check(JSON.stringify(content))
+  } catch (e) {
+    throw new McpError(ErrorCode.InternalError, `Error validating elicitation response: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (why !== null) throw new McpError(ErrorCode.InvalidParams, `Elicitation response content does not match requested schema: ${why}`)
+}
+
 /** The low-level server as handlers of an McpServer reach it (`mcpServer.server`): requests to the
  * client and notifications, sent in the request being handled. */
 class ServerSide {
@@ -56,10 +71,16 @@ class ServerSide {
     return run.rounds.request(params === undefined ? { method } : { method, params })
   }
 
-  /** Asks the client for input (`elicitation/create`; form mode unless `params.mode` says URL). */
-  elicitInput (params) {
+  /** Asks the client for input (`elicitation/create`; form mode unless `params.mode` says URL).
+   * An accepted form answer is checked against `requestedSchema`, as the SDK's elicitInput checks
+   * it: one that does not match rejects with -32602. */
+  async elicitInput (params) {
     const p = params && params.mode === undefined && params.url === undefined ? { mode: 'form', ...params } : params
-    return this.#request('elicitation/create', p, 'elicitInput')
+    const result = await this.#request('elicitation/create', p, 'elicitInput')
+    if (p && p.mode === 'form' && p.requestedSchema && result && result.action === 'accept' && result.content) {
+      checkElicited(p.requestedSchema, result.content)
+    }
+    return result
   }
 
   /** Asks the client to sample (`sampling/createMessage`). */

@@ -5,6 +5,8 @@
 // (lib/mount.js). The engine owns sessions, streams and the protocol: the transport only routes
 // requests to it and reports sessions to the SDK's callbacks.
 
+const { sdkEventStore } = require('./event_store')
+
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
 }
@@ -57,12 +59,14 @@ const OPTIONS = new Set(['sessionIdGenerator', 'enableJsonResponse', 'onsessioni
  * session (the mount's `legacyStateless`), each on its own. `onsessioninitialized(id)` and
  * `onsessionclosed(id)` are called as a session begins and is deleted. `allowedHosts`,
  * `allowedOrigins` and `enableDnsRebindingProtection` are the mount's Host/Origin check.
- * `eventStore` and `retryInterval` are checked and not used: the engine keeps its own event log
- * (streams resume with `Last-Event-ID` without one) and its own retry interval.
+ * `eventStore`, the SDK's EventStore, records the events of legacy sessions' streams and replays
+ * them when a client resumes one that ended (lib/sdk/event_store.js says how its ids map onto the
+ * engine's); `retryInterval` is checked and not used (the engine's own retry interval).
  * `enableJsonResponse: true` answers every request with one JSON body (the mount's
  * `jsonResponse`): as in the SDK, the handler's notifications are not sent then. */
 class StreamableHTTPServerTransport {
   #options
+  #eventStore
   #endpoint = null
   #closed = false
   constructor (options = {}) {
@@ -76,9 +80,8 @@ class StreamableHTTPServerTransport {
     if (options.retryInterval !== undefined && (!Number.isSafeInteger(options.retryInterval) || options.retryInterval < 0)) {
       throw new TypeError(`retryInterval must be a non-negative integer, got ${describe(options.retryInterval)}`)
     }
-    if (options.eventStore !== undefined && (options.eventStore === null || typeof options.eventStore !== 'object')) {
-      throw new TypeError(`eventStore must be an object, got ${describe(options.eventStore)}`)
-    }
+    // The store's methods are checked now, as it is wrapped.
+    this.#eventStore = options.eventStore === undefined ? undefined : sdkEventStore(options.eventStore)
     for (const key of ['sessionIdGenerator', 'onsessioninitialized', 'onsessionclosed']) {
       if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`${key} must be a function, got ${describe(options[key])}`)
     }
@@ -99,6 +102,7 @@ class StreamableHTTPServerTransport {
     if (o.allowedOrigins !== undefined) mount.allowedOrigins = o.allowedOrigins
     if (o.enableDnsRebindingProtection !== undefined) mount.dnsRebindingProtection = o.enableDnsRebindingProtection
     if (o.enableJsonResponse) mount.jsonResponse = true
+    if (this.#eventStore !== undefined) mount.eventStore = this.#eventStore
     // The SDK's stateless mode: no session id generator, no sessions.
     if (o.sessionIdGenerator === undefined) mount.legacyStateless = true
     this.#endpoint = server.mount(mount)

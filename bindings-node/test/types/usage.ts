@@ -3,7 +3,7 @@
 import {
   Server, Client, McpError, TimeoutError, CancelledError, TransportError, InvalidArgumentError, InvalidTokenError, ErrorCode,
   inputRequired, elicit, elicitUrl, createMessage, listRoots, Context, Registered, HttpServing, Subscription, OAuthOptions, Task, TaskStatus, TaskStore, TaskRecord, SkillEntry, SkillDefinition, ServerOptions,
-  MountedEndpoint, MountOptions, IncomingMessageLike, ServerResponseLike,
+  MountedEndpoint, MountOptions, IncomingMessageLike, ServerResponseLike, SessionStore, SessionRecord, EventStore, StoredEvent,
   ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult, ListRootsRequestParams, ListRootsResult,
   Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, CompleteResult, Prompt,
   setEngineLog, EngineLogEntry, EngineLogLevel,
@@ -74,6 +74,20 @@ async function server (): Promise<void> {
     },
   })
   await secured.close()
+  const sessionRecords = new Map<string, SessionRecord>()
+  const sessionStore: SessionStore = {
+    load: (id) => sessionRecords.get(id) ?? null,
+    save: async (record) => { sessionRecords.set(record.id, record) },
+    remove: (id) => sessionRecords.delete(id),
+  }
+  const events: StoredEvent[] = []
+  const eventStore: EventStore = {
+    append: (_session, event) => { events.push(event) },
+    replay: async (_session, stream, after) => after > events.length ? 'unknown' : events.filter((e) => e.stream === stream && e.seq > after),
+    removeSession: () => { events.length = 0 },
+  }
+  const stored = await s.serveHttp({ port: 0, sessionStore, eventStore })
+  await stored.close()
   const options: MountOptions = { allowedHosts: ['mcp.example.com'], maxBodyBytes: 1 << 20 }
   const mcp: MountedEndpoint = s.mount(options)
   await mcp.ready

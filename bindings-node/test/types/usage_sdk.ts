@@ -18,6 +18,7 @@ export async function sdkUsage (): Promise<void> {
       await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta.progressToken, progress: 1 } })
     }
     if (extra.signal.aborted) throw new McpError(ErrorCode.InvalidParams, 'aborted', { sum })
+    extra.closeSSEStream?.()
     return { content: [{ type: 'text', text: String(sum) }], structuredContent: { sum } }
   })
   add.update({ description: 'Adds two numbers' })
@@ -71,10 +72,21 @@ export async function sdkClientUsage (elicit: MethodSchema<'elicitation/create'>
   void (await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'r' } })).completion.values
   void client.getServerVersion()?.name; void client.getServerCapabilities(); void client.getInstructions()
   await client.ping()
+  const hits: { hits: string[] } = await client.request({ method: 'acme/search', params: { q: 'x' } }, z.object({ hits: z.array(z.string()) }))
+  void hits
+  const traced = await client.callTool({ name, arguments: {}, _meta: { trace: 't' } }, z.object({ content: z.array(z.object({ type: z.string() })) }).passthrough())
+  void traced.content
+  await client.setLoggingLevel('warning')
+  await client.subscribeResource({ uri: 'docs://readme' })
+  await client.unsubscribeResource({ uri: 'docs://readme' })
   await client.close()
   const spawned = new Client({ name: 'typed-client', version: '1' })
   await spawned.connect(new StdioClientTransport({ command: 'node', args: ['server.js'], stderr: 'ignore' }))
   await spawned.close()
+}
+
+export function eventStoreUsage (eventStore: { storeEvent (streamId: string, message: object): Promise<string>, replayEventsAfter (lastEventId: string, o: { send: (id: string, message: any) => Promise<void> }): Promise<string> }): StreamableHTTPServerTransport {
+  return new StreamableHTTPServerTransport({ sessionIdGenerator: () => 'id', eventStore, retryInterval: 1000 })
 }
 
 export async function webStandardUsage (request: Request): Promise<Response> {
