@@ -51,6 +51,9 @@ pub(crate) fn apply(
             "max_sessions" => config.max_sessions = count(&value, &key)?,
             "session_idle_timeout" => config.session_idle_timeout = seconds(&value, &key)?,
             "sse_keepalive" => config.sse_keepalive = seconds(&value, &key)?,
+            "sse_retry" => config.sse_retry = seconds(&value, &key)?,
+            "json_response" => config.json_response = flag(&value, &key)?,
+            "legacy_stateless" => config.legacy_stateless = flag(&value, &key)?,
             "auth" => config.auth = Some(crate::resource::config(py, value.extract()?)?),
             _ => {
                 return Err(PyValueError::new_err(format!(

@@ -279,6 +279,34 @@ impl Server {
             .set_completion_handler(invoke.map(|i| handler(i, slot)));
     }
 
+    /// Sets (or with None removes) the handler of a request method the specification does not
+    /// define (`Server::set_method_handler`): `invoke(request)` serves it as a registered
+    /// handler's would. A method the specification defines, one under `notifications/` and one
+    /// beginning with `rpc.` are refused with InvalidArgument naming why.
+    #[pyo3(signature = (method, invoke, on_loop=false))]
+    fn set_method_handler(
+        &self,
+        py: Python<'_>,
+        method: &str,
+        invoke: Option<Py<PyAny>>,
+        on_loop: bool,
+    ) -> PyResult<()> {
+        let slot = self.slot(on_loop);
+        self.inner
+            .set_method_handler(method, invoke.map(|i| handler(i, slot)))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Sets (or with None removes) the handler giving the host's own entries of `resources/list`
+    /// (`{"resources": [...]}`), listed after the registered resources and paged by the engine
+    /// (`Server::set_resource_lister`).
+    #[pyo3(signature = (invoke, on_loop=false))]
+    fn set_resource_lister(&self, invoke: Option<Py<PyAny>>, on_loop: bool) {
+        let slot = self.slot(on_loop);
+        self.inner
+            .set_resource_lister(invoke.map(|i| handler(i, slot)));
+    }
+
     /// Sets (or with None clears) the queue of the event loop that serves: handlers registered
     /// with `on_loop` are called there while it is set.
     #[pyo3(signature = (queue))]

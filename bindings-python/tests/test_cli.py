@@ -165,6 +165,19 @@ def test_install_default_files(script: str, tmp_path: Path, monkeypatch: pytest.
     assert "cli-demo" in installed(work / ".vscode" / "mcp.json")["servers"]
 
 
+def test_install_names_the_dependencies_this_python_lacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deps.py"
+    path.write_text('from libmcp import FastMCP\n'
+                    'mcp = FastMCP("deps", dependencies=["pytest>=1", "libmcp-surely-absent[x]==1"])\n')
+    main(["install", "cursor", str(path), "--config", str(tmp_path / "mcp.json")])
+    err = capsys.readouterr().err
+    assert "dependencies= lists libmcp-surely-absent[x]==1, not installed for " + sys.executable in err
+    assert "-m pip install 'libmcp-surely-absent[x]==1'" in err and "pytest" not in err
+    path.write_text('from libmcp import FastMCP\nmcp = FastMCP("deps", dependencies=["pytest"])\n')
+    main(["install", "cursor", str(path), "--config", str(tmp_path / "mcp.json")])
+    assert capsys.readouterr().err == ""
+
+
 def test_install_refuses_what_it_cannot_do(script: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

@@ -254,3 +254,14 @@ def test_ctx_elicit_as_the_sdk_through_input_rounds(version: str) -> None:
     assert run(main()).structured_content == {"result": "accept:2026-01-01x2 decline"}
     assert asked == ["Which date?", "Confirm?"]
     assert len(runs) == 3  # the handler runs again after each answer
+
+
+def test_schema_titles_are_named_after_the_function_as_the_sdk() -> None:
+    s = FastMCP("titles")
+
+    @s.tool(name="textme")
+    def text_me(body: str) -> str:
+        return body
+
+    tool = run(s.list_tools())[0]
+    assert tool.input_schema["title"] == "text_meArguments" and tool.output_schema["title"] == "text_meOutput"

@@ -71,14 +71,15 @@ def test_each_lowlevel_example_behaves_as_on_the_sdk() -> None:
     compare(SDISTS / "mcp-1.30.0" / "examples", SDKS[0][2], LOWLEVEL, KNOWN_LOWLEVEL)
 
 
-def compare(examples: Path, python: Path, names: list[str], known: dict[str, dict[str, str]]) -> None:
-    """Runs each example on the SDK and on libmcp (sdk_examples/compare.py) and fails on any
-    difference not in ``known``."""
+def compare(examples: Path, python: Path, names: list[str], known: dict[str, dict[str, str]],
+            env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Runs each example on the SDK and on libmcp (sdk_examples/compare.py, in ``env``) and fails on
+    any difference not in ``known``; returns the report (what libmcp's side saw under ``libmcp``)."""
     if not examples.is_dir() or not python.is_file():
         pytest.fail(f"{examples} or {python} is missing: scripts/test.d/40-python.sh fetches the sdists and "
                     "installs libmcp into .venv-sdk1")
     run = subprocess.run([str(python), str(HERE / "sdk_examples" / "compare.py"), str(examples), *names],
-                         capture_output=True, text=True, timeout=280)
+                         capture_output=True, text=True, timeout=280, env=env)
     assert run.returncode == 0, run.stderr[-4000:]
     report: dict[str, Any] = json.loads(run.stdout)
     problems = []
@@ -93,3 +94,4 @@ def compare(examples: Path, python: Path, names: list[str], known: dict[str, dic
             if diff["path"] not in known.get(example, {}):
                 problems.append(f"{example} {diff['path']}: SDK {diff['sdk']!r}, libmcp {diff['libmcp']!r}")
     assert not problems, "\n".join(problems)
+    return report

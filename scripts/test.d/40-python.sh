@@ -5,7 +5,9 @@
 # cancellation, concurrency, exit and fork, trio, OAuth client and resource server against the test
 # authorization server, the official SDK as a client and as a server, the Rust
 # everything-server as a server, pydantic validation, the SDK's FastMCP/MCPServer signatures,
-# the SDK's own example servers compared on the SDK and on libmcp, and the MCP Inspector's CLI as a
+# the SDK's own example servers compared on the SDK and on libmcp (those that need a service with a
+# PostgreSQL server with pgvector, an Xvfb display, and without the OpenAI and SMS APIs this machine
+# cannot reach), and the MCP Inspector's CLI as a
 # client), `mypy.stubtest` on the native module's stubs and `mypy --strict` on the package and
 # examples/python; then the pytest suite again on CPython 3.10 when the machine has it (in .venv-py310).
 # Creates or reuses .venv and installs bindings-python/tests/requirements.txt into it. Needs python3
@@ -51,6 +53,12 @@ for sdk in mcp-1.30.0 mcp-2.3.0; do
   fi
 done
 ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
+# The example servers that need a service (test_sdk_example_services.py): their packages in both
+# SDK venvs (pgserver's PostgreSQL with pgvector among them), an X server without a screen and the
+# screenshot program pyautogui uses on X11 (apt, when missing).
+ensure_venv "$venv" bindings-python/tests/sdk_examples/requirements.txt
+ensure_venv .venv-sdk1 bindings-python/tests/sdk_examples/requirements.txt
+ensure_debian_packages xvfb scrot
 VIRTUAL_ENV="$PWD/.venv-sdk1" PATH="$PWD/.venv-sdk1/bin:$PATH" \
   "$venv/bin/maturin" develop --quiet --locked -m bindings-python/Cargo.toml
 
@@ -83,10 +91,11 @@ if [ -n "$py310" ]; then
   PYTHON="$py310" ensure_venv .venv-py310 bindings-python/tests/requirements.txt
   VIRTUAL_ENV="$PWD/.venv-py310" PATH="$PWD/.venv-py310/bin:$PATH" \
     .venv-py310/bin/maturin develop --quiet --locked -m bindings-python/Cargo.toml
-  # The comparison with the SDK's examples ran above (its servers run in their own venvs), and so
+  # The comparisons with the SDK's examples ran above (their servers run in their own venvs), and so
   # did the Inspector's calls (the JSON-text arguments they send are test_pydantic.py's on 3.10 too).
   LIBMCP_BIN_DIR="$bin_dir" .venv-py310/bin/python -m pytest -q -p no:cacheprovider bindings-python/tests \
-    --ignore bindings-python/tests/test_sdk_examples.py --ignore bindings-python/tests/test_inspector.py
+    --ignore bindings-python/tests/test_sdk_examples.py --ignore bindings-python/tests/test_sdk_example_services.py \
+    --ignore bindings-python/tests/test_inspector.py
 else
   echo "--- no CPython 3.10 on this machine: the suite ran on $("$venv/bin/python" --version) only"
 fi

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import os
 import runpy
+import shlex
 import shutil
 import sys
 from collections.abc import Awaitable
@@ -146,8 +147,28 @@ def _summary(description: str | None) -> str:
     return f": {first}" if first else ""
 
 
+def _missing_dependencies(server: Any) -> None:
+    """The SDK's ``dependencies=`` are installed by ``mcp install``/``mcp dev`` (``uv run --with``);
+    libmcp's entry runs this interpreter and installs nothing, so those it lacks are named on stderr."""
+    import re
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    missing = []
+    for requirement in getattr(server, "dependencies", None) or []:
+        name = re.split(r"[\s\[<>=!~;@]", requirement.strip(), maxsplit=1)[0]
+        try:
+            distribution(name)
+        except PackageNotFoundError:
+            missing.append(requirement)
+    if missing:
+        print(f"libmcp: the server's dependencies= lists {', '.join(missing)}, not installed for "
+              f"{sys.executable}, which runs it (libmcp installs nothing): "
+              f"{sys.executable} -m pip install {' '.join(shlex.quote(m) for m in missing)}", file=sys.stderr)
+
+
 def _dev(spec: str, inspector: bool) -> None:
     server = find_server(spec)
+    _missing_dependencies(server)
     for line in asyncio.run(_listing(server)):
         print(line)
     path, sep, obj = spec.partition(":")
@@ -197,7 +218,9 @@ def main(argv: list[str] | None = None) -> None:
                              f"{sys.executable}, so install the packages into its environment instead")
         env = _env_file(args.env_file) if args.env_file else {}
         env.update(dict(args.env))
-        name = args.name or find_server(args.spec).name
+        server = find_server(args.spec)
+        _missing_dependencies(server)
+        name = args.name or server.name
         path, replaced = install(args.client, args.spec, name, env, args.config)
         print(f"{'updated' if replaced else 'added'} {name!r} in {path}")
         return

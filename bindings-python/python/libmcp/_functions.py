@@ -92,7 +92,8 @@ class Function:
         if not _pydantic.AVAILABLE or self.takes_any:
             return False
         try:
-            self.arguments = _pydantic.Arguments(self.kind, self.name, self.params, self.hints)
+            self.arguments = _pydantic.Arguments(self.kind, self.name, self.params, self.hints,
+                                                 getattr(self.fn, "__name__", None))
         except TypeError as e:
             # A type pydantic refuses that the stdlib derivation describes (typing.TypedDict
             # before Python 3.12): the stdlib path and the engine's check, as without pydantic.

@@ -54,9 +54,13 @@ def _is_str(tp: Any) -> bool:
 class Arguments:
     """The arguments of one function: a pydantic model built once from its signature."""
 
-    __slots__ = ("model", "schema", "_fields", "_json_keys", "_validate")
+    __slots__ = ("model", "schema", "_fields", "_renamed", "_json_keys", "_validate")
 
-    def __init__(self, kind: str, name: str, params: dict[str, inspect.Parameter], hints: dict[str, Any]) -> None:
+    def __init__(self, kind: str, name: str, params: dict[str, inspect.Parameter], hints: dict[str, Any],
+                 model_name: str | None = None) -> None:
+        """``name`` is what the function is registered as (for messages), ``model_name`` what the
+        model and so its schema's ``title`` are named after (``NAMEArguments``): the function's own
+        name, as the SDK's ``func_metadata`` does, also for a tool registered under another."""
         fields: dict[str, Any] = {}
         #: (the model's field name, the parameter's name)
         self._fields: list[tuple[str, str]] = []
@@ -71,16 +75,20 @@ class Arguments:
             self._fields.append((fname, pname))
         try:
             self.model: type[BaseModel] = pydantic.create_model(
-                f"{name}Arguments", __config__=ConfigDict(arbitrary_types_allowed=True), **fields)
+                f"{model_name or name}Arguments", __config__=ConfigDict(arbitrary_types_allowed=True), **fields)
             self.schema: dict[str, Any] = self.model.model_json_schema(by_alias=True, mode="validation")
         except Exception as e:  # noqa: BLE001 - which parameter: asked below
             raise _describe_failure(kind, name, params, hints, e) from e
-        self._validate = self.model.model_validate
+        # The per-call path (benches/python/README.md, "pydantic on and off"): the model's own
+        # validator (``model_validate`` is a Python wrapper around it), and the validated fields read
+        # from the instance's ``__dict__`` unless a parameter was renamed (``_field_name``).
+        self._validate = self.model.__pydantic_validator__.validate_python
+        self._renamed = any(fname != pname for fname, pname in self._fields)
 
     def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """The keyword arguments for the function (raises ``ValidationError``)."""
         data = arguments
-        for key in self._json_keys.intersection(arguments):
+        for key in self._json_keys.intersection(arguments) if self._json_keys else ():
             value = arguments[key]
             if not isinstance(value, str):
                 continue
@@ -98,6 +106,8 @@ class Arguments:
             model = self._validate(data)
         except ValidationError as e:
             raise ArgumentsRefused(str(e)) from e
+        if not self._renamed:
+            return dict(model.__dict__)
         return {pname: getattr(model, fname) for fname, pname in self._fields}
 
 

@@ -131,7 +131,8 @@ def output_of(fn: Function, explicit: dict[str, Any] | None, structured: bool | 
         # The SDK describes a bare dict as nothing (a class without annotations).
         return ToolOutput()
     if _pydantic.AVAILABLE:
-        out = _pydantic.output_for(ret, fn.name, typeddict_doc=sdk != 1)
+        # Named after the function, as the SDK's (``NAMEOutput`` is the schema's title).
+        out = _pydantic.output_for(ret, getattr(fn.fn, "__name__", fn.name), typeddict_doc=sdk != 1)
         if out is None:
             if structured:
                 raise TypeError(f"tool {fn.name!r}: return type {ret!r} cannot be described as JSON Schema")

@@ -20,6 +20,8 @@ from .server import Server
 
 __all__ = ["FastMCP", "MCPServer", "Settings"]
 
+log = logging.getLogger("libmcp.server")
+
 #: SDK keywords libmcp refuses, with what to use instead.
 _REFUSED: dict[str, str] = {
     "auth_server_provider": "libmcp serves as an OAuth resource server only: "
@@ -27,7 +29,6 @@ _REFUSED: dict[str, str] = {
     "token_verifier": "run('streamable-http', auth=libmcp.ResourceServer(...)) verifies tokens",
     "auth": "run('streamable-http', auth=libmcp.ResourceServer(...))",
     "event_store": "the engine keeps resumable streams itself; share them across instances with redis=",
-    "retry_interval": "none: the engine sets the SSE retry field itself",
     "tools": "register tools with @server.tool() or server.add_tool(fn)",
     "resources": "register resources with @server.resource(uri) or server.add_resource(fn, uri)",
     "extensions": "none (libmcp serves the skills extension with skills=[...])",
@@ -66,14 +67,28 @@ class Settings:
     stateless_http: bool = False
     debug: bool = False
     log_level: str = "INFO"
-    max_request_body_size: int | None = None
-    session_idle_timeout: float | None = None
-    max_sessions: int | None = None
+    max_request_body_size: int = 4 * 1024 * 1024
+    session_idle_timeout: float | None = 30 * 60
+    max_sessions: int | None = 10_000
     warn_on_duplicate_resources: bool = True
     warn_on_duplicate_tools: bool = True
     warn_on_duplicate_prompts: bool = True
     dependencies: list[str] = field(default_factory=list)
     transport_security: Any = None
+    #: The SSE ``retry`` field in milliseconds (the SDK's ``retry_interval``); None: the engine's 1 s.
+    retry_interval: int | None = None
+
+
+#: The SDK's log levels (``log_level=``), as its ``Literal`` type lists them.
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _configure_logging(level: str) -> None:
+    """The SDK's ``configure_logging``: the root logger at ``level`` with one handler on stderr
+    (``logging.basicConfig``, a no-op when the program configured logging already)."""
+    if level not in _LOG_LEVELS:
+        raise ValueError(f"log_level must be one of {', '.join(_LOG_LEVELS)}, not {level!r}")
+    logging.basicConfig(level=level, format="%(message)s", handlers=[logging.StreamHandler()])
 
 
 class _SdkServer(Server):
@@ -86,7 +101,15 @@ class _SdkServer(Server):
         self.dependencies = settings.dependencies
         self._icons = [_dump(i) for i in icons] if icons else None
         self._custom_routes = CustomRoutes()
-        logging.getLogger("libmcp").setLevel(settings.log_level.upper())
+        _configure_logging(settings.log_level)
+
+    def _claim(self, kind: str, key: str) -> bool:
+        # The SDK keeps the first registration of a name; warn_on_duplicate_* decide the warning.
+        if key not in self._names[kind]:
+            return True
+        if getattr(self.settings, f"warn_on_duplicate_{kind}s", True):
+            log.warning("%s already exists: %s (the first registration stays)", kind.capitalize(), key)
+        return False
 
     def custom_route(self, path: str, methods: list[str], name: str | None = None,
                      include_in_schema: bool = True) -> Callable[[RouteHandler], RouteHandler]:
@@ -101,7 +124,7 @@ class _SdkServer(Server):
         s = self.settings
         known = {"host", "port", "mount_path", "sse_path", "message_path", "streamable_http_path", "json_response",
                  "stateless_http", "max_request_body_size", "session_idle_timeout", "max_sessions",
-                 "transport_security"}
+                 "transport_security", "retry_interval"}
         for key, value in overrides.items():
             if key == "auth" and isinstance(value, ResourceServer):
                 continue
@@ -110,18 +133,8 @@ class _SdkServer(Server):
             if key not in known:
                 raise TypeError(f"run() got an unexpected keyword argument {key!r}")
             setattr(s, key, value)
-        options: dict[str, Any] = {
-            "auth": overrides.get("auth"),
-            "max_body_bytes": s.max_request_body_size,
-            "max_sessions": s.max_sessions,
-            "session_idle_timeout": s.session_idle_timeout,
-        }
-        security = _dump(s.transport_security)
-        if isinstance(security, dict):
-            options["dns_rebinding_protection"] = security.get("enable_dns_rebinding_protection")
-            # The SDK lists "host:port" patterns; the engine checks host names on any port.
-            options["allowed_hosts"] = _host_names(security.get("allowed_hosts"))
-            options["allowed_origins"] = security.get("allowed_origins") or None
+        options = self._endpoint_options()
+        options["auth"] = overrides.get("auth")
         if transport == "sse":
             options["http_sse"] = True
             mount = s.mount_path.rstrip("/")
@@ -130,6 +143,28 @@ class _SdkServer(Server):
         else:
             options["path"] = s.streamable_http_path
         return s.host, s.port, options
+
+    def _endpoint_options(self) -> dict[str, Any]:
+        """The settings as the engine's HTTP options, for its own server and the mounted app."""
+        s = self.settings
+        options: dict[str, Any] = {
+            "max_body_bytes": s.max_request_body_size,
+            "max_sessions": _unbounded(s.max_sessions, "max_sessions"),
+            "session_idle_timeout": _unbounded(s.session_idle_timeout, "session_idle_timeout"),
+            # The SDK's json_response: every POST answered with one JSON body (core's
+            # HttpServerConfig::json_response); its stateless_http: no session for 2025-era
+            # clients (HttpServerConfig::legacy_stateless). The 2026-07-28 wire is stateless anyway.
+            "json_response": s.json_response,
+            "legacy_stateless": s.stateless_http,
+            "sse_retry": None if s.retry_interval is None else _retry_seconds(s.retry_interval),
+        }
+        security = _dump(s.transport_security)
+        if isinstance(security, dict):
+            options["dns_rebinding_protection"] = security.get("enable_dns_rebinding_protection")
+            # The SDK lists "host:port" patterns; the engine checks host names on any port.
+            options["allowed_hosts"] = _host_names(security.get("allowed_hosts"))
+            options["allowed_origins"] = security.get("allowed_origins") or None
+        return options
 
     def _run(self, transport: str, overrides: dict[str, Any]) -> None:
         if transport == "stdio":
@@ -175,15 +210,20 @@ class _SdkServer(Server):
         await self._serve_http("sse", {})
 
     def streamable_http_app(self, **options: Any) -> Any:
-        """The Streamable HTTP endpoint as an ASGI app (:meth:`Server.asgi_app`); with custom
-        routes, a Starlette app of those routes and the endpoint on every other path."""
-        return self._with_routes(self.asgi_app(**options))
+        """The Streamable HTTP endpoint as an ASGI app (:meth:`Server.asgi_app`) with the settings
+        applied (``json_response``, ``stateless_http``, ``retry_interval``, the limits and, when
+        given, ``transport_security``), ``options`` over them; with custom routes, a Starlette
+        app of those routes and the endpoint on every other path."""
+        return self._with_routes(self.asgi_app(**{**self._mount_options(), **options}))
 
     def sse_app(self, mount_path: str | None = None) -> Any:
         """The endpoint as an ASGI app serving the 2024-11-05 HTTP+SSE transport too (its paths
-        end in ``/sse`` and ``/messages`` under where the app is mounted), with the custom routes
-        as :meth:`streamable_http_app` has them."""
-        return self._with_routes(self.asgi_app(http_sse=True))
+        end in ``/sse`` and ``/messages`` under where the app is mounted), with the settings and
+        the custom routes as :meth:`streamable_http_app` has them."""
+        return self._with_routes(self.asgi_app(**{**self._mount_options(), "http_sse": True}))
+
+    def _mount_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self._endpoint_options().items() if v is not None}
 
     def _with_routes(self, endpoint: AsgiApp) -> Any:
         return self._custom_routes.app(endpoint, self.settings.debug) if self._custom_routes.routes else endpoint
@@ -191,7 +231,31 @@ class _SdkServer(Server):
 
 def _ip(host: str) -> str:
     # The engine binds IP addresses; the SDK's settings may name the loopback host.
-    return "127.0.0.1" if host == "localhost" else host
+    if host == "localhost":
+        return "127.0.0.1"
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ValueError(f"host={host!r}: libmcp's HTTP server listens on an IP address (\"0.0.0.0\", "
+                         "\"127.0.0.1\", \"::\") or \"localhost\", not a host name it would have to resolve") from None
+    return host
+
+
+#: What stands for "no limit" (the SDK's None) where the engine takes a number: about 31 years, and
+#: more sessions than memory holds.
+_NO_LIMIT = {"max_sessions": 2**62, "session_idle_timeout": 10**9}
+
+
+def _unbounded(value: float | None, key: str) -> float | None:
+    return _NO_LIMIT[key] if value is None else value
+
+
+def _retry_seconds(milliseconds: int) -> float:
+    if isinstance(milliseconds, bool) or not isinstance(milliseconds, int) or milliseconds < 0:
+        raise ValueError(f"retry_interval must be a non-negative number of milliseconds, not {milliseconds!r}")
+    return milliseconds / 1000
 
 
 def _host_names(patterns: list[str] | None) -> list[str] | None:
@@ -235,9 +299,9 @@ class FastMCP(_SdkServer):
         streamable_http_path: str = "/mcp",
         json_response: bool = False,
         stateless_http: bool = False,
-        max_request_body_size: int | None = None,
-        session_idle_timeout: float | None = None,
-        max_sessions: int | None = None,
+        max_request_body_size: int = 4 * 1024 * 1024,
+        session_idle_timeout: float | None = 30 * 60,
+        max_sessions: int | None = 10_000,
         warn_on_duplicate_resources: bool = True,
         warn_on_duplicate_tools: bool = True,
         warn_on_duplicate_prompts: bool = True,
@@ -250,8 +314,7 @@ class FastMCP(_SdkServer):
         **options: Any,
     ) -> None:
         _refuse("FastMCP", {"auth_server_provider": auth_server_provider, "token_verifier": token_verifier,
-                            "event_store": event_store, "retry_interval": retry_interval, "tools": tools,
-                            "auth": auth})
+                            "event_store": event_store, "tools": tools, "auth": auth})
         super().__init__(name or "FastMCP", version, instructions, website_url=website_url,
                          mask_error_details=mask_error_details, lifespan=lifespan, icons=_icons(icons), **options)
         self._setup(Settings(
@@ -261,7 +324,8 @@ class FastMCP(_SdkServer):
             max_request_body_size=max_request_body_size, session_idle_timeout=session_idle_timeout,
             max_sessions=max_sessions, warn_on_duplicate_resources=warn_on_duplicate_resources,
             warn_on_duplicate_tools=warn_on_duplicate_tools, warn_on_duplicate_prompts=warn_on_duplicate_prompts,
-            dependencies=list(dependencies), transport_security=transport_security), icons)
+            dependencies=list(dependencies), transport_security=transport_security,
+            retry_interval=retry_interval), icons)
         self._instructions = instructions
 
     @property

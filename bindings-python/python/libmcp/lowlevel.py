@@ -92,6 +92,8 @@ class Server:
         self.lifespan = lifespan
         self._options = options
         self._handlers: dict[str, Callable[..., Any]] = {}
+        #: Custom request methods (``add_request_handler``): method -> (params type, handler).
+        self._methods: dict[str, tuple[type[Any], Callable[[RequestContext, Any], Any]]] = {}
         self._validate_input = True
         self._engine: _Engine | None = None
         #: What is registered with the engine: kind -> key -> definition.
@@ -164,6 +166,23 @@ class Server:
         """Accepted and not called (a warning says so)."""
         return self._decorator("progress_notification")
 
+    def add_request_handler(self, method: str, params_type: type[Any],
+                            handler: Callable[[RequestContext, Any], Any]) -> None:
+        """The SDK 2.x's custom request methods: ``handler(ctx, params)`` (plain or ``async``)
+        serves ``method``, a request method the specification does not define, in both eras
+        (the engine's ``set_method_handler``). ``params`` is the request's params validated by
+        ``params_type`` (a pydantic model; ``{}`` without params), a refusal answered -32602
+        with pydantic's message; ``ctx`` is :attr:`request_context`. The result is a pydantic
+        model (dumped by alias) or a dict, ``None`` for ``{}``. Unlike the SDK's, a method the
+        specification defines is refused (``InvalidArgument``, naming why): the engine answers
+        those. Takes effect at the next ``run()``/``engine()``, or at once when one ran."""
+        if self._engine is not None:
+            self._engine._native.set_method_handler(method, self._method(params_type, handler), on_loop=True)
+        else:
+            # The engine's rule, at registration: a scratch server refuses what the engine would.
+            _native.Server(self.name, "0").set_method_handler(method, None)
+        self._methods[method] = (params_type, handler)
+
     @property
     def experimental(self) -> Any:
         """The SDK's experimental tasks API is not provided."""
@@ -226,6 +245,8 @@ class Server:
                                    lifespan=lambda _engine: self.lifespan(self), **self._options)
             if "completion" in self._handlers:
                 self._engine._native.set_completion(self._complete, on_loop=True)
+            for method, (params_type, handler) in self._methods.items():
+                self._engine._native.set_method_handler(method, self._method(params_type, handler), on_loop=True)
         await self._sync()
         return self._engine
 
@@ -378,6 +399,26 @@ class Server:
             return _dump(await _awaited(fn(params.get("name"), params.get("arguments"))))
 
         self._start(request, call, request.reply_result, lambda e: _reply_failure(request, e))
+
+    def _method(self, params_type: type[Any],
+                handler: Callable[[RequestContext, Any], Any]) -> Callable[[_native.Request], None]:
+        def invoke(request: _native.Request) -> None:
+            from pydantic import ValidationError
+
+            params = dict(request.params)
+            try:
+                typed = params_type.model_validate(params)
+            except ValidationError as e:
+                request.reply_error(-32602, f"Invalid request parameters: {e}")
+                return
+
+            async def call() -> Any:
+                result = await _awaited(handler(self.request_context, typed))
+                return {} if result is None else _dump(result)
+
+            self._start(request, call, request.reply_result, lambda e: _reply_failure(request, e))
+
+        return invoke
 
     def _complete(self, request: _native.Request) -> None:
         from mcp import types

@@ -499,6 +499,51 @@ class Server:
 
         return register
 
+    def request_handler(self, method: str) -> Callable[[F], F]:
+        """Registers the decorated function as the handler of ``method``, a request method the
+        specification does not define (``"acme/search"``), in both eras; it replaces the handler
+        set before. It is called with the request's params (a ``dict``, ``{}`` without any) and,
+        when it has a parameter annotated ``Context``, the context; it returns the result (a
+        ``dict``, or a pydantic model, dumped by alias) or an ``InputRequired``. A
+        ``ProtocolError`` it raises is sent as that JSON-RPC error, any other exception as an
+        internal error (-32603) with its message. A method the specification defines
+        (``tools/call``, ``ping``, ...), one under ``notifications/`` and one beginning with
+        ``rpc.`` are refused with ``InvalidArgument`` naming why: the engine answers those.
+        No capability is declared for it."""
+
+        def register(fn: F) -> F:
+            f = Function.inspect(fn, method, None, "request handler")
+            self._native.set_method_handler(method, _Method(self, f).invoke, on_loop=f.is_async)
+            return fn
+
+        return register
+
+    def remove_request_handler(self, method: str) -> None:
+        """Removes the handler of ``method`` (its requests are answered -32601 again); a method
+        the specification defines is refused as by :meth:`request_handler`."""
+        self._native.set_method_handler(method, None)
+
+    def resource_lister(self) -> Callable[[F], F]:
+        """Registers the decorated function as the source of more ``resources/list`` entries: it
+        is called (with the ``Context`` when it has a parameter annotated so) for each
+        ``resources/list`` request and returns every entry each time, as a list of ``dict``s
+        (``uri`` and ``name`` required) or of the official SDK's ``Resource`` models. They are
+        listed after the registered resources and paged by the engine. Reading such a URI needs a
+        registered resource or a template that matches it. ``remove_resource_lister()`` removes it."""
+
+        def register(fn: F) -> F:
+            f = Function.inspect(fn, "resource lister", None, "resource lister")
+            if f.params:
+                raise TypeError(f"a resource lister takes no parameters but the Context, got {list(f.params)}")
+            self._native.set_resource_lister(_Lister(self, f).invoke, on_loop=f.is_async)
+            return fn
+
+        return register
+
+    def remove_resource_lister(self) -> None:
+        """Removes the resource lister: ``resources/list`` gives the registered resources only."""
+        self._native.set_resource_lister(None)
+
     # -- serving --------------------------------------------------------------------------------
 
     def run(self, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000, **http: Any) -> None:
@@ -526,7 +571,12 @@ class Server:
         ``dns_rebinding_protection``, ``allowed_hosts``, ``allowed_origins``, ``max_body_bytes``,
         ``max_header_bytes`` (the request head, 64 KiB, at least 8192; a larger one gets HTTP 431),
         ``max_headers`` (header fields per request, 100; more get 431), ``max_sessions``,
-        ``session_idle_timeout``, ``sse_keepalive``); a value the engine refuses is a
+        ``session_idle_timeout``, ``sse_keepalive``, ``sse_retry`` (the SSE ``retry`` field
+        sent to clients, seconds), ``json_response`` (answer every request with one JSON body,
+        never an SSE stream: the handler's notifications are dropped and its legacy requests to
+        the client fail), ``legacy_stateless`` (2025-era requests served without sessions: no
+        ``Mcp-Session-Id``, GET and DELETE get 405, a handler's requests to the client fail));
+        a value the engine refuses is a
         ``ValueError`` naming it. ``auth`` makes it an OAuth 2.1 resource server
         (:class:`libmcp.auth.ResourceServer`)."""
         loop = running_loop()
@@ -694,6 +744,9 @@ class Server:
         max_sessions: int | None = None,
         session_idle_timeout: float | None = None,
         sse_keepalive: float | None = None,
+        sse_retry: float | None = None,
+        json_response: bool | None = None,
+        legacy_stateless: bool | None = None,
         auth: ResourceServer | None = None,
     ) -> AsgiApp:
         """The MCP endpoint as an ASGI 3 application, to mount in the application's own
@@ -712,7 +765,8 @@ class Server:
             "dns_rebinding_protection": dns_rebinding_protection, "legacy_sessions": legacy_sessions,
             "assume_2025_03_26": assume_2025_03_26, "http_sse": http_sse, "max_body_bytes": max_body_bytes,
             "max_sessions": max_sessions, "session_idle_timeout": session_idle_timeout,
-            "sse_keepalive": sse_keepalive,
+            "sse_keepalive": sse_keepalive, "sse_retry": sse_retry, "json_response": json_response,
+            "legacy_stateless": legacy_stateless,
         }
         if auth is not None:
             options["auth"] = self._auth_options(auth, lambda: self._loop)
@@ -731,6 +785,13 @@ class Server:
         return auth._options(loop, self._tool_scopes)
 
     # -- dispatch helpers -------------------------------------------------------------------------
+
+    def _handle(self, request: _native.Request, run: Callable[[], Any], answer: Callable[[Any], None],
+                what: str, is_async: bool) -> None:
+        """:meth:`_start` for a handler whose failure is a JSON-RPC error (a ``ProtocolError`` as
+        itself, anything else an internal error naming ``what``)."""
+        self._start(request, run, answer, lambda e: _protocol_error(request, e, what),
+                    is_async)
 
     def _start(self, request: _native.Request, run: Callable[[], Any], answer: Callable[[Any], None],
                fail: Callable[[BaseException], None], is_async: bool) -> None:
@@ -888,13 +949,8 @@ class _Prompt:
 
     def invoke(self, request: _native.Request) -> None:
         ctx = self.server._context(request)
-        self.server._start(
-            request,
-            lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),
-            lambda result: self.answer(request, result),
-            lambda e: _protocol_error(request, e, f"prompt {self.f.name}"),
-            self.f.is_async,
-        )
+        self.server._handle(request, lambda: self.f.fn(**self.f.call_args(request.arguments, ctx)),
+                            lambda result: self.answer(request, result), f"prompt {self.f.name}", self.f.is_async)
 
     def answer(self, request: _native.Request, result: Any) -> None:
         if isinstance(result, _native.InputRequired):
@@ -944,3 +1000,43 @@ class _Completion:
         else:
             completion = {"values": [str(v) for v in result]}
         request.reply_result({"completion": completion})
+
+
+class _Method:
+    """A custom request method's handler: ``fn(params[, ctx])``, answered with the dict it returns."""
+
+    #: What the handler is, for messages.
+    what = "the request handler"
+
+    def __init__(self, server: Server, f: Function) -> None:
+        self.server, self.f = server, f
+
+    def args(self, request: _native.Request) -> tuple[Any, ...]:
+        return (dict(request.params),)
+
+    def invoke(self, request: _native.Request) -> None:
+        extra = {self.f.context_param: self.server._context(request)} if self.f.context_param else {}
+        args = self.args(request)
+        self.server._handle(request, lambda: self.f.fn(*args, **extra), lambda result: self.answer(request, result),
+                            f"{self.what} of {self.f.name}", self.f.is_async)
+
+    def answer(self, request: _native.Request, result: Any) -> None:
+        if isinstance(result, _native.InputRequired):
+            request.reply_input_required(result)
+            return
+        result = _plain(result)
+        if not isinstance(result, dict):
+            raise TypeError(f"{self.what} of {self.f.name} returned {type(result).__name__}; a result is a dict")
+        request.reply_result(_schema.jsonable(result))
+
+
+class _Lister(_Method):
+    """The resource lister: ``fn([ctx])`` returning the extra entries of ``resources/list``."""
+
+    what = "the resource lister"
+
+    def args(self, request: _native.Request) -> tuple[Any, ...]:
+        return ()
+
+    def answer(self, request: _native.Request, result: Any) -> None:
+        request.reply_result({"resources": [_plain(r) for r in result]})

@@ -135,7 +135,7 @@ async def compare(path: str) -> dict[str, Any]:
         sdk, ours = await asyncio.gather(observe(path, False, home), observe(path, True, home))
     except Exception as e:  # noqa: BLE001 - reported per example
         return {"error": f"{type(e).__name__}: {e}"}
-    return {"checked": sorted(sdk), "differences": differences(sdk, ours)}
+    return {"checked": sorted(sdk), "differences": differences(sdk, ours), "libmcp": ours}
 
 
 async def main() -> None:
