@@ -14,7 +14,8 @@
 # installed wheel, npm package and C library report at run time; `mcp --version` is checked by
 # examples/tests/cli_session.rs); `auditwheel show` puts the wheel at manylinux2014
 # (manylinux_2_17); `objdump -T` of every shipped .so/.node names no GLIBC_ version above 2.17; the
-# wheel and the npm platform package under 8 MB (the sizes of the stripped libraries are printed).
+# wheel and the npm platform package under 8 MB (the sizes of the stripped libraries are printed);
+# libmcp.so places the code general traffic runs together (ffi/build.rs: at least 768 KiB of it).
 # The build is scripts/dist.sh's own (profile `dist`, what ships; DIST_TEST_PROFILE=release is
 # cheaper, thin LTO, for a quick local run). It runs in scripts/test.sh's side lane: its
 # --target builds lock nothing the main lane builds.
@@ -108,6 +109,15 @@ node -e '
   }' "$work/npm-main/package/package.json" "$version"
 soname=$(readelf -d "$bundle/lib/libmcp.so.$version" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libmcp.so.$version" ] || fail "libmcp.so's SONAME is '$soname'"
+# The functions general traffic runs are placed together (ffi/build.rs, ffi/layout/libmcp.order).
+# Their symbols' names change with the code and its dependencies; when most no longer match, the
+# section shrinks and the list must be made again.
+ordered=$(readelf -SW "$bundle/lib/libmcp.so.$version" \
+  | sed -n 's/.* \.text\.libmcp_ordered *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p')
+echo "libmcp.so: $((0x${ordered:-0} / 1024)) KiB of code in the order of ffi/layout/libmcp.order"
+if [ "${DIST_TEST_PROFILE:-dist}" = dist ] && [ $((0x${ordered:-0})) -lt $((768 * 1024)) ]; then
+  fail "libmcp.so places under 768 KiB of code in the order of ffi/layout/libmcp.order (2.3 MiB in the build that ships when it was made): run ffi/layout/make-order.sh"
+fi
 python3 -m zipfile -e "$wheel" "$work/wheel"
 shipped=("$work/wheel/libmcp/_native.abi3.so" "$work/npm-platform/package/libmcp.linux-x64-gnu.node"
   "$bundle/lib/libmcp.so.$version")

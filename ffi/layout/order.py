@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Prints the functions of a shared library that general traffic ran, one symbol per line, for the
+linker to place together (ffi/build.rs).
+
+A process touches a few hundred kilobytes of the library's code, spread over megabytes of text;
+the kernel maps code around every page first touched, so scattered functions make most of the
+library resident. Placed together, the code a server runs fills few pages.
+
+Usage: ffi/layout/order.py LIBRARY CALLGRIND-OUT...
+Reads callgrind's outputs (`--demangle=no`) of programs that ran LIBRARY (ffi/layout/make-order.sh
+makes them from the conformance suite's server scenarios and a stdio session) and keeps every
+function they name that is a defined code symbol of LIBRARY, in the order first seen.
+"""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+
+def code_symbols(library):
+    """The defined code symbols of LIBRARY (nm: T, t, W, w)."""
+    nm = subprocess.run(["nm", "--defined-only", library], capture_output=True, text=True, check=True).stdout
+    return {p[2] for p in (line.split() for line in nm.splitlines()) if len(p) == 3 and p[1] in "tTwW"}
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    library, outputs = sys.argv[1], sys.argv[2:]
+    code = code_symbols(library)
+    seen = []
+    known = set()
+    for out in outputs:
+        for line in Path(out).read_text(errors="replace").splitlines():
+            # `fn=(id) name` and `cfn=(id) name` name a function the first time; callgrind marks
+            # recursion levels with a trailing 'N.
+            m = re.match(r"^c?fn=\(\d+\) (.+)$", line)
+            if not m:
+                continue
+            name = re.sub(r"'\d+$", "", m.group(1))
+            if name in code and name not in known:
+                known.add(name)
+                seen.append(name)
+    if len(seen) < 500:
+        sys.exit(f"error: only {len(seen)} functions of {library} seen: is it built with symbols, and did the traffic run?")
+    print("\n".join(seen))
+
+
+if __name__ == "__main__":
+    main()
