@@ -5,10 +5,13 @@
 //                                           prints HOST:PORT on stdout once listening
 //   node everything_node.js --serve-stdio   stdio
 //
-// Needs the Node package built (bindings-node: `npm run build`).
+// Needs the Node package built (bindings-node: `npm run build`); NAPI_RS_NATIVE_LIBRARY_PATH=FILE
+// loads another build of the addon (a release one: napi's loader, bindings-node/index.js). With
+// MCP_SOAK_MEMORY_DIR set (mcp-soak sets it), node_memory.js reports `process.memoryUsage()`.
 'use strict'
 
 const path = require('node:path')
+require('./node_memory')
 const { server } = require(path.join(__dirname, '..', '..', 'examples', 'node', 'everything-server.js'))
 
 async function main (mode) {

@@ -1,16 +1,22 @@
 //! `mcp-soak`: the mixed soak of the everything-server (see `libmcp_bench::soak`).
 //!
 //! ```text
-//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--server PROGRAM [--server-arg ARG]...] [--http-url URL --http-pid PID] [--json]
+//! mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--server PROGRAM [--server-arg ARG]...] [--http-url URL --http-pid PID] [--json | --json-to FILE]
 //! ```
-//! `--lane` (repeatable) runs only the named lanes ("http legacy churn", "http+sse churn", "http
+//! `--json` prints the report as JSON instead of markdown; `--json-to FILE` writes it there besides
+//! (a long run keeps both). `--lane` (repeatable) runs only the named lanes ("http legacy churn", "http+sse churn", "http
 //! modern", "http cancel", "http listen", "stdio modern", "stdio legacy"). Defaults: 30 minutes, a sample every 30 s, 2 clients per lane, no pause between a lane's
 //! operations (the servers saturated), 10 s to settle. Exits 1 if any
 //! operation failed or the HTTP server kept descriptors after every client closed. The same binary
 //! is the server: `mcp-soak --serve-http` (prints its address, serves Streamable HTTP and HTTP+SSE)
 //! and `mcp-soak --serve-stdio`. `--http-url URL --http-pid PID` soaks an HTTP server started
 //! elsewhere instead (a mounted endpoint, a server under a heap profiler: `heaptrack mcp-soak
-//! --serve-http`), sampling process PID.
+//! --serve-http`), sampling process PID; the stdio servers start only if a stdio lane runs.
+//!
+//! Every server started gets `MCP_SOAK_MEMORY_DIR` (this run's own directory unless the variable is
+//! set already, which also reaches a server started elsewhere): a Node server loading
+//! `benches/soak/node_memory.js` writes `process.memoryUsage()` there, and the report shows its V8
+//! heap beside its RSS.
 
 use std::time::Duration;
 
@@ -19,13 +25,21 @@ use libmcp_bench::soak::{self, Options, ServerCommand};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--server PROGRAM [--server-arg ARG]...] [--http-url URL --http-pid PID] [--json]"
+        "usage: mcp-soak [--minutes M | --seconds S] [--interval SECS] [--clients N] [--pause-ms MS] [--settle SECS] [--lane NAME]... [--server PROGRAM [--server-arg ARG]...] [--http-url URL --http-pid PID] [--json | --json-to FILE]"
     );
     std::process::exit(2)
 }
 
-/// The options, the server command (`None`: this program's own) and whether to print JSON.
-fn parse_args() -> (Options, Option<ServerCommand>, bool) {
+/// How the report goes out.
+enum Output {
+    Markdown,
+    Json,
+    /// Markdown on stdout and JSON in the file.
+    Both(String),
+}
+
+/// The options, the server command (`None`: this program's own) and the output.
+fn parse_args() -> (Options, Option<ServerCommand>, Output) {
     let mut o = Options {
         duration: Duration::from_secs(30 * 60),
         interval: Duration::from_secs(30),
@@ -35,7 +49,7 @@ fn parse_args() -> (Options, Option<ServerCommand>, bool) {
         lanes: Vec::new(),
         external_http: None,
     };
-    let mut json = false;
+    let mut output = Output::Markdown;
     let (mut http_url, mut http_pid) = (None, None);
     let (mut program, mut server_args) = (None, Vec::new());
     let mut args = std::env::args().skip(1);
@@ -57,7 +71,8 @@ fn parse_args() -> (Options, Option<ServerCommand>, bool) {
             "--server-arg" => server_args.push(args.next().unwrap_or_else(|| usage())),
             "--http-url" => http_url = Some(args.next().unwrap_or_else(|| usage())),
             "--http-pid" => http_pid = Some(number() as u32),
-            "--json" => json = true,
+            "--json" => output = Output::Json,
+            "--json-to" => output = Output::Both(args.next().unwrap_or_else(|| usage())),
             _ => usage(),
         }
     }
@@ -80,7 +95,7 @@ fn parse_args() -> (Options, Option<ServerCommand>, bool) {
             usage()
         }
     };
-    (o, server, json)
+    (o, server, output)
 }
 
 async fn serve(mode: &str) {
@@ -117,7 +132,7 @@ async fn main() {
         serve(&mode).await;
         return;
     }
-    let (options, server, json) = parse_args();
+    let (options, server, output) = parse_args();
     let server = server.unwrap_or_else(|| ServerCommand {
         program: std::env::current_exe()
             .expect("the path of this program")
@@ -132,13 +147,17 @@ async fn main() {
             std::process::exit(1);
         }
     };
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("a report serializes")
-        );
-    } else {
-        print!("{}", soak::report::markdown(&report));
+    let json = serde_json::to_string_pretty(&report).expect("a report serializes");
+    match output {
+        Output::Json => println!("{json}"),
+        Output::Markdown => print!("{}", soak::report::markdown(&report)),
+        Output::Both(file) => {
+            print!("{}", soak::report::markdown(&report));
+            if let Err(e) = std::fs::write(&file, json + "\n") {
+                eprintln!("mcp-soak: cannot write {file}: {e}");
+                std::process::exit(1);
+            }
+        }
     }
     if report.errors > 0 || report.http_fds_after > report.http_fds_before {
         std::process::exit(1);

@@ -302,16 +302,18 @@ pub async fn listens(plan: Plan, lane: &'static str) {
     c.close().await;
 }
 
-/// Connects a stdio client to a new server process (`server --serve-stdio`) in the era of `pref`.
+/// Connects a stdio client to a new server process (`server --serve-stdio`, with the environment
+/// variables `env` besides this process's) in the era of `pref`.
 pub async fn stdio_client(
     server: &ServerCommand,
     pref: VersionPreference,
+    env: Vec<(String, String)>,
 ) -> Result<Client, String> {
     builder(pref)
-        .connect_stdio(ChildSpec::new(
-            &server.program,
-            server.args_for("--serve-stdio"),
-        ))
+        .connect_stdio(ChildSpec {
+            env,
+            ..ChildSpec::new(&server.program, server.args_for("--serve-stdio"))
+        })
         .await
         .map_err(|e| format!("cannot start {server} --serve-stdio: {e}"))
 }

@@ -9,7 +9,12 @@
 //! `everything_node.js`, which serve the same way.
 //! After the load the clients close and the HTTP server must come back to the file descriptors it
 //! had before the first client: a session, stream or connection left open shows there.
+//!
+//! Every sample reads each server's RSS, descriptors and threads from `/proc`, and a Node server's
+//! `process.memoryUsage()` where it writes one ([`js_memory`]). The stdio servers are started only
+//! when a stdio lane runs: a soak of a mounted endpoint alone (`--http-url`, `--lane`) has none.
 
+pub mod js_memory;
 pub mod load;
 pub mod proc;
 pub mod report;
@@ -123,16 +128,16 @@ pub struct Sample {
     pub p99_us: u64,
     /// The HTTP server process.
     pub http: Usage,
-    /// The stdio server process in the 2026-07-28 era.
+    /// The stdio server process in the 2026-07-28 era (zeros when its lane does not run).
     pub stdio_modern: Usage,
-    /// The stdio server process in the legacy era.
+    /// The stdio server process in the legacy era (zeros when its lane does not run).
     pub stdio_legacy: Usage,
 }
 
 /// The whole run.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// The server command (its HTTP server may be `external_http` instead).
+    /// The server command, or the HTTP server started elsewhere (and the stdio servers' command).
     pub server: String,
     /// Seconds of load.
     pub seconds: f64,
@@ -161,9 +166,10 @@ struct HttpChild {
     addr: String,
 }
 
-async fn start_http(server: &ServerCommand) -> Result<HttpChild, String> {
+async fn start_http(server: &ServerCommand, env: &[(String, String)]) -> Result<HttpChild, String> {
     let mut child = Command::new(&server.program)
         .args(server.args_for("--serve-http"))
+        .envs(env.iter().cloned())
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
@@ -187,27 +193,36 @@ pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> 
     if let Some(bad) = o.lanes.iter().find(|l| !LANES.contains(&l.as_str())) {
         return Err(format!("no lane {bad:?}; the lanes are {LANES:?}"));
     }
+    let wanted = |name: &str| o.lanes.is_empty() || o.lanes.iter().any(|l| l == name);
+    let memory = js_memory::MemoryDir::new()?;
+    let env = vec![(
+        js_memory::ENV.to_owned(),
+        memory.path().to_string_lossy().into_owned(),
+    )];
     let (mut own_http, http_pid, http_url, sse_url) = match &o.external_http {
         Some(e) => (None, e.pid, e.url.clone(), sse_url_of(&e.url)),
         None => {
-            let h = start_http(server).await?;
+            let h = start_http(server, &env).await?;
             let (pid, addr) = (h.pid, h.addr.clone());
             let urls = (format!("http://{addr}/mcp"), format!("http://{addr}/sse"));
             (Some(h), pid, urls.0, urls.1)
         }
     };
     let http_fds_before = proc::usage(http_pid).ok_or("the HTTP server is gone")?.fds;
-    let modern = pref_client(server, VersionPreference::Auto).await?;
-    let legacy = pref_client(
-        server,
-        VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
-    )
-    .await?;
-    let pids = (
-        http_pid,
-        modern.server_pid().ok_or("no stdio server pid")?,
-        legacy.server_pid().ok_or("no stdio server pid")?,
-    );
+    let mut modern = None;
+    if wanted(LANES[5]) {
+        modern = Some(pref_client(server, VersionPreference::Auto, &env).await?);
+    }
+    let mut legacy = None;
+    if wanted(LANES[6]) {
+        let pref = VersionPreference::Legacy(ProtocolVersion::V2025_11_25);
+        legacy = Some(pref_client(server, pref, &env).await?);
+    }
+    let stdio_pid = |c: &Option<Arc<libmcp::client::Client>>| match c {
+        Some(c) => c.server_pid().map(Some).ok_or("no stdio server pid"),
+        None => Ok(None),
+    };
+    let pids = (Some(http_pid), stdio_pid(&modern)?, stdio_pid(&legacy)?);
 
     let stats = Arc::new(Stats::default());
     let start = Instant::now();
@@ -224,7 +239,6 @@ pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> 
         ProtocolVersion::V2025_03_26,
     ];
     let mut lanes = tokio::task::JoinSet::new();
-    let wanted = |name: &str| o.lanes.is_empty() || o.lanes.iter().any(|l| l == name);
     for _ in 0..o.clients.max(1) {
         let p = &plan;
         if wanted(LANES[0]) {
@@ -244,11 +258,11 @@ pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> 
         if wanted(LANES[4]) {
             lanes.spawn(load::listens(p.clone(), LANES[4]));
         }
-        if wanted(LANES[5]) {
-            lanes.spawn(load::stdio(p.clone(), LANES[5], modern.clone()));
+        if let Some(c) = &modern {
+            lanes.spawn(load::stdio(p.clone(), LANES[5], c.clone()));
         }
-        if wanted(LANES[6]) {
-            lanes.spawn(load::stdio(p.clone(), LANES[6], legacy.clone()));
+        if let Some(c) = &legacy {
+            lanes.spawn(load::stdio(p.clone(), LANES[6], c.clone()));
         }
     }
 
@@ -257,7 +271,16 @@ pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> 
     while Instant::now() < plan.deadline {
         tick.tick().await;
         let mut w = stats.take_window();
-        let usage = |pid| proc::usage(pid).unwrap_or_default();
+        let usage = |pid: Option<u32>| {
+            pid.and_then(|pid| {
+                let u = proc::usage(pid)?;
+                Some(Usage {
+                    js: memory.read(pid),
+                    ..u
+                })
+            })
+            .unwrap_or_default()
+        };
         samples.push(Sample {
             t_s: start.elapsed().as_secs_f64(),
             ops: w.latencies_us.len() as u64,
@@ -271,16 +294,26 @@ pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> 
     }
     while lanes.join_next().await.is_some() {}
     let seconds = start.elapsed().as_secs_f64();
-    modern.close().await;
-    legacy.close().await;
+    for c in modern.iter().chain(&legacy) {
+        c.close().await;
+    }
 
     let http_fds_after = settle(http_pid, http_fds_before, o.settle).await;
     if let Some(h) = own_http.as_mut() {
         let _ = h.child.kill().await;
     }
     let (per_lane, errors, error_messages) = stats.totals();
+    let stdio = if pids.1.is_some() || pids.2.is_some() {
+        format!(", stdio: {server}")
+    } else {
+        String::new()
+    };
+    let server = match &o.external_http {
+        Some(e) => format!("HTTP: {} (pid {}){stdio}", e.url, e.pid),
+        None => server.to_string(),
+    };
     Ok(Report {
-        server: server.to_string(),
+        server,
         seconds,
         clients: o.clients,
         pause_ms: o.pause.as_millis() as u64,
@@ -296,8 +329,11 @@ pub async fn run(server: &ServerCommand, o: &Options) -> Result<Report, String> 
 async fn pref_client(
     server: &ServerCommand,
     pref: VersionPreference,
+    env: &[(String, String)],
 ) -> Result<Arc<libmcp::client::Client>, String> {
-    load::stdio_client(server, pref).await.map(Arc::new)
+    load::stdio_client(server, pref, env.to_vec())
+        .await
+        .map(Arc::new)
 }
 
 /// The descriptors of `pid` once they are back to `before`, or what they are after `limit`.

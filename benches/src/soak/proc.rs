@@ -1,8 +1,10 @@
 //! What the soak samples of a server process: resident memory, open file descriptors and threads,
-//! read from `/proc/<pid>` (Linux).
+//! read from `/proc/<pid>` (Linux), and a Node server's own account of its memory
+//! ([`super::js_memory`]).
 
 use serde::Serialize;
 
+use super::js_memory::JsMemory;
 use crate::driver::proc_status_kib;
 
 /// One reading of a process.
@@ -14,6 +16,9 @@ pub struct Usage {
     pub fds: u64,
     /// The `Threads:` line of `/proc/<pid>/status`.
     pub threads: u64,
+    /// `process.memoryUsage()` of a Node server (none for the others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub js: Option<JsMemory>,
 }
 
 /// The usage of `pid` now; `None` once the process is gone.
@@ -25,5 +30,6 @@ pub fn usage(pid: u32) -> Option<Usage> {
         rss_kib,
         fds,
         threads,
+        js: None,
     })
 }
