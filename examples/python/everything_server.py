@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import threading
 from typing import Any
 
 from libmcp import Context, InputRequired, ProtocolError, Server, Skill, ToolError, ToolResult
@@ -430,19 +431,26 @@ def test_x_mcp_header(region: str) -> str:
     return f"region={region}"
 
 
+# Held while a tool adds and removes its temporary tool or prompt (see test_trigger_tool_change).
+_list_change = threading.Lock()
+
+
 @tool()
 def test_trigger_tool_change() -> str:
     """Changes the tool list (adds and removes a temporary tool) so that listeners receive notifications/tools/list_changed"""
-    server.add_tool(lambda: "dynamic", name="test_dynamic_tool", description="A temporary tool of test_trigger_tool_change")
-    server.remove_tool("test_dynamic_tool")
+    # Sync tools run on worker threads: two calls at once must not both add the tool.
+    with _list_change:
+        server.add_tool(lambda: "dynamic", name="test_dynamic_tool", description="A temporary tool of test_trigger_tool_change")
+        server.remove_tool("test_dynamic_tool")
     return "Tool list changed"
 
 
 @tool()
 def test_trigger_prompt_change() -> str:
     """Changes the prompt list (adds and removes a temporary prompt) so that listeners receive notifications/prompts/list_changed"""
-    server.add_prompt(lambda: "dynamic", name="test_dynamic_prompt", description="A temporary prompt of test_trigger_prompt_change")
-    server.remove_prompt("test_dynamic_prompt")
+    with _list_change:
+        server.add_prompt(lambda: "dynamic", name="test_dynamic_prompt", description="A temporary prompt of test_trigger_prompt_change")
+        server.remove_prompt("test_dynamic_prompt")
     return "Prompt list changed"
 
 
