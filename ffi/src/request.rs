@@ -25,12 +25,33 @@ pub struct mcp_request {
     cache: [OnceLock<String>; FIELDS],
     /// The task id, NUL-terminated, once the request runs as a task (set at most once).
     task: OnceLock<String>,
-    /// HTTP headers looked up so far (lowercase name, NUL-terminated value), for
-    /// `mcp_request_http_header`: append-only, so the views stay valid.
-    pub(crate) http_headers: parking_lot::Mutex<Vec<(String, String)>>,
-    /// String arguments looked up so far (name, NUL-terminated value), for
-    /// `mcp_request_argument_string`: append-only, so the views stay valid.
-    pub(crate) string_arguments: parking_lot::Mutex<Vec<(String, String)>>,
+    /// HTTP headers looked up so far (by lowercase name), for `mcp_request_http_header`.
+    pub(crate) http_headers: NamedViews,
+    /// String arguments looked up so far (by name), for `mcp_request_argument_string`.
+    pub(crate) string_arguments: NamedViews,
+}
+
+/// Values looked up by name, each copied NUL-terminated on first use and kept until the request is
+/// dropped: append-only, so the views handed out stay valid.
+#[derive(Default)]
+pub(crate) struct NamedViews(parking_lot::Mutex<Vec<(String, String)>>);
+
+impl NamedViews {
+    /// The view of `name`'s value; `make` gives the value (not yet NUL-terminated) the first time.
+    pub(crate) fn view<E>(
+        &self,
+        name: &str,
+        make: impl FnOnce() -> Result<String, E>,
+    ) -> Result<mcp_str, E> {
+        let mut cache = self.0.lock();
+        if let Some((_, v)) = cache.iter().find(|(n, _)| n == name) {
+            return Ok(mcp_str::of_nul_terminated(v));
+        }
+        let value = nul_terminated(make()?);
+        let view = mcp_str::of_nul_terminated(&value);
+        cache.push((name.to_owned(), value));
+        Ok(view)
+    }
 }
 
 const FIELDS: usize = 19;

@@ -37,24 +37,16 @@ pub extern "C" fn mcp_request_argument_string(
     })
 }
 
-/// The view of argument `name`, copied NUL-terminated into the request's cache on first use; the
-/// cache only grows, so earlier views stay valid.
+/// The view of argument `name`, kept by the request once looked up.
 fn string_argument(r: &mcp_request, name: &str) -> Result<mcp_str, mcp_status> {
-    let mut cache = r.string_arguments.lock();
-    if let Some((_, v)) = cache.iter().find(|(n, _)| n == name) {
-        return Ok(mcp_str::of_nul_terminated(v));
-    }
-    let value = match r.ctx.arguments().get(name) {
-        None => return Err(mcp_status::MCP_STATUS_NOT_FOUND),
-        Some(Value::String(s)) => {
-            let mut text = String::with_capacity(s.len() + 1);
-            text.push_str(s);
-            text.push('\0');
-            text
-        }
-        Some(_) => return Err(mcp_status::MCP_STATUS_INVALID_ARGUMENT),
-    };
-    let view = mcp_str::of_nul_terminated(&value);
-    cache.push((name.to_owned(), value));
-    Ok(view)
+    r.string_arguments
+        .view(name, || match r.ctx.arguments().get(name) {
+            None => Err(mcp_status::MCP_STATUS_NOT_FOUND),
+            Some(Value::String(s)) => {
+                let mut text = String::with_capacity(s.len() + 1);
+                text.push_str(s);
+                Ok(text)
+            }
+            Some(_) => Err(mcp_status::MCP_STATUS_INVALID_ARGUMENT),
+        })
 }

@@ -77,17 +77,13 @@ pub extern "C" fn mcp_request_http_header(
     })
 }
 
-/// The view of header `name` (lowercase), copied NUL-terminated into the request's cache on first
-/// use; the cache only grows, so earlier views stay valid.
+/// The view of header `name` (lowercase), kept by the request once looked up.
 fn header(r: &mcp_request, name: &str) -> Option<mcp_str> {
-    let mut cache = r.http_headers.lock();
-    if let Some((_, v)) = cache.iter().find(|(n, _)| n == name) {
-        return Some(mcp_str::of_nul_terminated(v));
-    }
-    let value = nul_terminated(r.ctx.http_header(name)?);
-    let view = mcp_str::of_nul_terminated(&value);
-    cache.push((name.to_owned(), value));
-    Some(view)
+    r.http_headers
+        .view(name, || {
+            r.ctx.http_header(name).map(str::to_owned).ok_or(())
+        })
+        .ok()
 }
 
 /// The legacy session (`Mcp-Session-Id`) the request belongs to, or empty (a 2026-07-28 request,

@@ -97,6 +97,17 @@ impl mcp_responder {
     }
 }
 
+impl mcp_responder {
+    /// Answers a tool call with a host outcome (`core/src/host/tool_result.rs`): OK, or
+    /// `MCP_STATUS_INVALID_RESULT` when the engine refused it, `MCP_STATUS_ALREADY_USED`.
+    fn answer_tool(&self, result: ToolResult) -> mcp_status {
+        match self.answer_checked(|x| answer_tool(x, result)) {
+            Ok(()) => mcp_status::MCP_STATUS_OK,
+            Err(e) => e.status(),
+        }
+    }
+}
+
 fn already_answered() -> mcp_error {
     mcp_error::new(
         mcp_status::MCP_STATUS_ALREADY_USED,
@@ -198,10 +209,7 @@ pub extern "C" fn mcp_responder_text(
             return e.status();
         }
         let text = try_str!(text, len).to_owned();
-        match r.answer_checked(|x| answer_tool(x, ToolResult::Text(text))) {
-            Ok(()) => mcp_status::MCP_STATUS_OK,
-            Err(e) => e.status(),
-        }
+        r.answer_tool(ToolResult::Text(text))
     })
 }
 
@@ -217,10 +225,7 @@ pub extern "C" fn mcp_responder_nothing(responder: *const mcp_responder) -> mcp_
         if let Err(e) = r.unused() {
             return e.status();
         }
-        match r.answer_checked(|x| answer_tool(x, ToolResult::Nothing)) {
-            Ok(()) => mcp_status::MCP_STATUS_OK,
-            Err(e) => e.status(),
-        }
+        r.answer_tool(ToolResult::Nothing)
     })
 }
 
