@@ -22,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 source scripts/lib/common.sh
+source scripts/lib/native-build.sh
 
 profile=dist
 out=dist
@@ -41,7 +42,6 @@ ensure_debian_packages qemu-user libc6-arm64-cross libgcc-s1-arm64-cross musl
 export PATH="$root/.tools/dist-venv/bin:$PATH"
 version=$(cargo metadata --format-version 1 --no-deps --locked | python3 -c \
   'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "libmcp"))')
-built_root="$(target_dir)/zigbuild"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -136,7 +136,7 @@ fi
 echo "=== x86_64 musl (musllinux_1_2, linux-x64-musl)"
 check_wheel musllinux_1_2 "Advanced Micro Devices X86-64" musl x86_64
 check_npm linux-x64-musl "Advanced Micro Devices X86-64" musl
-musl_dir="$built_root/x86_64-unknown-linux-musl/$profile"
+musl_dir=$(native_build_dir x86_64-unknown-linux-musl "$profile")
 check_elf "$musl_dir/libmcp.so" "Advanced Micro Devices X86-64" musl
 mkdir -p "$work/musl-lib" && cp "$musl_dir/libmcp.so" "$work/musl-lib/"
 zig_cc -target x86_64-linux-musl -std=c11 -O2 -Wall -Wextra -Werror -Iinclude benches/c/echo.c \
@@ -151,7 +151,7 @@ echo "=== aarch64 musl (musllinux_1_2, linux-arm64-musl)"
 check_wheel musllinux_1_2 AArch64 musl aarch64
 check_npm linux-arm64-musl AArch64 musl
 zig_cc -target aarch64-linux-musl -static -std=c11 -O2 -Wall -Wextra -Werror -Iinclude benches/c/echo.c \
-  -o "$work/echo-aarch64-musl" "$built_root/aarch64-unknown-linux-musl/$profile/libmcp.a"
+  -o "$work/echo-aarch64-musl" "$(native_build_dir aarch64-unknown-linux-musl "$profile")/libmcp.a"
 if run_echo "aarch64 musl" qemu-aarch64 "$work/echo-aarch64-musl"; then
   report+=("aarch64 musl: wheel and npm package inspected; the musl libmcp.a ran, linked statically (qemu-aarch64)")
 else

@@ -22,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 source scripts/lib/common.sh
+source scripts/lib/native-build.sh
 
 all=0
 profile=dist
@@ -63,8 +64,6 @@ done
 
 version=$(cargo metadata --format-version 1 --no-deps --locked | python3 -c \
   'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "libmcp"))')
-target_dir=$(target_dir)
-profile_env=$(echo "$profile" | tr 'a-z-' 'A-Z_')
 # Rust's musl targets link statically by default, which rules out a cdylib.
 export CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUSTFLAGS="-C target-feature=-crt-static"
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_RUSTFLAGS="-C target-feature=-crt-static"
@@ -89,16 +88,16 @@ for t in "${targets[@]}"; do
   set -- $t
   triple=$1 zig_target=$2 wheel_tag=$3 napi_name=$4 c_name=$5
   echo "=== $triple ($profile)"
-  # Symbols are stripped at link time. The C library and the Node addon are built by one cargo
-  # command, so that their dependencies are built once, with one feature set, in a target
+  # Symbols are stripped at link time (LIBMCP_STRIP, see ffi/build.rs: cargo's own `strip` would
+  # rename every function and leave ffi/layout/libmcp.order, made by ffi/layout/make-order.sh
+  # from this very command, matching nothing). The C library and the Node addon are built by one
+  # cargo command, so that their dependencies are built once, with one feature set, in a target
   # directory of their own: maturin's zig wrappers are other linker paths than cargo-zigbuild's,
   # and a shared directory would have each build invalidate the other's dependencies.
   timed "wheel $wheel_tag" maturin build --quiet --locked --strip -m bindings-python/Cargo.toml \
     --profile "$profile" --zig --target "$triple" --compatibility "$wheel_tag" -o "$out"
-  timed "libmcp.so, libmcp.a and the Node addon" env "CARGO_PROFILE_${profile_env}_STRIP=symbols" \
-    cargo zigbuild --quiet --locked -p libmcp-ffi -p libmcp-node --profile "$profile" \
-    --target "$zig_target" --target-dir "$target_dir/zigbuild"
-  built="$target_dir/zigbuild/$triple/$profile"
+  LIBMCP_STRIP=1 timed "libmcp.so, libmcp.a and the Node addon" native_build "$zig_target" "$profile"
+  built=$(native_build_dir "$triple" "$profile")
 
   # The npm platform package.
   pkg="$work/npm/$napi_name"
@@ -148,7 +147,7 @@ echo "=== $out (libmcp $version, profile $profile)"
 (cd "$out" && ls -l libmcp-* | awk '{printf "%10.2f MB  %s\n", $5 / 1048576, $9}')
 for t in "${targets[@]}"; do
   set -- $t
-  stat -c '%s' "$target_dir/zigbuild/$1/$profile/libmcp.so" \
+  stat -c '%s' "$(native_build_dir "$1" "$profile")/libmcp.so" \
     | awk -v t="$1" '{printf "%10.2f MB  libmcp.so (%s, stripped, in the C bundle)\n", $1 / 1048576, t}'
 done
 echo "not built (npm platforms without a cross toolchain here): $NOT_BUILT"

@@ -74,6 +74,14 @@ static char *str(mcp_str json, const char *pointer) {
   return take(v);
 }
 
+/* The string argument `name` of a tool call or prompt (`params.arguments[name]`), copied; NULL if
+ * absent or not a string. Read by name, without the whole arguments object as JSON text. */
+static char *arg(const mcp_request *q, const char *name) {
+  mcp_str v;
+  if (mcp_request_argument_string(q, name, strlen(name), &v) != MCP_STATUS_OK) return NULL;
+  return strdup(v.data);
+}
+
 /* `text` as a JSON string literal. */
 static char *quote(const char *text) {
   mcp_string *q = NULL;
@@ -89,11 +97,13 @@ static void finish_json(mcp_responder *r, char *json) {
   mcp_responder_free(r);
 }
 
-/* Answers a tool call with one text block, then frees the responder. */
+/* Answers a tool call with one text block (no JSON to build), then frees the responder. A
+ * refused result (MCP_STATUS_INVALID_RESULT) has been answered by the engine already. */
 static void finish_text(mcp_responder *r, const char *text) {
-  char *q = quote(text);
-  finish_json(r, fmt("{\"content\":[{\"type\":\"text\",\"text\":%s}]}", q));
-  free(q);
+  enum mcp_status st = mcp_responder_text(r, text, strlen(text));
+  if (st != MCP_STATUS_OK && st != MCP_STATUS_INVALID_RESULT)
+    mcp_responder_error(r, -32603, S("cannot answer with the text"), NULL, 0);
+  mcp_responder_free(r);
 }
 
 /* Answers with input requests (a JSON object) and an optional state, then frees the responder. */
@@ -415,7 +425,7 @@ static void sampling(void *ud, const mcp_request *q, mcp_responder *r) {
     free(text);
     return;
   }
-  char *prompt = str(mcp_request_arguments(q), "/prompt");
+  char *prompt = arg(q, "prompt");
   char *quoted = quote(prompt ? prompt : "");
   char *req = fmt("{\"sample\":{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":"
                   "[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":%s}}],"
@@ -443,7 +453,7 @@ static int finish_described(const mcp_request *q, mcp_responder *r, const char *
 static void elicitation(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
   if (finish_described(q, r, "response", "User response")) return;
-  char *message = str(mcp_request_arguments(q), "/message");
+  char *message = arg(q, "message");
   char *quoted = quote(message ? message : "");
   char *req = fmt("{\"response\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
                   "\"message\":%s,\"requestedSchema\":" STRING_FORM("response", "Your response")
@@ -709,7 +719,7 @@ static void simple_prompt(void *ud, const mcp_request *q, mcp_responder *r) {
 
 static void prompt_with_arguments(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
-  char *a1 = str(mcp_request_arguments(q), "/arg1"), *a2 = str(mcp_request_arguments(q), "/arg2");
+  char *a1 = arg(q, "arg1"), *a2 = arg(q, "arg2");
   char *text = fmt("Prompt with arguments: arg1='%s', arg2='%s'", a1 ? a1 : "", a2 ? a2 : "");
   char *qt = quote(text);
   finish_json(r, fmt("{\"messages\":[" USER_TEXT("%s") "]}", qt));
@@ -718,7 +728,7 @@ static void prompt_with_arguments(void *ud, const mcp_request *q, mcp_responder 
 
 static void prompt_with_resource(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
-  char *uri = str(mcp_request_arguments(q), "/resourceUri");
+  char *uri = arg(q, "resourceUri");
   if (!uri) {
     mcp_responder_error(r, -32602, S("resourceUri must be a string"), NULL, 0);
     mcp_responder_free(r);
@@ -786,7 +796,7 @@ static void complete(void *ud, const mcp_request *q, mcp_responder *r) {
  * checks that the two agree). */
 static void x_mcp_header(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
-  char *region = str(mcp_request_arguments(q), "/region");
+  char *region = arg(q, "region");
   if (region) {
     char *text = fmt("region=%s", region);
     finish_text(r, text);
@@ -894,7 +904,7 @@ static int accepted_bool(const mcp_request *q, const char *key, const char *fiel
 
 static void greet(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
-  char *name = str(mcp_request_arguments(q), "/name");
+  char *name = arg(q, "name");
   char *text = fmt("Hello, %s!", name ? name : "World");
   finish_text(r, text);
   free(text);
@@ -953,7 +963,7 @@ static void protocol_error_job(void *ud, const mcp_request *q, mcp_responder *r)
 static void confirm_delete(void *ud, const mcp_request *q, mcp_responder *r) {
   (void)ud;
   mcp_responder_start_task(r, NULL);
-  char *filename = str(mcp_request_arguments(q), "/filename");
+  char *filename = arg(q, "filename");
   const char *file = filename ? filename : "the file";
   int confirmed = accepted_bool(q, "confirm", "confirm");
   if (confirmed < 0) {

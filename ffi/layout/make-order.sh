@@ -2,23 +2,29 @@
 # Rebuilds ffi/layout/libmcp.order: the functions of libmcp.so that general traffic runs, for the
 # linker to place together (ffi/build.rs). The traffic is the official conformance suite's server
 # scenarios at both revisions (Streamable HTTP) and a stdio session of both eras against
-# examples/c/everything-server.c, the library under callgrind (valgrind) with the `dist` profile,
-# the one scripts/dist.sh ships. Not the benchmarks' own echo calls: the order is what any server
-# runs. Run it after changes that rename or add functions on the serving path; a stale list still
-# links (names that no longer exist match no section), it only leaves more of the code resident.
-# Needs valgrind, nm and Node 22 for the suite (installed into .tools/ as step 30 does). About ten
-# minutes.
+# examples/c/everything-server.c, the library under callgrind (valgrind), built by the very command
+# scripts/dist.sh ships it with for x86_64 glibc (scripts/lib/native-build.sh), symbols kept: the
+# list names functions exactly, and a Rust function's name carries a hash of the crate's version,
+# target, profile and features (ffi/build.rs). Not the benchmarks' own echo calls: the order is what
+# any server runs. Run it after changes that rename or add functions on the serving path, and
+# after changing the version or a dependency (scripts/test.d/70-dist.sh fails when the list
+# matches too little of the build); a stale list still links, it only leaves more code resident.
+# Needs valgrind, nm and Node 22 for the suite (installed into .tools/ as step 30 does), and
+# scripts/dist.sh's tools (.tools/dist-venv). About ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/common.sh
 source scripts/lib/conformance-env.sh
+source scripts/lib/native-build.sh
 conformance_install
 
-cargo build --profile dist --locked -p libmcp-ffi
-lib="$(target_dir)/dist/libmcp.so"
+ensure_venv .tools/dist-venv scripts/dist-requirements.txt
+PATH="$(pwd)/.tools/dist-venv/bin:$PATH" native_build x86_64-unknown-linux-gnu.2.17 dist
+built=$(native_build_dir x86_64-unknown-linux-gnu dist)
+lib="$built/libmcp.so"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-ffi/install.sh --from "$(target_dir)/dist" "$work/prefix" release > /dev/null
+ffi/install.sh --from "$built" "$work/prefix" release > /dev/null
 # shellcheck disable=SC2046 # pkg-config's flags are words
 cc -std=c11 -O2 examples/c/everything-server.c -o "$work/server" \
   $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs mcp) -Wl,-rpath,"$work/prefix/lib"
@@ -63,6 +69,8 @@ for era_meta in (None, meta):
                            ("tools/call", {"name": "test_error_handling", "arguments": {}}),
                            ("tools/call", {"name": "no_such_tool", "arguments": {}}),
                            ("prompts/get", {"name": "test_simple_prompt", "arguments": {}}),
+                           ("prompts/get", {"name": "test_prompt_with_arguments",
+                                            "arguments": {"arg1": "one", "arg2": "two"}}),
                            ("ping", None)]:
         ask(i, method, None if params is None else {**params, **extra})
         i += 1
@@ -73,6 +81,9 @@ p.stdin.close()
 p.wait()
 PY
 
-python3 ffi/layout/order.py "$lib" "$work/http.out" "$work/stdio.out" > ffi/layout/libmcp.order.new
+# The stdio session's functions first: they are what every server runs (start, handshake, lists,
+# calls), so a stdio server's code fills the front of the ordered section and the functions only
+# HTTP needs come after them.
+python3 ffi/layout/order.py "$lib" "$work/stdio.out" "$work/http.out" > ffi/layout/libmcp.order.new
 mv ffi/layout/libmcp.order.new ffi/layout/libmcp.order
 wc -l ffi/layout/libmcp.order

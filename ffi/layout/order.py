@@ -9,7 +9,9 @@ library resident. Placed together, the code a server runs fills few pages.
 Usage: ffi/layout/order.py LIBRARY CALLGRIND-OUT...
 Reads callgrind's outputs (`--demangle=no`) of programs that ran LIBRARY (ffi/layout/make-order.sh
 makes them from the conformance suite's server scenarios and a stdio session) and keeps every
-function they name that is a defined code symbol of LIBRARY, in the order first seen.
+function they name that is a defined code symbol of LIBRARY, in the order first seen (the outputs in
+the order given). The first line, a comment, says how much code the list places in LIBRARY:
+scripts/test.d/70-dist.sh compares the shipped build with it.
 """
 
 import re
@@ -19,9 +21,9 @@ from pathlib import Path
 
 
 def code_symbols(library):
-    """The defined code symbols of LIBRARY (nm: T, t, W, w)."""
-    nm = subprocess.run(["nm", "--defined-only", library], capture_output=True, text=True, check=True).stdout
-    return {p[2] for p in (line.split() for line in nm.splitlines()) if len(p) == 3 and p[1] in "tTwW"}
+    """The defined code symbols of LIBRARY (nm: T, t, W, w), each with its size in bytes."""
+    nm = subprocess.run(["nm", "--defined-only", "--print-size", library], capture_output=True, text=True, check=True).stdout
+    return {p[3]: int(p[1], 16) for p in (line.split() for line in nm.splitlines()) if len(p) == 4 and p[2] in "tTwW"}
 
 
 def main():
@@ -44,6 +46,8 @@ def main():
                 seen.append(name)
     if len(seen) < 500:
         sys.exit(f"error: only {len(seen)} functions of {library} seen: is it built with symbols, and did the traffic run?")
+    placed = sum(code[name] for name in seen)
+    print(f"# {len(seen)} functions, {placed // 1024} KiB of code")
     print("\n".join(seen))
 
 

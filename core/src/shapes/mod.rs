@@ -100,12 +100,12 @@ pub(crate) fn result(
     method: &str,
     result: &mut Value,
 ) -> Result<(), Unexpressible> {
-    let Some(w) = walker(version) else {
-        return Ok(());
-    };
     if method == "tools/call" && text_only_tool_result(result) {
         return Ok(());
     }
+    let Some(w) = walker(version) else {
+        return Ok(());
+    };
     let Some(schema) = w.spec.result_schema(method) else {
         return Ok(());
     };
@@ -186,7 +186,7 @@ pub(crate) fn notification(
 }
 
 /// Whether the (object or union of objects) `schema` defines property `key`.
-fn defines(w: &Walker, schema: &Value, key: &str) -> bool {
+fn defines(w: &Walker, schema: &'static Value, key: &str) -> bool {
     let node = w.spec.resolve(schema);
     if node
         .pointer("/properties")

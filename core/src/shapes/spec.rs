@@ -1,153 +1,110 @@
 //! The official schema of each legacy revision, embedded from `tests/spec/<revision>/schema.json`
-//! (compact and without its `description` annotations: `core/build.rs`) and read on first use, with
-//! the method tables derived from its `Client*`/`Server*` unions.
+//! (each definition as compact JSON text without its `description` annotations, and the method
+//! tables of its `Client*`/`Server*` unions: `core/build.rs`), each definition parsed the first time
+//! a walk needs it.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde_json::{Map, Value};
+use parking_lot::Mutex;
+use serde_json::Value;
 
 use super::union::Leaf;
 
 /// The members of one union node (`anyOf`/`oneOf`), flattened through nested unions and `$ref`s.
 pub(crate) type Leaves = Vec<Leaf>;
 
-/// One revision's schema: its definitions and what each method's messages are. The tables are
-/// `BTreeMap`s: this lives in a process-wide static, and a hash table there is reachable only through
-/// a pointer into its allocation, which valgrind reports as "possibly lost" in every C host.
+/// What `core/build.rs` writes for one revision; every table is sorted by its first column.
+struct Tables {
+    /// Definition name → its schema as JSON text.
+    defs: &'static [(&'static str, &'static str)],
+    /// Client request method → the definition of its result (`<X>Result`, or `EmptyResult`).
+    results: &'static [(&'static str, &'static str)],
+    /// Server request method → its request definition.
+    requests: &'static [(&'static str, &'static str)],
+    /// Server notification method → its notification definition.
+    notifications: &'static [(&'static str, &'static str)],
+}
+
+/// One revision's schema: its definitions, parsed on first use, and what each method's messages
+/// are. The caches are `BTreeMap`s and `OnceLock`s: this lives in a process-wide static, and a hash
+/// table there is reachable only through a pointer into its allocation, which valgrind reports as
+/// "possibly lost" in every C host.
 pub(crate) struct Spec {
     /// The revision, e.g. `"2025-06-18"`.
     pub(crate) revision: &'static str,
-    defs: Map<String, Value>,
-    /// Client request method → the definition of its result (`<X>Result`, or `EmptyResult`).
-    results: BTreeMap<String, String>,
-    /// Server request method → its request definition.
-    requests: BTreeMap<String, String>,
-    /// Server notification method → its notification definition.
-    notifications: BTreeMap<String, String>,
-    /// The [`Leaves`] of every union node in `defs`, keyed by the node's address, computed once on
-    /// first use (the walk of a legacy message flattens the same few unions for every value).
-    unions: OnceLock<BTreeMap<usize, Leaves>>,
+    tables: &'static Tables,
+    /// The parsed definitions, in the order of `tables.defs`.
+    parsed: Box<[OnceLock<Value>]>,
+    /// The [`Leaves`] of each union node flattened so far, keyed by the node's address (the walk of
+    /// a legacy message flattens the same few unions for every value). Each is allocated once and
+    /// kept for the life of the process, as the definitions are; there are a few dozen union nodes
+    /// in a revision.
+    unions: Mutex<BTreeMap<usize, &'static Leaves>>,
 }
 
-/// The legacy revisions whose schema is embedded, oldest first, with the schema text (as
-/// `core/build.rs` writes it). `core/spec/` links to the repository's `tests/spec/` files, so that
-/// `cargo package` puts them in the crate.
-const SCHEMAS: [(&str, &str); 4] = [
+/// The legacy revisions whose schema is embedded, oldest first. `core/spec/` links to the
+/// repository's `tests/spec/` files, so that `cargo package` puts them in the crate.
+const SCHEMAS: [(&str, Tables); 4] = [
     (
         "2024-11-05",
-        include_str!(concat!(env!("OUT_DIR"), "/schema-2024-11-05.json")),
+        include!(concat!(env!("OUT_DIR"), "/schema-2024-11-05.rs")),
     ),
     (
         "2025-03-26",
-        include_str!(concat!(env!("OUT_DIR"), "/schema-2025-03-26.json")),
+        include!(concat!(env!("OUT_DIR"), "/schema-2025-03-26.rs")),
     ),
     (
         "2025-06-18",
-        include_str!(concat!(env!("OUT_DIR"), "/schema-2025-06-18.json")),
+        include!(concat!(env!("OUT_DIR"), "/schema-2025-06-18.rs")),
     ),
     (
         "2025-11-25",
-        include_str!(concat!(env!("OUT_DIR"), "/schema-2025-11-25.json")),
+        include!(concat!(env!("OUT_DIR"), "/schema-2025-11-25.rs")),
     ),
 ];
 
-/// The schema of `revision`, parsed on first use; `None` for a revision without an embedded schema.
+/// The schema of `revision`; `None` for a revision without an embedded schema.
 pub(crate) fn spec(revision: &str) -> Option<&'static Spec> {
     static CACHE: [OnceLock<Spec>; 4] = [const { OnceLock::new() }; 4];
     let i = SCHEMAS.iter().position(|(r, _)| *r == revision)?;
-    Some(CACHE[i].get_or_init(|| Spec::parse(SCHEMAS[i].0, SCHEMAS[i].1)))
+    Some(CACHE[i].get_or_init(|| {
+        let (revision, tables) = &SCHEMAS[i];
+        Spec {
+            revision,
+            tables,
+            parsed: tables.defs.iter().map(|_| OnceLock::new()).collect(),
+            unions: Mutex::new(BTreeMap::new()),
+        }
+    }))
+}
+
+/// The JSON text of the named definition as embedded.
+#[cfg(test)]
+pub(crate) fn def_text(spec: &Spec, name: &str) -> &'static str {
+    lookup(spec.tables.defs, name).expect("a listed definition")
+}
+
+/// The second column of the row whose first is `key`, in a table sorted by its first column.
+fn lookup(table: &'static [(&'static str, &'static str)], key: &str) -> Option<&'static str> {
+    let i = table.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
+    Some(table[i].1)
 }
 
 impl Spec {
-    fn parse(revision: &'static str, text: &str) -> Spec {
-        // The embedded files are the vendored official schemas; the unit tests parse every one.
-        let mut document: Value = serde_json::from_str(text).unwrap_or_default();
-        let defs = match document
-            .as_object_mut()
-            .and_then(|d| d.remove("definitions").or_else(|| d.remove("$defs")))
-        {
-            Some(Value::Object(m)) => m,
-            _ => Map::new(),
-        };
-        let mut spec = Spec {
-            revision,
-            defs,
-            results: BTreeMap::new(),
-            requests: BTreeMap::new(),
-            notifications: BTreeMap::new(),
-            unions: OnceLock::new(),
-        };
-        spec.results = spec
-            .methods("ClientRequest")
-            .map(|(method, request)| {
-                let own = format!("{}Result", request.trim_end_matches("Request"));
-                match spec.defs.contains_key(&own) {
-                    true => (method, own),
-                    false => (method, "EmptyResult".to_owned()),
-                }
-            })
-            .collect();
-        spec.requests = spec.methods("ServerRequest").collect();
-        spec.notifications = spec.methods("ServerNotification").collect();
-        spec
-    }
-
-    /// (method, definition) of each member of a `Client*`/`Server*` union.
-    fn methods(&self, union: &str) -> impl Iterator<Item = (String, String)> + '_ {
-        let members = self
-            .defs
-            .get(union)
-            .and_then(|u| u.get("anyOf"))
-            .and_then(Value::as_array);
-        members.into_iter().flatten().filter_map(|m| {
-            let name = def_name(m.get("$ref")?.as_str()?);
-            let method = self
-                .defs
-                .get(name)?
-                .pointer("/properties/method/const")?
-                .as_str()?;
-            Some((method.to_owned(), name.to_owned()))
-        })
-    }
-
     /// The flattened members of the union `node` of this schema (`None` if `node` is not a union
-    /// node of it).
+    /// node).
     pub(crate) fn union_leaves(&'static self, node: &'static Value) -> Option<&'static Leaves> {
-        let table = self.unions.get_or_init(|| {
-            let mut table = BTreeMap::new();
-            for def in self.defs.values() {
-                self.collect_unions(def, &mut table, 0);
-            }
-            table
+        if node.get("anyOf").is_none() && node.get("oneOf").is_none() {
+            return None;
+        }
+        let mut unions = self.unions.lock();
+        let leaves = unions.entry(address(node)).or_insert_with(|| {
+            let mut leaves = Vec::new();
+            self.flatten(node, None, &mut leaves, 0);
+            Box::leak(Box::new(leaves))
         });
-        table.get(&address(node))
-    }
-
-    fn collect_unions(
-        &'static self,
-        node: &'static Value,
-        table: &mut BTreeMap<usize, Leaves>,
-        depth: usize,
-    ) {
-        if depth > crate::schema::MAX_SCHEMA_DEPTH {
-            return;
-        }
-        let children: Box<dyn Iterator<Item = &'static Value>> = match node {
-            Value::Object(map) => {
-                if node.get("anyOf").is_some() || node.get("oneOf").is_some() {
-                    let mut leaves = Vec::new();
-                    self.flatten(node, None, &mut leaves, 0);
-                    table.insert(address(node), leaves);
-                }
-                Box::new(map.values())
-            }
-            Value::Array(items) => Box::new(items.iter()),
-            _ => return,
-        };
-        for child in children {
-            self.collect_unions(child, table, depth + 1);
-        }
+        Some(*leaves)
     }
 
     /// The non-union members of a union, flattened, with the definition name each came from.
@@ -179,17 +136,47 @@ impl Spec {
         }
     }
 
-    /// The named definition.
-    pub(crate) fn def(&self, name: &str) -> Option<&Value> {
-        self.defs.get(name)
+    /// The names of every definition, sorted.
+    #[cfg(test)]
+    pub(crate) fn def_names(&self) -> impl Iterator<Item = &'static str> {
+        self.tables.defs.iter().map(|(name, _)| *name)
+    }
+
+    /// Every row of the method tables, as (table, method, definition).
+    #[cfg(test)]
+    pub(crate) fn method_rows(&self) -> Vec<(&'static str, &'static str, &'static str)> {
+        let t = self.tables;
+        [
+            ("results", t.results),
+            ("requests", t.requests),
+            ("notifications", t.notifications),
+        ]
+        .into_iter()
+        .flat_map(|(table, rows)| rows.iter().map(move |(m, d)| (table, *m, *d)))
+        .collect()
+    }
+
+    /// The named definition, parsed on first use.
+    pub(crate) fn def(&'static self, name: &str) -> Option<&'static Value> {
+        let i = self
+            .tables
+            .defs
+            .binary_search_by(|(k, _)| (*k).cmp(name))
+            .ok()?;
+        // The embedded texts are the vendored official schemas, written by core/build.rs; a unit
+        // test parses every one.
+        Some(
+            self.parsed[i]
+                .get_or_init(|| serde_json::from_str(self.tables.defs[i].1).unwrap_or_default()),
+        )
     }
 
     /// Follows `$ref`s to the schema node they name.
-    pub(crate) fn resolve<'a>(&'a self, mut node: &'a Value) -> &'a Value {
+    pub(crate) fn resolve(&'static self, mut node: &'static Value) -> &'static Value {
         // Bounded: a schema whose references loop would otherwise hang the engine.
         for _ in 0..16 {
             match node.get("$ref").and_then(Value::as_str) {
-                Some(r) => match self.defs.get(def_name(r)) {
+                Some(r) => match self.def(def_name(r)) {
                     Some(target) => node = target,
                     None => return node,
                 },
@@ -200,25 +187,25 @@ impl Spec {
     }
 
     /// The schema of the result answering the client request `method`.
-    pub(crate) fn result_schema(&self, method: &str) -> Option<&Value> {
-        self.results.get(method).and_then(|d| self.def(d))
+    pub(crate) fn result_schema(&'static self, method: &str) -> Option<&'static Value> {
+        self.def(lookup(self.tables.results, method)?)
     }
 
     /// The schema of the params of the server request `method`; `None` if the revision lacks it.
-    pub(crate) fn request_params(&self, method: &str) -> Option<&Value> {
-        let def = self.def(self.requests.get(method)?)?;
+    pub(crate) fn request_params(&'static self, method: &str) -> Option<&'static Value> {
+        let def = self.def(lookup(self.tables.requests, method)?)?;
         Some(def.pointer("/properties/params").unwrap_or(&Value::Null))
     }
 
     /// The schema of the params of the server notification `method`; `None` if the revision lacks it.
-    pub(crate) fn notification_params(&self, method: &str) -> Option<&Value> {
-        let def = self.def(self.notifications.get(method)?)?;
+    pub(crate) fn notification_params(&'static self, method: &str) -> Option<&'static Value> {
+        let def = self.def(lookup(self.tables.notifications, method)?)?;
         Some(def.pointer("/properties/params").unwrap_or(&Value::Null))
     }
 }
 
-/// A schema node's identity: its address, stable because a [`Spec`] lives in a static and is never
-/// changed after parsing.
+/// A schema node's identity: its address, stable because a [`Spec`] lives in a static and a parsed
+/// definition is never changed.
 fn address(node: &Value) -> usize {
     std::ptr::from_ref(node) as usize
 }

@@ -328,6 +328,38 @@ fn each_revision_gets_its_own_shapes() {
 fn every_embedded_schema_parses_with_its_method_tables() {
     for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let spec = super::spec::spec(revision).expect("embedded");
+        // At run time a definition that does not parse would be `null`: every one must parse to
+        // an object here.
+        let mut names = 0;
+        for name in spec.def_names() {
+            let text = super::spec::def_text(spec, name);
+            let parsed: serde_json::Value =
+                serde_json::from_str(text).unwrap_or_else(|e| panic!("{revision} {name}: {e}"));
+            assert!(parsed.is_object(), "{revision} {name}");
+            assert_eq!(spec.def(name), Some(&parsed), "{revision} {name}");
+            names += 1;
+        }
+        assert!(names > 40, "{revision}: {names} definitions");
+        assert!(spec.def("NoSuchDefinition").is_none());
+        // Each method table row is found by its method and names a definition.
+        let rows = spec.method_rows();
+        assert!(rows.len() > 20, "{revision}: {} method rows", rows.len());
+        for (table, method, def) in rows {
+            assert!(
+                spec.def(def).is_some(),
+                "{revision} {table} {method} -> {def}"
+            );
+            let found = match table {
+                "results" => spec.result_schema(method),
+                "requests" => spec
+                    .def(def)
+                    .filter(|_| spec.request_params(method).is_some()),
+                _ => spec
+                    .def(def)
+                    .filter(|_| spec.notification_params(method).is_some()),
+            };
+            assert_eq!(found, spec.def(def), "{revision} {table} {method}");
+        }
         assert!(spec.result_schema("tools/call").is_some(), "{revision}");
         assert!(spec.result_schema("ping").is_some(), "{revision}");
         assert!(

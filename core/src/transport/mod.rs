@@ -10,5 +10,6 @@ pub mod stdio;
 mod stdio_feed;
 mod stdio_out;
 mod stdio_pipes;
+mod stdio_queue;
 
 pub use crate::outgoing::{OutKind, Outbound, Outgoing, Sink};

@@ -21,6 +21,7 @@ use super::stdio_out::{DirectPipe, OutBuf, StdioOut, StdioSink};
 pub use super::stdio_pipes::widen_process_pipes;
 #[cfg(target_os = "linux")]
 use super::stdio_pipes::{SharedPipe, nonblocking_stdin, nonblocking_stdout};
+use super::stdio_queue::write_queued;
 use super::{Outgoing, Sink};
 use crate::server::Server;
 
@@ -83,7 +84,7 @@ async fn serve_with(
         }
         tokio::select! {
             biased;
-            written = writer.write(buf.pending()), if !buf.is_empty() => {
+            written = write_queued(&mut writer, &buf), if !buf.is_empty() => {
                 match written {
                     Ok(0) => break Err(std::io::Error::from(std::io::ErrorKind::WriteZero).into()),
                     Ok(n) => buf.advance(n),
@@ -92,7 +93,7 @@ async fn serve_with(
             }
             () = out.woken() => {}
             // Reading pauses while the peer is not reading what we write (backpressure).
-            line = lines.next(), if eof_at.is_none() && buf.pending().len() < HIGH_WATER => match line {
+            line = lines.next(), if eof_at.is_none() && buf.len() < HIGH_WATER => match line {
                 Ok(line @ (Line::Frame(_) | Line::TooLong)) => dispatch(&session, &sink, max, line),
                 Ok(Line::Eof) | Err(_) => {
                     if let Err(e) = line {

@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 
 use super::lines::{Line, LineSplitter};
 use super::stdio_out::{DirectPipe, OutBuf, StdioOut, StdioSink};
+use super::stdio_queue::write_queued;
 use super::{OutKind, Outgoing, Sink};
 use crate::error::RpcError;
 use crate::jsonrpc;
@@ -190,7 +191,7 @@ async fn write_out<W: AsyncWrite + Unpin>(
             out.woken().await;
             continue;
         }
-        let written = writer.write(buf.pending()).await;
+        let written = write_queued(&mut writer, &buf).await;
         let result = match written {
             Ok(0) => Err(io::Error::from(io::ErrorKind::WriteZero)),
             Ok(n) => {

@@ -3,8 +3,9 @@
 //! When stdout is a non-blocking pipe (see [`super::stdio_pipes::nonblocking_stdout`]) and nothing is
 //! waiting to be written, a message is written at once by the thread that sends it, so an answer
 //! given on another thread (a tokio worker, a host's thread) costs one `write` and no wake-up of the
-//! serving task. Otherwise messages are queued, newline-terminated, and the serving task is woken
-//! to write them; it writes everything queued at once. Order is kept: a thread writes directly only
+//! serving task. Otherwise messages are queued, newline-terminated ([`OutQueue`]: small ones copied
+//! together, large ones in their own buffers), and the serving task is woken to write them; it
+//! takes everything queued at once. Order is kept: a thread writes directly only
 //! while the queue is empty and the serving task holds no unwritten bytes, under one lock.
 //!
 //! [`batched`] holds the direct writes of one thread back for the length of a closure, so that a
@@ -18,35 +19,11 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use tokio::sync::Notify;
 
+use super::stdio_queue::{MAX_SLICES, OutQueue};
 use super::{Outbound, Outgoing};
 
-/// Bytes the serving task has taken from the queue and writes, from `pos` on.
-#[derive(Default)]
-pub(super) struct OutBuf {
-    bytes: Vec<u8>,
-    pos: usize,
-}
-
-impl OutBuf {
-    pub(super) fn is_empty(&self) -> bool {
-        self.pos == self.bytes.len()
-    }
-
-    pub(super) fn pending(&self) -> &[u8] {
-        &self.bytes[self.pos..]
-    }
-
-    pub(super) fn advance(&mut self, n: usize) {
-        self.pos += n;
-        if self.pos == self.bytes.len() {
-            self.bytes.clear();
-            self.pos = 0;
-            if self.bytes.capacity() > 1 << 20 {
-                self.bytes.shrink_to(1 << 20);
-            }
-        }
-    }
-}
+/// Bytes the serving task has taken from the queue and writes.
+pub(super) type OutBuf = OutQueue;
 
 /// A pipe written without blocking, shared by the serving task and the threads that write
 /// directly.
@@ -59,7 +36,7 @@ pub(super) enum DirectPipe {}
 
 struct State {
     /// Messages not yet taken by the serving task, each newline-terminated.
-    queued: Vec<u8>,
+    queued: OutQueue,
     /// The serving task holds bytes it has not finished writing: everyone else queues.
     busy: bool,
     /// The connection is over (served to the end, or a write failed): nothing more is accepted.
@@ -85,7 +62,7 @@ impl StdioOut {
     pub(super) fn new(direct: Option<DirectPipe>) -> Arc<StdioOut> {
         Arc::new(StdioOut {
             state: Mutex::new(State {
-                queued: Vec::new(),
+                queued: OutQueue::default(),
                 busy: false,
                 closed: false,
                 error: None,
@@ -103,28 +80,14 @@ impl StdioOut {
         self.wake.notified().await
     }
 
-    /// Moves what is queued behind the serving task's unwritten bytes; while it holds any, other
-    /// threads queue instead of writing. Returns a direct write's failure, if one happened.
+    /// Moves what is queued behind the serving task's unwritten bytes (no bytes are copied); while
+    /// it holds any, other threads queue instead of writing. Returns a direct write's failure, if
+    /// one happened.
     pub(super) fn take(&self, out: &mut OutBuf) -> Option<io::Error> {
         let mut st = self.state.lock();
-        if !st.queued.is_empty() {
-            if out.is_empty() {
-                out.bytes.clear();
-                out.pos = 0;
-                std::mem::swap(&mut out.bytes, &mut st.queued);
-            } else {
-                // Written bytes at the front are dropped before the buffer grows, so a writer that
-                // never quite catches up does not make it hold everything ever written.
-                if out.pos >= out.bytes.len() / 2 {
-                    out.bytes.drain(..out.pos);
-                    out.pos = 0;
-                }
-                out.bytes.extend_from_slice(&st.queued);
-                st.queued.clear();
-            }
-        }
+        out.append(&mut st.queued);
         st.busy = !out.is_empty();
-        st.held = out.pending().len();
+        st.held = out.len();
         st.error.take()
     }
 
@@ -162,7 +125,7 @@ impl StdioOut {
         self.wake.notify_one();
     }
 
-    fn send(self: &Arc<Self>, msg: &Outgoing) -> bool {
+    fn send(self: &Arc<Self>, msg: Outgoing) -> bool {
         let mut st = self.state.lock();
         if st.closed {
             return false;
@@ -179,18 +142,17 @@ impl StdioOut {
                 };
                 if written < total {
                     // The pipe is full: the serving task writes the rest when it can.
-                    let mut line = Vec::with_capacity(total);
-                    line.extend_from_slice(&msg.bytes);
-                    line.push(b'\n');
-                    st.queued.extend_from_slice(&line[written..]);
+                    let mut rest = msg.bytes;
+                    rest.push(b'\n');
+                    rest.drain(..written);
+                    st.queued.push_raw(rest);
                     self.wake.notify_one();
                 }
                 return true;
             }
         }
         let was_empty = st.queued.is_empty();
-        st.queued.extend_from_slice(&msg.bytes);
-        st.queued.push(b'\n');
+        st.queued.push_message(msg.bytes);
         // A busy serving task takes the queue on its next turn without being woken.
         if was_empty && !held && !st.busy {
             self.wake.notify_one();
@@ -206,13 +168,17 @@ impl StdioOut {
             return;
         }
         if let Some(pipe) = &self.direct {
-            match write_vectored(pipe, &[io::IoSlice::new(&st.queued)]) {
-                Ok(n) if n == st.queued.len() => {
-                    st.queued.clear();
-                    return;
-                }
+            let written = {
+                let mut slices = [io::IoSlice::new(&[]); MAX_SLICES];
+                let n = st.queued.slices(&mut slices);
+                write_vectored(pipe, &slices[..n])
+            };
+            match written {
                 Ok(n) => {
-                    st.queued.drain(..n);
+                    st.queued.advance(n);
+                    if st.queued.is_empty() {
+                        return;
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 Err(e) => {
@@ -248,7 +214,7 @@ pub(super) struct StdioSink(pub(super) Arc<StdioOut>);
 
 impl Outbound for StdioSink {
     fn send(&self, msg: Outgoing) -> bool {
-        self.0.send(&msg)
+        self.0.send(msg)
     }
 }
 
@@ -300,25 +266,28 @@ mod tests {
     use super::*;
     use crate::outgoing::OutKind;
 
-    /// A writer that never quite catches up keeps at most as many written bytes as unwritten ones.
+    /// A writer that never quite catches up holds about what it has not written: written chunks
+    /// are freed, queued ones move without a copy.
     #[test]
-    fn written_bytes_are_dropped_before_the_buffer_grows() {
+    fn a_slow_writer_holds_about_what_it_has_not_written() {
         let out = StdioOut::new(None);
         let sink = StdioSink(out.clone());
         let mut buf = OutBuf::default();
-        for _ in 0..1000 {
+        for i in 0..1000 {
+            let len = if i % 3 == 0 { 40_000 } else { 1023 };
             assert!(sink.send(Outgoing {
                 kind: OutKind::Notification,
-                bytes: vec![b'x'; 1023],
+                bytes: vec![b'x'; len],
             }));
             assert!(out.take(&mut buf).is_none());
+            assert_eq!(out.unwritten(), buf.len());
             // Writes three quarters of what is pending, never all of it.
-            buf.advance(buf.pending().len() * 3 / 4);
+            buf.advance(buf.len() * 3 / 4);
             assert!(
-                buf.pos <= buf.pending().len() + 1024,
-                "{} written bytes kept for {} unwritten",
-                buf.pos,
-                buf.pending().len()
+                buf.held() <= buf.len() + 40_001,
+                "{} bytes held for {} unwritten",
+                buf.held(),
+                buf.len()
             );
         }
     }
