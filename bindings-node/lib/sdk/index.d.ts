@@ -209,6 +209,23 @@ export declare class WebStandardStreamableHTTPServerTransport implements Transpo
   handleRequest (request: Request, options?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown }, parsedBody?: unknown }): Promise<Response>
 }
 
+/** The deprecated 2024-11-05 HTTP+SSE transport, on the engine's own (`httpSse`): made for the GET
+ * that opens a session's stream, on that GET's response; the application routes the session's
+ * POSTs (`?sessionId=` of `endpoint`) to `handlePostMessage`. */
+export declare class SSEServerTransport implements Transport {
+  constructor (endpoint: string, res: ServerResponseLike & { readonly req?: IncomingMessageLike },
+    options?: { allowedHosts?: string[], allowedOrigins?: string[], enableDnsRebindingProtection?: boolean })
+  /** Made with the transport: what the client POSTs with, and handlers' `extra.sessionId`. */
+  readonly sessionId: string
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  attach (server: Server): void
+  start (): Promise<void>
+  handlePostMessage (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  handleMessage (message: JsonObject, extra?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown } }): Promise<void>
+  close (): Promise<void>
+}
+
 /** A linked pair for tests: `server.connect(pair[1])`, then the SDK's `client.connect(pair[0])`. */
 export declare class InMemoryTransport implements Transport {
   static createLinkedPair (): [InMemoryTransport, InMemoryTransport]

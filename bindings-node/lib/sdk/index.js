@@ -6,6 +6,7 @@ const { McpServer } = require('./mcp_server')
 const { ResourceTemplate, completable } = require('./completions')
 const { StdioServerTransport, StreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } = require('./transports')
 const { InMemoryTransport } = require('./in_memory')
+const { SSEServerTransport } = require('./sse_transport')
 const { Client, StdioClientTransport, StreamableHTTPClientTransport } = require('./client')
 const { McpError, ErrorCode } = require('../errors')
 
@@ -16,6 +17,7 @@ exports.StdioServerTransport = StdioServerTransport
 exports.StreamableHTTPServerTransport = StreamableHTTPServerTransport
 exports.WebStandardStreamableHTTPServerTransport = WebStandardStreamableHTTPServerTransport
 exports.InMemoryTransport = InMemoryTransport
+exports.SSEServerTransport = SSEServerTransport
 exports.Client = Client
 exports.StdioClientTransport = StdioClientTransport
 exports.StreamableHTTPClientTransport = StreamableHTTPClientTransport
