@@ -9,33 +9,14 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const http = require('node:http')
-const net = require('node:net')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
 const { LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
 const sdk = require('libmcp/sdk')
 
-const SDK_DIR = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/types.js')), '..', '..')
-const EXAMPLES = path.join(SDK_DIR, 'dist', 'esm', 'examples', 'server')
-/** The SDK modules whose names libmcp/sdk exports. */
-const SERVER_API = ['mcp.js', 'sse.js', 'streamableHttp.js'].map((m) => `../../server/${m}`)
-
-/** `source` with the server API imported from libmcp/sdk and every other relative import from the
- * SDK's published modules; throws unless some line changed. */
-function ported (source) {
-  let changed = 0
-  const text = source.replace(/^(import .* from )'(\.\.?\/[^']+)';$/gm, (_line, head, spec) => {
-    changed += 1
-    if (SERVER_API.includes(spec)) return `${head}'libmcp/sdk';`
-    const within = spec.startsWith('../../') ? spec.slice(6) : `examples/${spec.replace(/^\.\.\//, '').replace(/^\.\//, 'server/')}`
-    return `${head}'@modelcontextprotocol/sdk/${within}';`
-  })
-  assert.ok(changed > 0, 'the example imports the SDK')
-  return text
-}
+const { EXAMPLES, ported, unusedPort, runExample, masked } = require('./sdk_port')
 
 const work = fs.mkdtempSync(path.join(__dirname, '.ported-sse-'))
 test.after(() => fs.rmSync(work, { recursive: true, force: true }))
@@ -49,33 +30,11 @@ net.Server.prototype.listen = function (port, ...rest) {
 }
 `)
 
-/** A port nothing listens on now. */
-async function unusedPort () {
-  const s = net.createServer().listen(0, '127.0.0.1')
-  await new Promise((resolve) => s.once('listening', resolve))
-  const { port } = s.address()
-  await new Promise((resolve) => s.close(resolve))
-  return port
-}
-
 /** Runs `file` on a free port until it prints its banner; resolves to `{port, stop()}`. */
 async function run (file) {
   const port = await unusedPort()
-  const child = spawn(process.execPath, ['--require', movePort, file], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] })
-  let out = ''
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d
-      if (/listening on port/.test(out)) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`${path.basename(file)} exited with ${code}: ${out}`)))
-  })
-  return { port, stop: () => child.kill() }
-}
-
-/** `s` with ISO times and UUIDs masked (they differ between runs). */
-function masked (s) {
-  return s.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')
+  const { stop } = await runExample(['--require', movePort, file], { PORT: String(port) }, /listening on port/)
+  return { port, stop }
 }
 
 /** What the SDK client sees of a server at `url` over `kind` ('sse' or 'http'): the server's info

@@ -99,6 +99,9 @@ export declare function completable<S extends AnyZod> (schema: S, complete: Comp
 /** The low-level server as handlers reach it (`mcpServer.server`). */
 export interface ServerSide {
   elicitInput (params: { mode?: 'form' | 'url', message: string, requestedSchema?: JsonObject, url?: string, elicitationId?: string }): Promise<{ action: 'accept' | 'decline' | 'cancel', content?: Record<string, any> }>
+  /** While a handler runs; the notifier it returns rejects (the engine sends no notification
+   * after the request was answered). */
+  createElicitationCompletionNotifier (elicitationId: string): () => Promise<void>
   createMessage (params: JsonObject): Promise<{ role: string, model: string, content: any, stopReason?: string, [key: string]: unknown }>
   listRoots (params?: JsonObject): Promise<{ roots: { uri: string, name?: string }[] }>
   getClientCapabilities (): JsonObject | undefined

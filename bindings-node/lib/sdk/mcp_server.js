@@ -12,6 +12,7 @@ const { runWithExtra, current, notify } = require('./extra')
 const { ResourceTemplate, completerOf, completionResult, NONE } = require('./completions')
 const { RegisteredHandle } = require('./handles')
 const native = require('../native')
+const { urlElicitationRequired, completionNotifier } = require('./url_elicitation')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -40,6 +41,8 @@ function toolCall (ctx, owner, f) {
 
 function toolFailure (e) {
   if (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) throw e
+  const sdkError = urlElicitationRequired(e)
+  if (sdkError !== undefined) throw sdkError
   return toolError(e)
 }
 
@@ -81,6 +84,12 @@ class ServerSide {
       checkElicited(p.requestedSchema, result.content)
     }
     return result
+  }
+
+  /** A function that would send `notifications/elicitation/complete` for `elicitationId`; it
+   * rejects, see lib/sdk/url_elicitation.js. Throws when the client lacks URL elicitation. */
+  createElicitationCompletionNotifier (elicitationId) {
+    return completionNotifier(current.getStore(), elicitationId)
   }
 
   /** Asks the client to sample (`sampling/createMessage`). */

@@ -12,7 +12,13 @@ export async function openStream (res: ServerResponseLike): Promise<string> {
   transports[id] = transport
   transport.onclose = () => { delete transports[id] }
   transport.onerror = (e: Error) => { void e.message }
-  await new McpServer({ name: 'sse', version: '1' }).connect(transport)
+  const server = new McpServer({ name: 'sse', version: '1' })
+  server.registerTool('pay', {}, async () => {
+    const notify: () => Promise<void> = server.server.createElicitationCompletionNotifier('e-1')
+    await notify().catch(() => {})
+    return { content: [] }
+  })
+  await server.connect(transport)
   return id
 }
 
