@@ -72,7 +72,7 @@ const EXAMPLES_RUN = {
   'sseAndStreamableHttpCompatibleServer.js': [['/sse', 'sse'], ['/mcp', 'http']],
 }
 
-test('the SDK examples of the HTTP+SSE transport, ported by their import lines', { concurrency: true }, async (t) => {
+test('the SDK examples of the HTTP+SSE transport, ported by their import lines', { concurrency: true, timeout: 180_000 }, async (t) => {
   await Promise.all(Object.entries(EXAMPLES_RUN).map(([name, runs]) => t.test(name, async () => {
     const original = path.join(EXAMPLES, name)
     const copy = path.join(work, name.replace(/\.js$/, '.mjs'))
@@ -80,9 +80,7 @@ test('the SDK examples of the HTTP+SSE transport, ported by their import lines',
     const [want, got] = await Promise.all([original, copy].map(async (file) => {
       const server = await run(file)
       try {
-        const out = []
-        for (const [where, kind] of runs) out.push(await transcript(`http://localhost:${server.port}${where}`, kind))
-        return out
+        return await Promise.all(runs.map(([where, kind]) => transcript(`http://localhost:${server.port}${where}`, kind)))
       } finally {
         server.stop()
       }

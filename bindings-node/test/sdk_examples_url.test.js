@@ -87,7 +87,7 @@ async function transcript (port, sdkRun) {
   }
 }
 
-test('elicitationUrlExample, ported by its import lines', async () => {
+test('elicitationUrlExample, ported by its import lines', { timeout: 180_000 }, async () => {
   const original = path.join(EXAMPLES, 'elicitationUrlExample.js')
   const copy = path.join(work, 'elicitationUrlExample.mjs')
   fs.writeFileSync(copy, ported(fs.readFileSync(original, 'utf8')))
