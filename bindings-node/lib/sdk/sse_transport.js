@@ -218,10 +218,12 @@ class SSEServerTransport {
     if (this.onclose) this.onclose()
   }
 
-  /** Ends the stream (and the session with it). */
+  /** Ends the stream (and the session with it); before `start`, leaves `res` alone, as the SDK's. */
   async close () {
-    if (this.#exchange !== null) this.#exchange.close()
-    if (!this.#res.writableEnded) this.#res.end()
+    if (this.#exchange !== null) {
+      this.#exchange.close()
+      if (!this.#res.writableEnded) this.#res.end()
+    }
     this.#end()
   }
 }
