@@ -8,6 +8,7 @@ const { StdioServerTransport, StreamableHTTPServerTransport, WebStandardStreamab
 const { InMemoryTransport } = require('./in_memory')
 const { Client, StdioClientTransport, StreamableHTTPClientTransport } = require('./client')
 const { McpError, ErrorCode } = require('../errors')
+const { InMemoryTaskStore, InMemoryTaskMessageQueue, isTerminal } = require('./task_store')
 
 exports.McpServer = McpServer
 exports.ResourceTemplate = ResourceTemplate
@@ -21,3 +22,6 @@ exports.StdioClientTransport = StdioClientTransport
 exports.StreamableHTTPClientTransport = StreamableHTTPClientTransport
 exports.McpError = McpError
 exports.ErrorCode = ErrorCode
+exports.InMemoryTaskStore = InMemoryTaskStore
+exports.InMemoryTaskMessageQueue = InMemoryTaskMessageQueue
+exports.isTerminal = isTerminal
