@@ -171,6 +171,30 @@ test('a task cancelled by the client is marked cancelled in the task store', asy
   }
 })
 
+test('an optional task tool called the plain way that asks the client: a record per round, the earlier ones cancelled', async () => {
+  const store = new sdk.InMemoryTaskStore()
+  const mcp = new sdk.McpServer({ name: 'x', version: '1' }, { taskStore: store })
+  mcp.experimental.tasks.registerToolTask('ask', { execution: { taskSupport: 'optional' } }, {
+    async createTask ({ taskStore, sendRequest }) {
+      const task = await taskStore.createTask({ pollInterval: 20 })
+      ;(async () => {
+        const answer = await sendRequest({ method: 'elicitation/create', params: { mode: 'form', message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } })
+        await taskStore.storeTaskResult(task.taskId, 'completed', { content: [{ type: 'text', text: answer.content.name }] })
+      })()
+      return { task }
+    },
+  })
+  const client = await sdkClient(mcp)
+  try {
+    assert.equal((await client.callTool({ name: 'ask', arguments: {} })).content[0].text, 'Ada')
+    const records = store.getAllTasks().map((t) => [t.status, t.statusMessage])
+    assert.deepEqual(records, [['cancelled', 'The call asked the client for input: its next round made a new record.'], ['completed', undefined]])
+  } finally {
+    await client.close()
+    await mcp.close()
+  }
+})
+
 test('registerToolTask and the task options refuse what cannot work, naming it', async () => {
   const handler = { createTask: async () => ({}) }
   assert.throws(() => new sdk.McpServer({ name: 'x', version: '1' }).experimental.tasks.registerToolTask('t', {}, handler),

@@ -12,6 +12,7 @@
 // once the record ends, as the SDK's McpServer polls its store for such a call.
 
 const { isTerminal, watch, announce, checkedStore, checkedQueue } = require('./task_store')
+const { current } = require('./extra')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -195,6 +196,7 @@ class ExperimentalMcpServerTasks {
       throw new TypeError(`createTask of tool ${name} must resolve to {task} (a task of the task store), got ${describe(created)}`)
     }
     const engineTask = extra.context.taskId
+    if (engineTask === undefined) this.#endWithRound(task.taskId, extra.sessionId)
     try {
       await untilEnded(this.#store, task.taskId, extra.sessionId, task.pollInterval || POLL_MS, extra.signal)
     } catch (e) {
@@ -204,6 +206,21 @@ class ExperimentalMcpServerTasks {
       if (engineTask !== undefined) this.#runs.delete(engineTask)
     }
     return this.#store.getTaskResult(task.taskId, extra.sessionId)
+  }
+
+  /** A call that runs as no task has nothing to tie its input rounds to: when this run asks the
+   * client (and so ends, see extra.js), its record is marked cancelled, and the next round makes
+   * its own. */
+  #endWithRound (taskId, sessionId) {
+    const run = current.getStore()
+    if (run === undefined) return
+    run.rounds.needed.then(async () => {
+      const task = await this.#store.getTask(taskId, sessionId)
+      if (task && !isTerminal(task.status)) {
+        await this.#store.updateTaskStatus(taskId, 'cancelled', 'The call asked the client for input: its next round made a new record.', sessionId)
+        announce(this.#store, taskId)
+      }
+    }).catch((e) => process.emitWarning(`libmcp/sdk: could not mark task record ${taskId} cancelled: ${e && e.message}`, 'libmcp'))
   }
 
   /** Marks the record cancelled after the client cancelled the engine's task (as the SDK's
