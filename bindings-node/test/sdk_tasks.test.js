@@ -11,7 +11,7 @@ const { z } = require('zod')
 const sdk = require('libmcp/sdk')
 const { Client: NativeClient } = require('..')
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
-const { ElicitRequestSchema, CreateMessageRequestSchema, CreateTaskResultSchema, CallToolResultSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { ElicitRequestSchema, CreateMessageRequestSchema, CreateTaskResultSchema, CallToolResultSchema, EmptyResultSchema, ListToolsResultSchema } = require('@modelcontextprotocol/sdk/types.js')
 const SdkStores = require('@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js')
 const { MODERN } = require('./helpers')
 const { taskStream } = require('./task_stream')
@@ -209,6 +209,14 @@ test('registerToolTask and the task options refuse what cannot work, naming it',
   assert.throws(() => new sdk.McpServer({ name: 'x', version: '1' }, { taskMessageQueue: new sdk.InMemoryTaskMessageQueue() }), /taskMessageQueue needs the taskStore option too/)
   assert.throws(() => new sdk.McpServer({ name: 'x', version: '1' }, { taskStore: new sdk.InMemoryTaskStore(), taskMessageQueue: {} }), /taskMessageQueue lacks the TaskMessageQueue methods enqueue, dequeue, dequeueAll/)
 
+  // Work that cancels its own record answers a tool error that says so.
+  mcp.experimental.tasks.registerToolTask('gives-up', { execution: { taskSupport: 'optional' } }, {
+    async createTask ({ taskStore }) {
+      const task = await taskStore.createTask({ pollInterval: 20 })
+      setTimeout(() => taskStore.updateTaskStatus(task.taskId, 'cancelled', 'no disk space'), 5)
+      return { task }
+    },
+  })
   // A createTask that gives no task answers a tool error that says so.
   mcp.experimental.tasks.registerToolTask('bad', { execution: { taskSupport: 'optional' } }, handler)
   const client = await sdkClient(mcp)
@@ -216,6 +224,9 @@ test('registerToolTask and the task options refuse what cannot work, naming it',
     const r = await client.callTool({ name: 'bad', arguments: {} })
     assert.equal(r.isError, true)
     assert.equal(r.content[0].text, 'createTask of tool bad must resolve to {task} (a task of the task store), got object')
+    const gaveUp = await client.callTool({ name: 'gives-up', arguments: {} })
+    assert.equal(gaveUp.isError, true)
+    assert.match(gaveUp.content[0].text, /^task record [0-9a-f-]{36} of tool gives-up was cancelled: no disk space$/)
   } finally {
     await client.close()
     await mcp.close()
@@ -347,6 +358,11 @@ async function clientTranscript (ClientClass, TransportClass, url) {
       if (m.type === 'taskCreated') { created = m.task; break }
     }
     out.cancelled = (await tasks.cancelTask(created.taskId)).status
+    const seen = []
+    for await (const m of tasks.requestStream({ method: 'tools/call', params: { name: 'wait', arguments: { ms: 5 } } }, CallToolResultSchema, { task: {} })) seen.push(m.type)
+    for await (const m of tasks.requestStream({ method: 'tools/list' }, ListToolsResultSchema)) seen.push(m.type === 'result' ? m.result.tools.length : m.type)
+    out.requestStream = seen.filter((t) => t !== 'taskStatus')
+    assert.deepEqual(out.requestStream, ['taskCreated', 'result', 3])
     return out
   } finally {
     await client.close()
@@ -382,7 +398,7 @@ test('libmcp/sdk\'s Client runs the SDK\'s experimental task calls as the SDK\'s
   }
 })
 
-test('libmcp/sdk\'s Client refuses a task TTL and a stream without a tool name, naming why', async () => {
+test('libmcp/sdk\'s Client refuses a task TTL, a stream without a tool name and a task of another request, naming why', async () => {
   const mcp = taskServer(new sdk.InMemoryTaskStore())
   const served = await mcp.native.serveHttp()
   const client = new sdk.Client({ name: 'c', version: '1' })
@@ -392,6 +408,8 @@ test('libmcp/sdk\'s Client refuses a task TTL and a stream without a tool name, 
     await assert.rejects(first(client.experimental.tasks.callToolStream({ name: 'wait' }, undefined, { task: { ttl: 5 } })),
       /options\.task\.ttl is not supported by libmcp\/sdk: the engine's client asks for no TTL/)
     await assert.rejects(first(client.experimental.tasks.callToolStream('wait')), /callToolStream params must be \{name, arguments\?\}, got string/)
+    await assert.rejects(first(client.experimental.tasks.requestStream({ method: 'ping' }, EmptyResultSchema, { task: {} })),
+      /requestStream: ping cannot run as a task here \(the engine's client runs tools\/call as tasks only\)/)
   } finally {
     await client.close()
     await mcp.close()

@@ -247,6 +247,7 @@ class Client {
     tasks: new ClientTasks({
       native: () => this.#connected(),
       options: callOptions,
+      request: (request, schema, options) => this.request(request, schema, options),
       parsed,
       result: (name, r, schema) => {
         const out = parsed(clean(r, false), schema)
@@ -259,7 +260,8 @@ class Client {
     }),
   }
 
-  /** The SDK's experimental task calls (`tasks.callToolStream`, `getTask`, ...: client_tasks.js). */
+  /** The SDK's experimental task calls (`tasks.callToolStream`, `requestStream`, `getTask`, ...:
+   * client_tasks.js). */
   get experimental () { return this.#experimental }
 
   async listTools (params, options) {

@@ -1,6 +1,6 @@
 'use strict'
 // The official TypeScript SDK's experimental task calls of its Client (`client.experimental.tasks`:
-// callToolStream, getTask, getTaskResult, listTasks, cancelTask) on this package's engine client,
+// callToolStream, requestStream, getTask, getTaskResult, listTasks, cancelTask) on this package's engine client,
 // which runs a tool as a task in either era (the task wire of 2025-11-25, the tasks extension of
 // 2026-07-28) and answers the server's input requests while it waits.
 
@@ -39,6 +39,7 @@ function pause (ms, signal) {
 
 /** `client.experimental.tasks` of libmcp/sdk's Client. `deps`: `native()` (the engine client, or a
  * throw when not connected), `options(o)` (the SDK's request options as the engine client's),
+ * `request(request, schema, options)` (the Client's `request`), `parsed(r, schema)`,
  * `result(name, r, schema)` (a tool result checked as `callTool` checks it), `taskSupport(name)`
  * (the tool's `execution.taskSupport` from the last `listTools`) and `McpError`. */
 class ClientTasks {
@@ -91,6 +92,26 @@ class ClientTasks {
       yield { type: 'result', result: d.result(params.name, await client.waitTask(created.task, opts), resultSchema) }
     } catch (error) {
       yield { type: 'error', error: error instanceof d.McpError ? error : new d.McpError(d.ErrorCode.InternalError, String(error)) }
+    }
+  }
+
+  /** Sends `request` and yields what happens, as the SDK's: with `options.task`, a `tools/call`
+   * runs as `callToolStream` runs it (asking for a task for another request is refused: the
+   * engine's client runs tool calls only as tasks); without, the request's one result (or
+   * error). */
+  async * requestStream (request, resultSchema, options) {
+    if (request === null || typeof request !== 'object' || typeof request.method !== 'string') {
+      throw new TypeError(`requestStream: request must be {method, params?}, got ${describe(request)}`)
+    }
+    if (taskOption(options)) {
+      if (request.method !== 'tools/call') throw new TypeError(`requestStream: ${request.method} cannot run as a task here (the engine's client runs tools/call as tasks only)`)
+      yield * this.callToolStream(request.params, resultSchema, options)
+      return
+    }
+    try {
+      yield { type: 'result', result: await this.#deps.request(request, resultSchema, options) }
+    } catch (error) {
+      yield { type: 'error', error }
     }
   }
 

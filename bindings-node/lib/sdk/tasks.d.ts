@@ -122,6 +122,8 @@ export interface ExperimentalServerTasks {
 export interface ClientTasks {
   /** `options.task` asks for a task (`{}`: a TTL is refused). */
   callToolStream<T = ClientCallToolResult> (params: { name: string, arguments?: JsonObject }, resultSchema?: ResultSchema<T>, options?: RequestOptions & { task?: {} }): AsyncGenerator<ResponseMessage<T>, void, void>
+  /** With `options.task`, a `tools/call` runs as `callToolStream` runs it; otherwise one result. */
+  requestStream<T> (request: { method: string, params?: JsonObject }, resultSchema: ResultSchema<T>, options?: RequestOptions & { task?: {} }): AsyncGenerator<ResponseMessage<T>, void, void>
   getTask (taskId: string, options?: RequestOptions): Promise<Task>
   getTaskResult<T = CallToolResult> (taskId: string, resultSchema?: ResultSchema<T>, options?: RequestOptions): Promise<T>
   listTasks (cursor?: string, options?: RequestOptions): Promise<{ tasks: Task[], nextCursor?: string }>

@@ -197,13 +197,17 @@ class ExperimentalMcpServerTasks {
     }
     const engineTask = extra.context.taskId
     if (engineTask === undefined) this.#endWithRound(task.taskId, extra.sessionId)
+    let ended
     try {
-      await untilEnded(this.#store, task.taskId, extra.sessionId, task.pollInterval || POLL_MS, extra.signal)
+      ended = await untilEnded(this.#store, task.taskId, extra.sessionId, task.pollInterval || POLL_MS, extra.signal)
     } catch (e) {
       if (extra.signal.aborted) await this.#cancelled(task.taskId, extra.sessionId)
       throw e
     } finally {
       if (engineTask !== undefined) this.#runs.delete(engineTask)
+    }
+    if (ended.status === 'cancelled') {
+      throw new Error(`task record ${task.taskId} of tool ${name} was cancelled${ended.statusMessage ? `: ${ended.statusMessage}` : ''}`)
     }
     return this.#store.getTaskResult(task.taskId, extra.sessionId)
   }
