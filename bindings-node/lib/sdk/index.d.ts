@@ -10,6 +10,8 @@ import type {
 import type { Client as NativeClient, ResourceTemplate as ResourceTemplateEntry, CallToolResult as ClientCallToolResult, ReadResourceResult as ClientReadResourceResult, GetPromptResult as ClientGetPromptResult } from '../index'
 
 export { McpError, ErrorCode } from '../index'
+export * from './tasks'
+import type { TaskStore, TaskMessageQueue, ExperimentalMcpServerTasks, ExperimentalServerTasks, ClientTasks } from './tasks'
 
 /** What a Zod schema (3 or 4) gives when it parses. */
 export type InferZod<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown
@@ -117,6 +119,7 @@ export interface ServerSide {
   setRequestHandler<M extends string> (schema: MethodSchema<M> & { parse (value: unknown): { method: M, params?: any } },
     handler: (request: { method: M, params?: any }, extra: RequestHandlerExtra) => Awaitable<JsonObject>): void
   removeRequestHandler (method: string): void
+  readonly experimental: { tasks: ExperimentalServerTasks }
 }
 
 export interface Transport {
@@ -127,8 +130,10 @@ export interface Transport {
 
 /** The official TypeScript SDK's McpServer, on libmcp. */
 export declare class McpServer {
-  constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, [key: string]: unknown })
+  constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, taskStore?: TaskStore, taskMessageQueue?: TaskMessageQueue, [key: string]: unknown })
   readonly server: ServerSide
+  /** The SDK's experimental features (`tasks.registerToolTask`). */
+  readonly experimental: { tasks: ExperimentalMcpServerTasks }
   /** This package's Server underneath. */
   readonly native: Server
   registerTool<In extends ZodRawShape | AnyZod, Out extends ZodRawShape | AnyZod | undefined = undefined> (
@@ -289,6 +294,8 @@ export declare class Client {
   readonly transport?: StdioClientTransport | StreamableHTTPClientTransport
   /** This package's `Client` underneath, once connected. */
   readonly native?: NativeClient
+  /** The SDK's experimental task calls. */
+  readonly experimental: { tasks: ClientTasks }
   /** Before `connect` only. */
   setRequestHandler<M extends keyof AnsweredRequests> (schema: MethodSchema<M>,
     handler: (request: { method: M, params: AnsweredRequests[M][0] }) => AnsweredRequests[M][1] | Promise<AnsweredRequests[M][1]>): void

@@ -9,6 +9,7 @@ const { InMemoryTransport } = require('./in_memory')
 const { SSEServerTransport } = require('./sse_transport')
 const { Client, StdioClientTransport, StreamableHTTPClientTransport } = require('./client')
 const { McpError, ErrorCode } = require('../errors')
+const { InMemoryTaskStore, InMemoryTaskMessageQueue, isTerminal } = require('./task_store')
 
 exports.McpServer = McpServer
 exports.ResourceTemplate = ResourceTemplate
@@ -23,3 +24,6 @@ exports.StdioClientTransport = StdioClientTransport
 exports.StreamableHTTPClientTransport = StreamableHTTPClientTransport
 exports.McpError = McpError
 exports.ErrorCode = ErrorCode
+exports.InMemoryTaskStore = InMemoryTaskStore
+exports.InMemoryTaskMessageQueue = InMemoryTaskMessageQueue
+exports.isTerminal = isTerminal
