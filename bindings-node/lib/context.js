@@ -111,6 +111,12 @@ class Context {
 
   /** The legacy HTTP session's id (`Mcp-Session-Id`), as the official SDK's `extra.sessionId`. */
   get sessionId () { return this.#get('sessionId') }
+  /** The id the host's transport knows the request's session by, where the request carries no
+   * `Mcp-Session-Id` (an HTTP+SSE session of libmcp/sdk's SSEServerTransport, lib/sdk/sse_transport.js). */
+  get transportSessionId () {
+    const value = hostValues.lookup(this.#get('hostRequest'))
+    return value === undefined ? undefined : value.sessionId
+  }
   /** What the application's web server said about the caller, as the official SDK's
    * `extra.authInfo`: `req.auth` of a request given to `handleRequest`, `options.authInfo` of one
    * given to `fetch` (see lib/mount.js); the engine's own OAuth check is `auth`. */

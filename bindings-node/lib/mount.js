@@ -97,6 +97,45 @@ function writable (res) {
   })
 }
 
+/** The body of node:http request `req`: `parsedBody` (what the application's middleware parsed,
+ * sent on as JSON; a function there, Express's `next`, is not a body) or the bytes read from `req`
+ * (at most one chunk past `limit`). `null` when the request failed while it was read (the client
+ * went away): `res` is destroyed then, as there is nobody to answer. */
+async function requestBody (req, res, parsedBody, limit) {
+  if (parsedBody !== undefined && typeof parsedBody !== 'function') return serialised(parsedBody)
+  try {
+    return await readBody(req, limit)
+  } catch {
+    res.destroy()
+    return null
+  }
+}
+
+/** Writes an exchange's answer on node:http response `res` once its head came: the head, then the
+ * whole body, or each chunk of an event stream as the engine produces it. Resolves when the
+ * response has ended (or `res` is gone). */
+async function writeAnswer (res, exchange, head) {
+  if (res.destroyed) return
+  res.writeHead(head.status, headerObject(head.headers))
+  if (head.body !== null && head.body !== undefined) {
+    res.end(head.body)
+    return
+  }
+  res.flushHeaders()
+  await pipeStream(res, exchange)
+}
+
+/** Writes each further chunk of `exchange`'s event stream on `res`, then ends `res`. */
+async function pipeStream (res, exchange) {
+  for (;;) {
+    const chunk = await exchange.next()
+    if (chunk === null) break
+    if (!res.write(chunk)) await writable(res)
+    if (res.destroyed) break
+  }
+  res.end()
+}
+
 /** A JSON-RPC error body for a failure of the mount itself (the endpoint could not be made). */
 function failure (e) {
   const message = e instanceof Error ? e.message : String(e)
@@ -158,15 +197,8 @@ class MountedEndpoint {
       res.end(failure(e))
       return
     }
-    const given = parsedBody !== undefined && typeof parsedBody !== 'function'
-    let body = given ? serialised(parsedBody) : undefined
-    try {
-      if (body === undefined) body = await readBody(req, endpoint.maxBodyBytes)
-    } catch {
-      // The request failed while its body was read (the client went away): nothing to answer.
-      res.destroy()
-      return
-    }
+    const body = await requestBody(req, res, parsedBody, endpoint.maxBodyBytes)
+    if (body === null) return
     const host = req.auth === undefined ? undefined : hostValues.keep({ auth: req.auth })
     const target = typeof req.originalUrl === 'string' ? req.originalUrl : req.url
     const exchange = endpoint.exchange(req.method, target, req.rawHeaders, body, host)
@@ -180,20 +212,7 @@ class MountedEndpoint {
     if (head === null) return
     hostValues.release(head.released)
     if (this.onHead) this.onHead(req.method, head.status, head.headers)
-    if (res.destroyed) return
-    res.writeHead(head.status, headerObject(head.headers))
-    if (head.body !== null && head.body !== undefined) {
-      res.end(head.body)
-      return
-    }
-    res.flushHeaders()
-    for (;;) {
-      const chunk = await exchange.next()
-      if (chunk === null) break
-      if (!res.write(chunk)) await writable(res)
-      if (res.destroyed) break
-    }
-    res.end()
+    await writeAnswer(res, exchange, head)
   }
 
   /** Answers a web-standard `Request` with a `Response` (Hono: `app.all('/mcp', (c) =>
@@ -247,6 +266,12 @@ class MountedEndpoint {
     return new Response(stream, init)
   }
 
+  /** The addon's endpoint once ready (rejects with what stopped it), for the transports of
+   * libmcp/sdk that make their own requests of it (lib/sdk/sse_transport.js). */
+  nativeEndpoint () {
+    return this.#endpoint()
+  }
+
   /** Ends every session, open stream and subscription of this endpoint. */
   close () {
     this.#closed = true
@@ -254,4 +279,4 @@ class MountedEndpoint {
   }
 }
 
-module.exports = { MountedEndpoint }
+module.exports = { MountedEndpoint, requestBody, writeAnswer, pipeStream, headerObject }

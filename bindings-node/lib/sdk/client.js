@@ -8,6 +8,7 @@
 const { Client: NativeShapedClient, clean } = require('../client')
 const { McpError, ErrorCode } = require('../errors')
 const native = require('../native')
+const { ClientTasks } = require('./client_tasks')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -240,14 +241,40 @@ class Client {
   /** The tools' output schemas as the last `listTools` gave them, compiled by the engine's
    * validator: `callTool` checks `structuredContent` against them, as the SDK's client does. */
   #outputSchemas = new Map()
+  /** The tools' `execution.taskSupport` as the last `listTools` gave them (client_tasks.js). */
+  #taskSupport = new Map()
+  #experimental = {
+    tasks: new ClientTasks({
+      native: () => this.#connected(),
+      options: callOptions,
+      request: (request, schema, options) => this.request(request, schema, options),
+      parsed,
+      result: (name, r, schema) => {
+        const out = parsed(clean(r, false), schema)
+        this.#checkOutput(name, out)
+        return out
+      },
+      taskSupport: (name) => this.#taskSupport.get(name),
+      McpError,
+      ErrorCode,
+    }),
+  }
+
+  /** The SDK's experimental task calls (`tasks.callToolStream`, `requestStream`, `getTask`, ...:
+   * client_tasks.js). */
+  get experimental () { return this.#experimental }
 
   async listTools (params, options) {
     const page = await this.#page('tools/list', params, options)
     // As the SDK: each listing replaces what the last one said (a page at a time).
     this.#outputSchemas.clear()
+    this.#taskSupport.clear()
     for (const tool of Array.isArray(page.tools) ? page.tools : []) {
       if (tool && typeof tool.name === 'string' && tool.outputSchema !== undefined) {
         this.#outputSchemas.set(tool.name, tool.outputSchema)
+      }
+      if (tool && typeof tool.name === 'string' && tool.execution?.taskSupport !== undefined) {
+        this.#taskSupport.set(tool.name, tool.execution.taskSupport)
       }
     }
     return page
@@ -286,10 +313,14 @@ class Client {
   /** `callTool({name, arguments, _meta?}, resultSchema?, options?)`: the CallToolResult (a tool
    * error is a result with `isError`), parsed by `resultSchema` when given (the SDK's
    * `CallToolResultSchema` or another Zod schema); `structuredContent` is checked against the
-   * tool's `outputSchema` from the last `listTools`. `task` is refused (see the README). */
+   * tool's `outputSchema` from the last `listTools`. A tool listed with `taskSupport: 'required'`
+   * is refused as the SDK refuses it: `experimental.tasks.callToolStream` calls it. */
   async callTool (params, resultSchema, options) {
     const p = paramsOf(params, 'callTool', ['name', 'arguments', '_meta'])
     const client = this.#connected()
+    if (this.#taskSupport.get(p.name) === 'required') {
+      throw new McpError(ErrorCode.InvalidRequest, `Tool "${p.name}" requires task-based execution. Use client.experimental.tasks.callToolStream() instead.`)
+    }
     let result
     if (p._meta === undefined) {
       result = await client.callTool(p.name, p.arguments ?? {}, callOptions(options))

@@ -111,8 +111,8 @@ class Extra {
 
   /** Aborts when the client cancels the request. */
   get signal () { return this.#ctx.signal }
-  /** The legacy HTTP session's id, if any. */
-  get sessionId () { return this.#ctx.sessionId }
+  /** The legacy HTTP session's id, if any (an HTTP+SSE session's: the SSEServerTransport's). */
+  get sessionId () { return this.#ctx.sessionId ?? this.#ctx.transportSessionId }
   /** The request's `params._meta` (`progressToken` among it). */
   get _meta () { return this.#ctx.meta }
   /** The JSON-RPC id of the request. */

@@ -10,6 +10,8 @@ import type {
 import type { Client as NativeClient, ResourceTemplate as ResourceTemplateEntry, CallToolResult as ClientCallToolResult, ReadResourceResult as ClientReadResourceResult, GetPromptResult as ClientGetPromptResult } from '../index'
 
 export { McpError, ErrorCode } from '../index'
+export * from './tasks'
+import type { TaskStore, TaskMessageQueue, ExperimentalMcpServerTasks, ExperimentalServerTasks, ClientTasks } from './tasks'
 
 /** What a Zod schema (3 or 4) gives when it parses. */
 export type InferZod<S> = S extends { _zod: { output: infer O } } ? O : S extends { _output: infer O } ? O : unknown
@@ -99,6 +101,9 @@ export declare function completable<S extends AnyZod> (schema: S, complete: Comp
 /** The low-level server as handlers reach it (`mcpServer.server`). */
 export interface ServerSide {
   elicitInput (params: { mode?: 'form' | 'url', message: string, requestedSchema?: JsonObject, url?: string, elicitationId?: string }): Promise<{ action: 'accept' | 'decline' | 'cancel', content?: Record<string, any> }>
+  /** While a handler runs; the notifier it returns rejects (the engine sends no notification
+   * after the request was answered). */
+  createElicitationCompletionNotifier (elicitationId: string): () => Promise<void>
   createMessage (params: JsonObject): Promise<{ role: string, model: string, content: any, stopReason?: string, [key: string]: unknown }>
   listRoots (params?: JsonObject): Promise<{ roots: { uri: string, name?: string }[] }>
   getClientCapabilities (): JsonObject | undefined
@@ -114,6 +119,7 @@ export interface ServerSide {
   setRequestHandler<M extends string> (schema: MethodSchema<M> & { parse (value: unknown): { method: M, params?: any } },
     handler: (request: { method: M, params?: any }, extra: RequestHandlerExtra) => Awaitable<JsonObject>): void
   removeRequestHandler (method: string): void
+  readonly experimental: { tasks: ExperimentalServerTasks }
 }
 
 export interface Transport {
@@ -124,8 +130,10 @@ export interface Transport {
 
 /** The official TypeScript SDK's McpServer, on libmcp. */
 export declare class McpServer {
-  constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, [key: string]: unknown })
+  constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, taskStore?: TaskStore, taskMessageQueue?: TaskMessageQueue, [key: string]: unknown })
   readonly server: ServerSide
+  /** The SDK's experimental features (`tasks.registerToolTask`). */
+  readonly experimental: { tasks: ExperimentalMcpServerTasks }
   /** This package's Server underneath. */
   readonly native: Server
   registerTool<In extends ZodRawShape | AnyZod, Out extends ZodRawShape | AnyZod | undefined = undefined> (
@@ -209,6 +217,23 @@ export declare class WebStandardStreamableHTTPServerTransport implements Transpo
   handleRequest (request: Request, options?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown }, parsedBody?: unknown }): Promise<Response>
 }
 
+/** The deprecated 2024-11-05 HTTP+SSE transport, on the engine's own (`httpSse`): made for the GET
+ * that opens a session's stream, on that GET's response; the application routes the session's
+ * POSTs (`?sessionId=` of `endpoint`) to `handlePostMessage`. */
+export declare class SSEServerTransport implements Transport {
+  constructor (endpoint: string, res: ServerResponseLike & { readonly req?: IncomingMessageLike },
+    options?: { allowedHosts?: string[], allowedOrigins?: string[], enableDnsRebindingProtection?: boolean })
+  /** Made with the transport: what the client POSTs with, and handlers' `extra.sessionId`. */
+  readonly sessionId: string
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  attach (server: Server): void
+  start (): Promise<void>
+  handlePostMessage (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
+  handleMessage (message: JsonObject, extra?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown } }): Promise<void>
+  close (): Promise<void>
+}
+
 /** A linked pair for tests: `server.connect(pair[1])`, then the SDK's `client.connect(pair[0])`. */
 export declare class InMemoryTransport implements Transport {
   static createLinkedPair (): [InMemoryTransport, InMemoryTransport]
@@ -269,6 +294,8 @@ export declare class Client {
   readonly transport?: StdioClientTransport | StreamableHTTPClientTransport
   /** This package's `Client` underneath, once connected. */
   readonly native?: NativeClient
+  /** The SDK's experimental task calls. */
+  readonly experimental: { tasks: ClientTasks }
   /** Before `connect` only. */
   setRequestHandler<M extends keyof AnsweredRequests> (schema: MethodSchema<M>,
     handler: (request: { method: M, params: AnsweredRequests[M][0] }) => AnsweredRequests[M][1] | Promise<AnsweredRequests[M][1]>): void

@@ -12,6 +12,8 @@ const { runWithExtra, current, notify } = require('./extra')
 const { ResourceTemplate, completerOf, completionResult, NONE } = require('./completions')
 const { RegisteredHandle } = require('./handles')
 const native = require('../native')
+const { urlElicitationRequired, completionNotifier } = require('./url_elicitation')
+const { taskOptions, ExperimentalMcpServerTasks, ExperimentalServerTasks } = require('./tasks')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -40,6 +42,8 @@ function toolCall (ctx, owner, f) {
 
 function toolFailure (e) {
   if (e instanceof McpError && e.code === ErrorCode.UrlElicitationRequired) throw e
+  const sdkError = urlElicitationRequired(e)
+  if (sdkError !== undefined) throw sdkError
   return toolError(e)
 }
 
@@ -81,6 +85,12 @@ class ServerSide {
       checkElicited(p.requestedSchema, result.content)
     }
     return result
+  }
+
+  /** A function that would send `notifications/elicitation/complete` for `elicitationId`; it
+   * rejects, see lib/sdk/url_elicitation.js. Throws when the client lacks URL elicitation. */
+  createElicitationCompletionNotifier (elicitationId) {
+    return completionNotifier(current.getStore(), elicitationId)
   }
 
   /** Asks the client to sample (`sampling/createMessage`). */
@@ -137,6 +147,11 @@ class ServerSide {
   sendResourceListChanged () { return Promise.resolve() }
   sendPromptListChanged () { return Promise.resolve() }
 
+  /** The SDK's experimental task calls (tasks.js). */
+  get experimental () {
+    return { tasks: new ExperimentalServerTasks(this) }
+  }
+
   /** Capabilities follow from what is registered: this only checks its argument. */
   registerCapabilities (capabilities) {
     if (capabilities === null || typeof capabilities !== 'object') throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
@@ -177,16 +192,21 @@ class McpServer {
   #templates = new Map()
   #completing = false
   #listing = false
+  #experimental
   constructor (serverInfo, options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${describe(options)}`)
-    const { capabilities, ...rest } = options
+    const { taskStore, rest: { capabilities, ...rest } } = taskOptions(options)
     if (capabilities !== undefined && (capabilities === null || typeof capabilities !== 'object')) {
       throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
     }
     this.#server = new Server(serverInfo, rest)
     /** The low-level server, as handlers reach it (`elicitInput`, `createMessage`, ...). */
     this.server = new ServerSide(this.#server)
+    this.#experimental = { tasks: new ExperimentalMcpServerTasks(this, taskStore) }
   }
+
+  /** The SDK's experimental features: `tasks.registerToolTask` (tasks.js). */
+  get experimental () { return this.#experimental }
 
   /** This package's Server underneath (its own API: `serveHttp`, `mount`, skills, ...). */
   get native () { return this.#server }
