@@ -316,6 +316,14 @@ export declare function requestCloseStream(id: number): boolean
 export declare function requestContext(id: number): string | null
 
 /**
+ * The answer under `key` to the form elicitation request `id` asked with `requested_schema` (JSON
+ * text), checked by the engine against that schema (`RequestContext::elicitation_answer`), as
+ * JSON text; `null` when there is none (or the request is answered). A malformed answer, or
+ * accepted content that does not match, throws the -32602 error.
+ */
+export declare function requestElicitationAnswer(id: number, key: string, requestedSchema: string): string | null
+
+/**
  * Hands the answers given since the last call to the engine (the JS layer calls it once per
  * event-loop turn in which it answered, see `lib/server.js`).
  */

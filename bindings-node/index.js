@@ -852,6 +852,7 @@ module.exports.requestAbandoned = nativeBinding.requestAbandoned
 module.exports.requestCancelled = nativeBinding.requestCancelled
 module.exports.requestCloseStream = nativeBinding.requestCloseStream
 module.exports.requestContext = nativeBinding.requestContext
+module.exports.requestElicitationAnswer = nativeBinding.requestElicitationAnswer
 module.exports.requestFlush = nativeBinding.requestFlush
 module.exports.requestHasClientCapability = nativeBinding.requestHasClientCapability
 module.exports.requestInputRequired = nativeBinding.requestInputRequired

@@ -147,6 +147,15 @@ class Context {
     return this.inputResponses[key]
   }
 
+  /** The answer to the form elicitation named `key`, asked with `requestedSchema`, checked by the
+   * engine against that schema: `undefined` when the client has not given it; a malformed answer,
+   * or accepted content that does not match, throws an McpError with code -32602 (as the official
+   * SDK's `elicitInput` rejects). `inputResponse(key)` is the same answer unchecked. */
+  elicitationAnswer (key, requestedSchema) {
+    const text = translatedSync(() => native.requestElicitationAnswer(this.#id, key, JSON.stringify(requestedSchema)))
+    return text == null ? undefined : JSON.parse(text)
+  }
+
   /** Aborts when the client cancels the request. */
   get signal () {
     if (!this.#signal) {

@@ -123,6 +123,9 @@ export declare class Context {
   /** Aborts when the client cancels the request. */
   readonly signal: AbortSignal
   inputResponse (key: string): any
+  /** `inputResponse(key)` checked against the `requestedSchema` it answers: throws an McpError
+   * (-32602) for a malformed answer or accepted content that does not match. */
+  elicitationAnswer (key: string, requestedSchema: JsonObject): any
   hasClientCapability (...path: string[]): boolean
   closeStream (): boolean
   progress (progress: number, total?: number, message?: string): boolean

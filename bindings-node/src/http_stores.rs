@@ -3,18 +3,17 @@
 //! JS function that `lib/http_stores.js` makes from the store objects. Requests and answers cross as
 //! JSON text: `{op, ...}` in, `{ok: value}` or `{error: message}` out (the function never rejects).
 //!
-//! The event store keeps a bounded in-memory copy of the log as well, as the Redis store does
-//! (`core/src/store/redis/events.rs`): `EventStore::replay` is asked about streams this process is
-//! still sending, synchronously and under the stream's lock (so that nothing sent meanwhile is
-//! lost between the replay and the live body), which a call into JS cannot answer; streams that
-//! ended, or that another instance sent, are replayed from the JS store (`replay_shared`).
+//! The event store is the JS store behind the core's `LocalCopyEventStore`, as the Redis store is
+//! (`core/src/transport/http/local_copy.rs` says why): streams this process is still sending are
+//! replayed from a bounded in-memory copy, which a call into JS could not answer in time; streams
+//! that ended, or that another instance sent, from the JS store.
 
 use std::sync::Arc;
 
 use libmcp::transport::OutKind;
 use libmcp::transport::http::{
-    EventStore, HttpServerConfig, MemoryEventStore, ReplayError, SessionRecord, SessionStore,
-    SessionStoreError, StoreFuture, StoredEvent,
+    HttpServerConfig, LocalCopyEventStore, MemoryEventStore, ReplayError, SessionRecord,
+    SessionStore, SessionStoreError, SharedEventLog, StoreFuture, StoredEvent,
 };
 use napi::Status;
 use napi::bindgen_prelude::{Function, Promise};
@@ -146,15 +145,12 @@ impl SessionStore for JsSessionStore {
 }
 
 /// SSE events recorded by the JS `eventStore` (`{append(session, event), replay(session, stream,
-/// after), removeSession(session)}`), with the in-memory copy described in the module's comment.
-struct JsEventStore {
-    js: Arc<JsStores>,
-    local: MemoryEventStore,
-}
+/// after), removeSession(session)}`): the shared half of the event store (see the module's comment).
+struct JsEventLog(Arc<JsStores>);
 
-impl std::fmt::Debug for JsEventStore {
+impl std::fmt::Debug for JsEventLog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("JsEventStore")
+        f.write_str("JsEventLog")
     }
 }
 
@@ -200,29 +196,19 @@ fn replayed(stream: u64, v: &Value) -> Result<StoredEvent, String> {
     })
 }
 
-impl EventStore for JsEventStore {
-    fn append(&self, session: &str, event: StoredEvent) {
+impl SharedEventLog for JsEventLog {
+    fn append(&self, session: &str, event: &StoredEvent) {
         let (kind, code) = kind_name(event.kind);
         let data = String::from_utf8_lossy(&event.data);
         let mut e = json!({"stream": event.stream, "seq": event.seq, "kind": kind, "data": data});
         if let Some(code) = code {
             e["errorCode"] = code.into();
         }
-        self.js
+        self.0
             .post(json!({"op": "event.append", "session": session, "event": e}));
-        self.local.append(session, event);
     }
 
-    fn replay(
-        &self,
-        session: &str,
-        stream: u64,
-        after: u64,
-    ) -> Result<Vec<StoredEvent>, ReplayError> {
-        self.local.replay(session, stream, after)
-    }
-
-    fn replay_shared<'a>(
+    fn replay<'a>(
         &'a self,
         session: &'a str,
         stream: u64,
@@ -235,7 +221,7 @@ impl EventStore for JsEventStore {
                 tracing::warn!(session, stream, after, "eventStore.replay failed: {why}");
                 ReplayError::Unavailable
             };
-            let v = self.js.run(request).await.map_err(unavailable)?;
+            let v = self.0.run(request).await.map_err(unavailable)?;
             match v.as_str() {
                 Some("evicted") => return Err(ReplayError::Evicted),
                 Some("unknown") => return Err(ReplayError::Unknown),
@@ -263,9 +249,8 @@ impl EventStore for JsEventStore {
     }
 
     fn remove_session(&self, session: &str) {
-        self.js
+        self.0
             .post(json!({"op": "event.remove", "session": session}));
-        self.local.remove_session(session);
     }
 }
 
@@ -304,10 +289,10 @@ pub(crate) fn apply(
         config.session_store = Arc::new(JsSessionStore(js.clone()));
     }
     if events {
-        config.event_store = Arc::new(JsEventStore {
-            js,
-            local: MemoryEventStore::default(),
-        });
+        config.event_store = Arc::new(LocalCopyEventStore::new(
+            JsEventLog(js),
+            MemoryEventStore::default(),
+        ));
     }
     Ok(())
 }

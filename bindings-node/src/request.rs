@@ -371,6 +371,25 @@ pub fn request_close_stream(id: f64) -> bool {
     context_of(id).is_some_and(|ctx| ctx.close_stream())
 }
 
+/// The answer under `key` to the form elicitation request `id` asked with `requested_schema` (JSON
+/// text), checked by the engine against that schema (`RequestContext::elicitation_answer`), as
+/// JSON text; `null` when there is none (or the request is answered). A malformed answer, or
+/// accepted content that does not match, throws the -32602 error.
+#[napi]
+pub fn request_elicitation_answer(
+    id: f64,
+    key: String,
+    requested_schema: String,
+) -> napi::Result<Option<String>> {
+    let schema = crate::error::parse("requestedSchema", &requested_schema)?;
+    let Some(ctx) = context_of(id) else {
+        return Ok(None);
+    };
+    ctx.elicitation_answer(&key, &schema)
+        .map(|a| a.map(Value::to_string))
+        .map_err(|e| crate::error::engine(libmcp::Error::Rpc(e)))
+}
+
 /// Whether the client cancelled request `id` (`false` once it is answered).
 #[napi]
 pub fn request_cancelled(id: f64) -> bool {

@@ -97,6 +97,46 @@ test('call and request: automatic and manual input rounds', async () => {
   }
 })
 
+test('elicitationAnswer: the engine checks the answer against the schema asked with, in both eras', async () => {
+  const server = new Server({ name: 'checked', version: '1' })
+  const form = { type: 'object', properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] }
+  const seen = []
+  server.tool('age', {}, (_a, ctx) => {
+    let answer
+    try {
+      answer = ctx.elicitationAnswer('age', form)
+    } catch (e) {
+      seen.push([e.name, e.code, e.message])
+      throw e
+    }
+    return answer ? `age ${answer.content.age}` : inputRequired({ age: elicit('Age?', form) })
+  })
+  const http = await server.serveHttp()
+  try {
+    for (const protocolVersion of [MODERN, LEGACY]) {
+      for (const [content, expect] of [[{ age: 7 }, 'age 7'], [{ age: -1 }, null]]) {
+        seen.length = 0
+        const client = await Client.connectHttp(http.url, { protocolVersion, onElicitation: async () => ({ action: 'accept', content }) })
+        try {
+          if (expect !== null) {
+            assert.equal((await client.callTool('age', {})).content[0].text, expect, protocolVersion)
+            assert.deepEqual(seen, [])
+            continue
+          }
+          const message = 'Invalid params: the answer to the form elicitation "age" does not match the requestedSchema: /age: -1 is less than the minimum of 0'
+          // Thrown out of the handler, the McpError is the call's JSON-RPC error.
+          await assert.rejects(client.callTool('age', {}), { name: 'McpError', code: -32602, message }, protocolVersion)
+          assert.deepEqual(seen, [['McpError', -32602, message]], protocolVersion)
+        } finally {
+          await client.close()
+        }
+      }
+    }
+  } finally {
+    await server.close()
+  }
+})
+
 test('logging reaches a client that asked for it', async () => {
   const server = new Server({ name: 'logs', version: '1' })
   server.tool('log', {}, (_a, ctx) => {

@@ -181,6 +181,24 @@ impl Request {
         opt_to_py(py, r.as_ref())
     }
 
+    /// The answer under `key` to a form elicitation asked with `requested_schema`, checked by the
+    /// engine against that schema (`RequestContext::elicitation_answer`), or None when there is
+    /// none; a malformed answer, or accepted content that does not match, raises `ProtocolError`
+    /// (-32602).
+    fn elicitation_answer(
+        &self,
+        py: Python<'_>,
+        key: &str,
+        requested_schema: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        let schema = from_py(requested_schema)?;
+        let answer = self
+            .ctx
+            .elicitation_answer(key, &schema)
+            .map_err(|e| crate::errors::to_pyerr(py, libmcp::Error::Rpc(e)))?;
+        opt_to_py(py, answer)
+    }
+
     /// The verified state attached to the last `InputRequired`, or None.
     #[getter]
     fn request_state(&self) -> Option<&str> {

@@ -256,6 +256,37 @@ def test_ctx_elicit_as_the_sdk_through_input_rounds(version: str) -> None:
     assert len(runs) == 3  # the handler runs again after each answer
 
 
+@pytest.mark.parametrize("version", ERAS)
+def test_ctx_elicit_refuses_an_answer_that_does_not_match_its_json_schema(version: str) -> None:
+    s = FastMCP("elicit-check")
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    caught: list[str] = []
+
+    @s.tool()
+    async def confirm(ctx: Context) -> str:
+        try:
+            await ctx.elicit("Confirm?", schema)
+        except ValueError as e:
+            caught.append(str(e))
+            raise
+        return "confirmed"
+
+    def answer(params: Any) -> dict[str, Any]:
+        return {"action": "accept", "content": {"ok": "yes"}}
+
+    async def main() -> Any:
+        async with Client(s, protocol_version=version, elicitation=answer) as c:
+            return await c.call_tool("confirm", {})
+
+    r = run(main())
+    # Checked by the engine (ValueError, as the SDK's), a tool error once uncaught.
+    assert caught == [
+        'Invalid params: the answer to the form elicitation "elicit-0" does not match the '
+        'requestedSchema: /ok: "yes" is not of type "boolean"'
+    ]
+    assert r.is_error and caught[0] in r.content[0].text
+
+
 def test_schema_titles_are_named_after_the_function_as_the_sdk() -> None:
     s = FastMCP("titles")
 

@@ -184,6 +184,26 @@ async fn mrtr_handlers_become_server_to_client_requests() {
 }
 
 #[tokio::test]
+async fn a_handler_checking_its_answer_refuses_one_that_does_not_match() {
+    // The fixture's `ask` reads its answer with `elicitation_answer` and returns its error.
+    let mut w = Wire::start(fixture::server(), "2025-11-25");
+    init(&mut w, "2025-11-25", json!({"elicitation": {}})).await;
+    w.send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "ask"}}))
+        .await;
+    let req = w.recv().await;
+    assert_eq!(req["method"], "elicitation/create");
+    w.send(json!({"jsonrpc": "2.0", "id": req["id"], "result": {"action": "accept", "content": {"name": 7}}}))
+        .await;
+    let r = w.response_to(&json!(1)).await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(
+        r["error"]["message"],
+        "Invalid params: the answer to the form elicitation \"user_name\" does not match the requestedSchema: /name: 7 is not of type \"string\"",
+    );
+    w.finish().await;
+}
+
+#[tokio::test]
 async fn batches_only_in_2025_03_26() {
     let mut w = Wire::start(fixture::server(), "2025-03-26");
     init(&mut w, "2025-03-26", json!({})).await;

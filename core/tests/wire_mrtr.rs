@@ -83,6 +83,49 @@ async fn missing_or_wrong_answers_get_a_fresh_input_request() {
 }
 
 #[tokio::test]
+async fn an_accepted_answer_that_does_not_match_the_schema_is_invalid_params() {
+    // The fixture reads its answer with `elicitation_answer`, giving the schema it asked with.
+    let mut w = Wire::start(fixture::server(), REV);
+    let first = first_round(&mut w, 1).await;
+    for (id, answer, names) in [
+        (
+            2,
+            json!({"action": "accept", "content": {"name": 7}}),
+            "/name",
+        ),
+        (3, json!({"action": "accept", "content": {}}), "\"name\""),
+        (4, json!({"action": "accept"}), "\"name\""),
+        (5, json!({"action": "maybe"}), "action \"maybe\""),
+    ] {
+        let r = w
+            .request(
+                json!(id),
+                "tools/call",
+                retry(&first["requestState"], json!({ "user_name": answer })),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], -32602, "{r}");
+        let m = r["error"]["message"].as_str().unwrap();
+        assert!(
+            m.starts_with("Invalid params: the answer to the form elicitation \"user_name\" "),
+            "{m}"
+        );
+        assert!(m.contains(names), "{m}");
+    }
+    // The same state still serves a retry whose answer matches.
+    let answer = json!({"user_name": {"action": "accept", "content": {"name": "Ada"}}});
+    let r = w
+        .request(
+            json!(6),
+            "tools/call",
+            retry(&first["requestState"], answer),
+        )
+        .await;
+    assert_eq!(r["result"]["content"][0]["text"], "Hello, Ada!");
+    w.finish().await;
+}
+
+#[tokio::test]
 async fn tampered_foreign_and_malformed_state_is_rejected() {
     let mut w = Wire::start(fixture::server(), REV);
     let first = first_round(&mut w, 1).await;

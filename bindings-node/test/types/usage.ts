@@ -20,7 +20,7 @@ async function server (): Promise<void> {
     ctx.log('info', { step: 1 })
     if (ctx.hasClientCapability('sampling') && ctx.closeStream()) return 'polled'
     if (ctx.signal.aborted) return 'aborted'
-    const who = ctx.inputResponse('who')
+    const who = ctx.inputResponse('who') ?? ctx.elicitationAnswer('who', { type: 'object' })
     if (!who) return inputRequired({ who: elicit('Who?', { type: 'object' }), roots: listRoots() }, 'state')
     return { content: [{ type: 'text', text: `${args.text} ${ctx.era} ${ctx.protocolVersion} ${ctx.requestState}` }] }
   })

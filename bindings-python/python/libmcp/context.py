@@ -57,7 +57,11 @@ class Context:
         clients as ``elicitation/create``): the first call ends this invocation and **the handler
         runs again from the start** once the answer is in, when this call returns it. Code before
         it therefore runs once per round; the answers of earlier rounds are carried in the
-        request's sealed state."""
+        request's sealed state.
+
+        An accepted answer that does not match ``schema`` raises ``ValueError``, as the SDK's:
+        checked by pydantic for a model, by the engine for a JSON Schema dict (a malformed answer
+        too), with the engine's reason."""
         import json
 
         from ._native import InputRequired
@@ -65,11 +69,21 @@ class Context:
         key = f"elicit-{self._elicits}"
         self._elicits += 1
         answers: dict[str, Any] = json.loads(self._request.request_state or "{}")
-        answers.update(self._request.input_responses or {})
+        fresh = self._request.input_responses or {}
+        answers.update(fresh)
         if key not in answers:
             requested = schema if isinstance(schema, dict) else _schema_of(schema)
             ask = InputRequired(json.dumps(answers)).elicit(key, message, requested)
             raise NeedsInput(ask)
+        if isinstance(schema, dict) and key in fresh:
+            # This round's answer to a JSON Schema, checked by the engine (those of earlier rounds
+            # were checked in theirs); a pydantic model is checked by pydantic below, as the SDK's.
+            from .errors import ProtocolError
+
+            try:
+                self._request.elicitation_answer(key, schema)
+            except ProtocolError as e:
+                raise ValueError(e.message) from e
         answer = answers[key]
         action = answer.get("action", "cancel")
         content = answer.get("content")

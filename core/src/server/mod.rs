@@ -51,6 +51,7 @@ mod connection;
 pub mod context;
 mod custom_methods;
 mod deadline;
+mod elicited;
 mod handlers;
 mod handshake;
 mod host_validated;

@@ -33,8 +33,12 @@ pub fn server_with(config: ServerConfig) -> Server {
             Reply::text("done")
         })
         .tool(json!({"name": "ask", "inputSchema": {"type": "object"}}), |ctx, _| {
-            let name = ctx
-                .input_response("user_name")
+            // The answer checked against the schema asked with (-32602 when it does not match).
+            let answer = match ctx.elicitation_answer("user_name", &name_schema()) {
+                Ok(a) => a,
+                Err(e) => return e.into(),
+            };
+            let name = answer
                 .filter(|r| r["action"] == "accept")
                 .and_then(|r| r["content"]["name"].as_str());
             match (name, ctx.request_state()) {

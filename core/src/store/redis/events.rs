@@ -1,18 +1,20 @@
 //! [`RedisEventStore`]: the SSE event log of each legacy session as a Redis list with a hash of
-//! per-stream marks, bounded per session, expiring after the idle timeout, replayable by any instance.
+//! per-stream marks, bounded per session, expiring after the idle timeout, replayable by any instance
+//! (the shared half of a [`LocalCopyEventStore`]).
 
-use std::collections::HashMap;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
-use parking_lot::Mutex;
 use redis::Script;
 use tokio::sync::mpsc;
 
 use super::{RedisStore, ttl_ms};
 use crate::transport::OutKind;
-use crate::transport::http::{EventStore, MemoryEventStore, ReplayError, StoreFuture, StoredEvent};
+use crate::transport::http::{
+    EventStore, LocalCopyEventStore, MemoryEventStore, ReplayError, SharedEventLog, StoreFuture,
+    StoredEvent,
+};
 
 /// Appends one entry (ARGV[3], which starts `<stream>:<seq>:`) to the log KEYS[1] and updates the
 /// marks in KEYS[2]: `l<stream>` the last seq, `e<stream>` the highest seq dropped (or skipped: a
@@ -82,24 +84,16 @@ enum Op {
 /// SSE event logs in Redis under `<prefix>events:<session>` (a list) and
 /// `<prefix>eventmarks:<session>` (a hash).
 ///
-/// [`append`](EventStore::append) must not block, so it records the event in a local
-/// [`MemoryEventStore`] (which serves resumptions of streams still open on this instance) and queues
-/// it for a background writer that appends it to Redis in order. Resumptions of other streams
-/// ([`replay_shared`](EventStore::replay_shared)) read Redis. Per session at most
-/// [`max_events_per_session`](super::RedisOptions::max_events_per_session) events and
-/// [`max_event_bytes_per_session`](super::RedisOptions::max_event_bytes_per_session) bytes are kept
-/// (the oldest are dropped first, and a resumption before them gets 410), and both keys expire
-/// after the idle timeout without a new event.
-pub struct RedisEventStore {
-    redis: RedisStore,
-    local: MemoryEventStore,
-    /// When each session in `local` last got an event, and when `local` was last swept of
-    /// sessions idle for longer than `idle` (ended elsewhere, so never removed here).
-    touched: Mutex<(HashMap<String, Instant>, Instant)>,
-    idle: Duration,
-    queue: mpsc::Sender<Op>,
-    replay: Script,
-}
+/// A [`LocalCopyEventStore`] over Redis: [`append`](EventStore::append) must not block, so it
+/// records the event in the local copy (which serves resumptions of streams still open on this
+/// instance) and queues it for a background writer that appends it to Redis in order.
+/// Resumptions of other streams ([`replay_shared`](EventStore::replay_shared)) read Redis. Per
+/// session at most [`max_events_per_session`](super::RedisOptions::max_events_per_session) events
+/// and [`max_event_bytes_per_session`](super::RedisOptions::max_event_bytes_per_session) bytes are
+/// kept, in Redis and in the local copy (the oldest are dropped first, and a resumption before
+/// them gets 410); both keys expire after the idle timeout without a new event, and the local
+/// copy of a session is dropped a little later.
+pub struct RedisEventStore(LocalCopyEventStore<RedisEventLog>);
 
 impl RedisEventStore {
     /// A store whose logs expire `idle` (plus refresh slack) after their last event. Spawns the
@@ -109,36 +103,23 @@ impl RedisEventStore {
         let o = redis.options();
         let local = MemoryEventStore::new(o.max_events_per_session, o.max_event_bytes_per_session);
         tokio::spawn(write(redis.clone(), ttl_ms(idle), rx));
-        RedisEventStore {
+        let log = RedisEventLog {
             redis,
-            local,
-            touched: Mutex::new((HashMap::new(), Instant::now())),
-            idle: idle + idle / 8,
             queue,
             replay: Script::new(REPLAY),
-        }
+        };
+        RedisEventStore(LocalCopyEventStore::new(log, local).forget_idle_after(idle + idle / 8))
     }
+}
 
-    /// Notes that `session` got an event, and now and then forgets local logs left idle.
-    fn touch(&self, session: &str) {
-        let now = Instant::now();
-        let mut t = self.touched.lock();
-        t.0.insert(session.to_owned(), now);
-        if now.duration_since(t.1) < self.idle / 8 {
-            return;
-        }
-        t.1 = now;
-        let idle = self.idle;
-        let local = &self.local;
-        t.0.retain(|s, at| {
-            let keep = now.duration_since(*at) <= idle;
-            if !keep {
-                local.remove_session(s);
-            }
-            keep
-        });
-    }
+/// The shared half of a [`RedisEventStore`]: the writer's queue and the replay script.
+struct RedisEventLog {
+    redis: RedisStore,
+    queue: mpsc::Sender<Op>,
+    replay: Script,
+}
 
+impl RedisEventLog {
     fn enqueue(&self, op: Op) {
         if self.queue.try_send(op).is_err() {
             tracing::error!("Redis event store: the write queue is full; an event is not shared");
@@ -197,8 +178,14 @@ impl RedisEventStore {
 impl fmt::Debug for RedisEventStore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RedisEventStore")
-            .field("local", &self.local)
+            .field("local", self.0.local())
             .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for RedisEventLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisEventLog").finish_non_exhaustive()
     }
 }
 
@@ -281,23 +268,12 @@ async fn write(redis: RedisStore, ttl_ms: u64, mut rx: mpsc::Receiver<Op>) {
     }
 }
 
-impl EventStore for RedisEventStore {
-    fn append(&self, session: &str, event: StoredEvent) {
-        self.local.append(session, event.clone());
-        self.touch(session);
-        self.enqueue(Op::Append(session.to_owned(), event));
+impl SharedEventLog for RedisEventLog {
+    fn append(&self, session: &str, event: &StoredEvent) {
+        self.enqueue(Op::Append(session.to_owned(), event.clone()));
     }
 
-    fn replay(
-        &self,
-        session: &str,
-        stream: u64,
-        after: u64,
-    ) -> Result<Vec<StoredEvent>, ReplayError> {
-        self.local.replay(session, stream, after)
-    }
-
-    fn replay_shared<'a>(
+    fn replay<'a>(
         &'a self,
         session: &'a str,
         stream: u64,
@@ -330,9 +306,35 @@ impl EventStore for RedisEventStore {
     }
 
     fn remove_session(&self, session: &str) {
-        self.local.remove_session(session);
-        self.touched.lock().0.remove(session);
         self.enqueue(Op::Remove(session.to_owned()));
+    }
+}
+
+impl EventStore for RedisEventStore {
+    fn append(&self, session: &str, event: StoredEvent) {
+        self.0.append(session, event);
+    }
+
+    fn replay(
+        &self,
+        session: &str,
+        stream: u64,
+        after: u64,
+    ) -> Result<Vec<StoredEvent>, ReplayError> {
+        self.0.replay(session, stream, after)
+    }
+
+    fn replay_shared<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        after: u64,
+    ) -> StoreFuture<'a, Result<Vec<StoredEvent>, ReplayError>> {
+        self.0.replay_shared(session, stream, after)
+    }
+
+    fn remove_session(&self, session: &str) {
+        self.0.remove_session(session);
     }
 }
 

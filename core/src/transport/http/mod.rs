@@ -36,6 +36,7 @@ pub(crate) mod fuzzing;
 mod headers;
 mod input;
 mod legacy_sse;
+mod local_copy;
 mod media;
 mod narrowed;
 mod relay;
@@ -52,6 +53,7 @@ mod streams;
 
 pub use config::{HttpServerConfig, MIN_HEADER_BYTES};
 pub use endpoint::{Exchange, ExchangeRequest, HttpEndpoint, ResponseBody};
+pub use local_copy::{LocalCopyEventStore, SharedEventLog};
 pub use relay::{Deliver, MessageRelay};
 pub use server::{HttpServerHandle, serve_http};
 pub use session_store::{
