@@ -913,6 +913,27 @@ enum mcp_status mcp_client_builder_connect_http(struct mcp_client_builder *build
                                                 struct mcp_client **client_out,
                                                 struct mcp_error **error_out);
 
+// The client's answer (an `ElicitResult` as JSON text) to the form elicitation this handler asked
+// under `key` with `requested_schema` (the JSON Schema it sent as `requestedSchema`), checked
+// against that schema, written to `*answer_out` (free it with `mcp_string_free`). The same in both
+// eras and in tasks; `mcp_request_input_responses` gives the answers unchecked.
+//
+// `MCP_STATUS_NOT_FOUND` when there is no answer under `key` (yet: the first round);
+// `MCP_STATUS_RPC_ERROR` with `*error_out` (when not NULL) when the answer does not fit: code
+// -32602 (invalid params) for a malformed `ElicitResult` or accepted `content` that does not match
+// the schema, -32603 when `requested_schema` is not a schema that compiles. The handler answers
+// with that error (`mcp_responder_error` with `mcp_error_code` and `mcp_error_message`), as the
+// SDKs' servers do, or asks again. A declined or cancelled answer is not checked. Also
+// `MCP_STATUS_NULL_PARAMETER`, `MCP_STATUS_INVALID_UTF8` and `MCP_STATUS_INVALID_JSON`
+// (`requested_schema`) for bad arguments. `key` and `requested_schema` are read during the call.
+enum mcp_status mcp_request_elicitation_answer(const struct mcp_request *request,
+                                               const char *key,
+                                               size_t key_len,
+                                               const char *requested_schema,
+                                               size_t requested_schema_len,
+                                               struct mcp_string **answer_out,
+                                               struct mcp_error **error_out);
+
 // The kind of failure (never `MCP_STATUS_OK`); `MCP_STATUS_NULL_PARAMETER` when `error` is NULL.
 enum mcp_status mcp_error_status(const struct mcp_error *error);
 

@@ -35,6 +35,7 @@ pub mod client_config;
 pub mod client_http;
 mod client_http_settings;
 mod config_change;
+pub mod elicitation_answer;
 pub mod error;
 pub mod event_store;
 mod fd_stream;

@@ -151,6 +151,9 @@ static void dropper(void *ud, const mcp_request *req, mcp_responder *r) {
   mcp_responder_free(r); /* unanswered: the client gets an internal error */
 }
 
+/* The form `ask` sends, and checks its answer against. */
+#define NAME_FORM "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}"
+
 static void ask(void *ud, const mcp_request *req, mcp_responder *r) {
   (void)ud;
   mcp_str answers = mcp_request_input_responses(req);
@@ -158,14 +161,40 @@ static void ask(void *ud, const mcp_request *req, mcp_responder *r) {
     OK(mcp_responder_input_required(
         r,
         S("{\"name\":{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\","
-          "\"message\":\"Your name?\",\"requestedSchema\":{\"type\":\"object\","
-          "\"properties\":{\"name\":{\"type\":\"string\"}}}}}}"),
+          "\"message\":\"Your name?\",\"requestedSchema\":" NAME_FORM "}}}"),
         S("round-1")));
   } else {
     CHECK(strcmp(mcp_request_state(req).data, "round-1") == 0);
     /* Legacy: the engine asked the client itself and calls again (round 1); modern: the client
      * retried with a new request (round 0). */
     CHECK(mcp_request_round(req) == (mcp_request_era(req) == MCP_ERA_LEGACY ? 1u : 0u));
+    /* The answer checked against the schema asked with; against another one it is -32602. */
+    mcp_string *checked = NULL;
+    mcp_error *err = NULL;
+    OK(mcp_request_elicitation_answer(req, S("name"), S(NAME_FORM), &checked, &err));
+    CHECK(strstr(mcp_string_data(checked), "\"Ada\"") != NULL && err == NULL);
+    mcp_string_free(checked);
+    checked = NULL;
+    EXPECT(MCP_STATUS_RPC_ERROR,
+           mcp_request_elicitation_answer(
+               req, S("name"),
+               S("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"integer\"}}}"),
+               &checked, &err));
+    CHECK(checked == NULL && mcp_error_code(err) == -32602);
+    CHECK(strstr(mcp_error_message(err).data, "\"name\"") != NULL);
+    mcp_error_free(err);
+    err = NULL;
+    EXPECT(MCP_STATUS_RPC_ERROR, mcp_request_elicitation_answer(req, S("name"),
+                                                                S("{\"type\":\"nope\"}"),
+                                                                &checked, &err));
+    CHECK(mcp_error_code(err) == -32603);
+    mcp_error_free(err);
+    EXPECT(MCP_STATUS_NOT_FOUND,
+           mcp_request_elicitation_answer(req, S("other"), S(NAME_FORM), &checked, NULL));
+    EXPECT(MCP_STATUS_INVALID_JSON,
+           mcp_request_elicitation_answer(req, S("name"), S("{"), &checked, NULL));
+    EXPECT(MCP_STATUS_NULL_PARAMETER,
+           mcp_request_elicitation_answer(req, S("name"), S(NAME_FORM), NULL, NULL));
     char buf[2048];
     snprintf(buf, sizeof buf,
              "{\"content\":[{\"type\":\"text\",\"text\":\"answered\"}],"
