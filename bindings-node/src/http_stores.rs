@@ -289,10 +289,14 @@ pub(crate) fn apply(
         config.session_store = Arc::new(JsSessionStore(js.clone()));
     }
     if events {
-        config.event_store = Arc::new(LocalCopyEventStore::new(
-            JsEventLog(js),
-            MemoryEventStore::default(),
-        ));
+        // Local copies of sessions idle past the session timeout are dropped, as the Redis store
+        // drops them (a session that ended on another instance would otherwise stay here for good);
+        // a later resume of one reads the JS store.
+        let idle = config.session_idle_timeout;
+        config.event_store = Arc::new(
+            LocalCopyEventStore::new(JsEventLog(js), MemoryEventStore::default())
+                .forget_idle_after(idle + idle / 8),
+        );
     }
     Ok(())
 }
