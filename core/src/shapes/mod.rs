@@ -100,12 +100,12 @@ pub(crate) fn result(
     method: &str,
     result: &mut Value,
 ) -> Result<(), Unexpressible> {
-    if method == "tools/call" && text_only_tool_result(result) {
-        return Ok(());
-    }
     let Some(w) = walker(version) else {
         return Ok(());
     };
+    if method == "tools/call" && text_only_tool_result(result) {
+        return Ok(());
+    }
     let Some(schema) = w.spec.result_schema(method) else {
         return Ok(());
     };

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use parking_lot::Mutex;
+use parking_lot::RwLock;
 use serde_json::Value;
 
 use super::union::Leaf;
@@ -40,7 +40,7 @@ pub(crate) struct Spec {
     /// a legacy message flattens the same few unions for every value). Each is allocated once and
     /// kept for the life of the process, as the definitions are; there are a few dozen union nodes
     /// in a revision.
-    unions: Mutex<BTreeMap<usize, &'static Leaves>>,
+    unions: RwLock<BTreeMap<usize, &'static Leaves>>,
 }
 
 /// The legacy revisions whose schema is embedded, oldest first. `core/spec/` links to the
@@ -74,7 +74,7 @@ pub(crate) fn spec(revision: &str) -> Option<&'static Spec> {
             revision,
             tables,
             parsed: tables.defs.iter().map(|_| OnceLock::new()).collect(),
-            unions: Mutex::new(BTreeMap::new()),
+            unions: RwLock::new(BTreeMap::new()),
         }
     }))
 }
@@ -98,13 +98,17 @@ impl Spec {
         if node.get("anyOf").is_none() && node.get("oneOf").is_none() {
             return None;
         }
-        let mut unions = self.unions.lock();
-        let leaves = unions.entry(address(node)).or_insert_with(|| {
-            let mut leaves = Vec::new();
-            self.flatten(node, None, &mut leaves, 0);
-            Box::leak(Box::new(leaves))
-        });
-        Some(*leaves)
+        if let Some(leaves) = self.unions.read().get(&address(node)) {
+            return Some(*leaves);
+        }
+        let mut leaves = Vec::new();
+        self.flatten(node, None, &mut leaves, 0);
+        // Two threads may have flattened the same node: the first one's leaves are kept.
+        let mut unions = self.unions.write();
+        let kept = unions
+            .entry(address(node))
+            .or_insert_with(|| Box::leak(Box::new(leaves)));
+        Some(*kept)
     }
 
     /// The non-union members of a union, flattened, with the definition name each came from.
