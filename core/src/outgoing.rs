@@ -78,6 +78,11 @@ impl Sink {
         self.0.send(msg)
     }
 
+    /// Whether this is [`Sink::discard`]: nothing sent here reaches anyone.
+    pub(crate) fn discards(&self) -> bool {
+        Arc::ptr_eq(&self.0, &Sink::discard().0)
+    }
+
     /// See [`Outbound::close_stream`].
     pub fn close_stream(&self) -> bool {
         self.0.close_stream()

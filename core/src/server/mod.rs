@@ -35,7 +35,8 @@
 //! types refer to each other, so they are defined together, without behaviour); `context`,
 //! `connection`, `capabilities` and `registry` add the accessors the stages read it with.
 //! `builder`, `handlers`, `typed` and `runtime` (registration, at build time and at runtime) sit
-//! above the pipeline.
+//! above the pipeline; `session_notifier` (a handler's handle on its legacy session, to notify it
+//! after the request) reads only `state` and `context`.
 
 mod admit;
 mod answer;
@@ -63,6 +64,7 @@ mod responder;
 mod route;
 mod runtime;
 mod session;
+mod session_notifier;
 mod skills;
 mod state;
 pub mod tasks;
@@ -85,6 +87,7 @@ pub use registry::{
     Handler, PromptEntry, ResourceEntry, TemplateEntry, ToolEntry, UriMatcher, Validator,
 };
 pub use session::Session;
+pub use session_notifier::{ELICITATION_COMPLETE, SessionNotifier, SessionNotifyError};
 pub use state::{ChangeHook, Server, WeakServer};
 #[cfg(feature = "schemars")]
 pub use typed::{Json, ToolDef, ToolOutput, derive_schema};

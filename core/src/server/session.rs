@@ -45,6 +45,7 @@ impl Session {
                 inflight: Mutex::new(HashMap::new()),
                 outgoing: Mutex::new(HashMap::new()),
                 answers_closed: AtomicBool::new(false),
+                closed: AtomicBool::new(false),
                 answering: AtomicUsize::new(0),
                 next_out_id: AtomicI64::new(1),
                 assume_legacy,
@@ -280,6 +281,7 @@ impl Session {
 
     /// Cancels everything in flight and drops this connection's subscriptions (the transport closed).
     pub fn close(&self) {
+        self.shared.closed.store(true, Ordering::SeqCst);
         let flags: Vec<CancelFlag> = self
             .shared
             .inflight

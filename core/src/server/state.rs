@@ -175,6 +175,9 @@ pub(crate) struct SessionShared {
     /// Set once the peer can no longer answer (its input to us ended): server-to-client requests then
     /// fail at once instead of waiting out `client_request_timeout`.
     pub(super) answers_closed: AtomicBool,
+    /// Set by `Session::close`: the transport is gone, so a [`SessionNotifier`](super::SessionNotifier)
+    /// still holding the connection refuses to send on it.
+    pub(crate) closed: AtomicBool,
     /// Whether requests without `_meta` may be served as legacy 2025-03-26 when no session exists
     /// (HTTP without an `MCP-Protocol-Version` header).
     pub(crate) assume_legacy: Option<ProtocolVersion>,

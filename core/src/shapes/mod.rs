@@ -34,6 +34,7 @@ mod spec;
 #[cfg(test)]
 mod tests;
 mod union;
+mod valid;
 mod walk;
 
 use serde_json::Value;
@@ -183,6 +184,60 @@ pub(crate) fn notification(
     };
     w.fit(schema, params)
         .map_err(|r| refuse(what(), version, r))
+}
+
+/// Why a notification a handler addresses to its session (`server::session_notifier`) is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SessionRefusal {
+    /// The revision defines no server notification of that method.
+    Unknown,
+    /// The params do not fit the revision's schema: what is wrong, and where.
+    Invalid(String),
+}
+
+/// Fits the params of the server notification `method`, which a handler sends on its own, to
+/// `version` (as [`notification`] does) and then checks them against the revision's schema
+/// (`valid`): unlike the engine's own notifications, which are only ever fitted, these come from
+/// outside the engine, so a value the schema does not allow is refused rather than sent.
+pub(crate) fn session_notification(
+    version: &ProtocolVersion,
+    method: &str,
+    params: Option<&mut Value>,
+) -> Result<(), SessionRefusal> {
+    let Some(w) = walker(version) else {
+        return Ok(());
+    };
+    let Some(def) = w.spec.notification(method) else {
+        return Err(SessionRefusal::Unknown);
+    };
+    let invalid = |r: Refusal| {
+        SessionRefusal::Invalid(
+            refuse(format!("the notification {method}"), version, r).to_string(),
+        )
+    };
+    let schema = def.pointer("/properties/params");
+    let Some(params) = params else {
+        let required = def
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|k| k == "params"));
+        return match required {
+            true => Err(invalid(Refusal::new(
+                "it has required params, and none were given",
+            ))),
+            false => Ok(()),
+        };
+    };
+    if !params.is_object() {
+        return Err(invalid(
+            Refusal::new("params must be an object").at("params"),
+        ));
+    }
+    let Some(schema) = schema else {
+        return Ok(());
+    };
+    w.fit(schema, params).map_err(|r| invalid(r.at("params")))?;
+    valid::check(w.spec, schema, params).map_err(|r| invalid(r.at("params")))
 }
 
 /// Whether the (object or union of objects) `schema` defines property `key`.

@@ -203,8 +203,13 @@ impl Spec {
 
     /// The schema of the params of the server notification `method`; `None` if the revision lacks it.
     pub(crate) fn notification_params(&'static self, method: &str) -> Option<&'static Value> {
-        let def = self.def(lookup(self.tables.notifications, method)?)?;
+        let def = self.notification(method)?;
         Some(def.pointer("/properties/params").unwrap_or(&Value::Null))
+    }
+
+    /// The definition of the server notification `method`; `None` if the revision lacks it.
+    pub(crate) fn notification(&'static self, method: &str) -> Option<&'static Value> {
+        self.def(lookup(self.tables.notifications, method)?)
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod fixture;
 pub mod harness;
 pub mod inprocess;
+pub mod notifier;
 pub mod strict;
 pub mod tap;
 pub mod wire;
