@@ -87,6 +87,9 @@ typedef enum mcp_status {
   // array, `structuredContent` that violates the tool's `outputSchema`); the client was answered
   // with an internal error (-32603) carrying the same reason.
   MCP_STATUS_INVALID_RESULT = 16,
+  // The request belongs to no session (`mcp_request_session`): a 2026-07-28 request (that
+  // revision has no sessions), or a legacy request served without one.
+  MCP_STATUS_NO_SESSION = 17,
 } mcp_status;
 
 // The protocol era of a request.
@@ -275,6 +278,11 @@ typedef struct mcp_server_builder mcp_server_builder;
 // shutdown grace, results not cacheable). A plain value: use it from one thread at a time; applying
 // it copies it, so it may be freed or changed afterwards.
 typedef struct mcp_server_config mcp_server_config;
+
+// A handle on one legacy session (`mcp_request_session`). Owned by the caller, independent of the
+// request it was taken from; release it with `mcp_session_free`. It does not keep an ended session
+// alive. Any thread.
+typedef struct mcp_session mcp_session;
 
 // A skill being put together: its `SKILL.md` and the other files of its directory. Single-threaded:
 // use it from one thread at a time. `mcp_server_builder_add_skill` consumes its contents; free the
@@ -2080,6 +2088,45 @@ enum mcp_status mcp_server_remove_resource(const struct mcp_server *server,
 enum mcp_status mcp_server_notify_resource_updated(const struct mcp_server *server,
                                                    const char *uri,
                                                    size_t uri_len);
+
+// Writes to `*session_out` a handle on the legacy session `request` came in on (stdio, a
+// Streamable HTTP session, a 2024-11-05 HTTP+SSE session), valid after the request is answered and
+// its responder freed. Fails with `MCP_STATUS_NO_SESSION` for a 2026-07-28 request (that revision
+// has no sessions) and for a legacy request served without a session; the `mcp_error` written to
+// `*error_out` (may be NULL) says which. Any thread, while the request is valid.
+enum mcp_status mcp_request_session(const struct mcp_request *request,
+                                    struct mcp_session **session_out,
+                                    struct mcp_error **error_out);
+
+// Sends the server notification `method` to the session, with `params_json` (a JSON object; NULL
+// with length 0 for none). Properties the session's revision does not define are dropped, as from
+// every message the engine sends; then the params must be valid for that revision's schema.
+// Fails with `MCP_STATUS_INVALID_ARGUMENT` when the revision has no server notification `method`
+// or the params do not fit it (the `mcp_error` names the property and the rule),
+// `MCP_STATUS_INVALID_JSON` for params that do not parse, and `MCP_STATUS_TRANSPORT` once the
+// session has ended. Any thread.
+enum mcp_status mcp_session_notify(const struct mcp_session *session,
+                                   const char *method,
+                                   size_t method_len,
+                                   const char *params_json,
+                                   size_t params_len,
+                                   struct mcp_error **error_out);
+
+// Sends `notifications/elicitation/complete` for the URL-mode elicitation `elicitation_id`
+// (2025-11-25): the out-of-band interaction it asked for has finished. Fails with
+// `MCP_STATUS_INVALID_ARGUMENT` unless the client declared the `elicitation.url` capability and
+// the session's revision has the notification, and with `MCP_STATUS_TRANSPORT` once the session
+// has ended. Any thread.
+enum mcp_status mcp_session_elicitation_complete(const struct mcp_session *session,
+                                                 const char *elicitation_id,
+                                                 size_t elicitation_id_len,
+                                                 struct mcp_error **error_out);
+
+// Whether the session is still open (a later send may still find it ended). False for NULL.
+bool mcp_session_is_open(const struct mcp_session *session);
+
+// Frees the handle (the session itself is unaffected). NULL is ignored. Any thread.
+void mcp_session_free(struct mcp_session *session);
 
 // Creates a skill from the text of its `SKILL.md` (`skill_md_len` bytes of UTF-8, copied), whose
 // YAML frontmatter (between `---` lines at the top) must give a `name` (1-64 of a-z, 0-9 and `-`,

@@ -44,6 +44,9 @@ pub enum mcp_status {
     /// array, `structuredContent` that violates the tool's `outputSchema`); the client was answered
     /// with an internal error (-32603) carrying the same reason.
     MCP_STATUS_INVALID_RESULT = 16,
+    /// The request belongs to no session (`mcp_request_session`): a 2026-07-28 request (that
+    /// revision has no sessions), or a legacy request served without one.
+    MCP_STATUS_NO_SESSION = 17,
 }
 
 /// A static, NUL-terminated English description of `status`; never NULL, never freed. Any thread.
@@ -69,6 +72,7 @@ pub extern "C" fn mcp_status_describe(status: mcp_status) -> *const c_char {
             b"a blocking call was made on a library thread (from a callback)\0"
         }
         mcp_status::MCP_STATUS_INVALID_RESULT => b"the handler's result was invalid\0",
+        mcp_status::MCP_STATUS_NO_SESSION => b"the request belongs to no session\0",
     };
     s.as_ptr().cast()
 }

@@ -246,6 +246,7 @@ fn every_status_has_a_static_description() {
         mcp_status::MCP_STATUS_INVALID_ARGUMENT,
         mcp_status::MCP_STATUS_NOT_FOUND,
         mcp_status::MCP_STATUS_INVALID_RESULT,
+        mcp_status::MCP_STATUS_NO_SESSION,
     ] {
         // SAFETY: descriptions are static NUL-terminated strings.
         let d = unsafe { CStr::from_ptr(mcp_status_describe(s)) };

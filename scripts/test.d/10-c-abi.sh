@@ -25,7 +25,9 @@
 # (the endpoint mounted in a host's own web server, driven through mcp_http_endpoint_handle: a
 # client header and the host's principal reach a handler, SSE chunks through the callbacks,
 # abandoning mid-call cancels the handler, bad inputs) and tests/c/statuses.c (every status a call
-# returns, each provoked by a real call, printed as the header's examples print it). Then the
+# returns, each provoked by a real call, printed as the header's examples print it) and
+# tests/c/session.c (a handler's handle on its legacy session: notifications after the answer,
+# exact on the wire, and each refusal). Then the
 # release library (built here, or scripts/dist.sh's C bundle named by C_ABI_RELEASE_BUNDLE): the C tests under valgrind with its default flags (no suppressions; "possibly
 # lost" counts). Installs cbindgen into .tools/cargo, and pkg-config, cmake and valgrind (apt), only
 # when missing.
@@ -80,7 +82,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis hosts endpoint statuses; do
+for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis hosts endpoint statuses session; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -106,6 +108,7 @@ step "run plain"
 "$work/bin/resource_server"
 "$work/bin/connect_fds"
 "$work/bin/statuses"
+"$work/bin/session"
 "$work/bin/multi_instance"
 "$work/bin/tasks"
 "$work/bin/skills"
@@ -129,6 +132,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/resource_server-asan"
 "$work/bin/connect_fds-asan"
 "$work/bin/statuses-asan"
+"$work/bin/session-asan"
 "$work/bin/multi_instance-asan"
 "$work/bin/tasks-asan"
 "$work/bin/skills-asan"
@@ -162,6 +166,7 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/resource_server"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/connect_fds"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/statuses"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/session"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/multi_instance"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/tasks"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/skills"

@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "lines.h"
 
 static const char call[] =
     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\","
@@ -29,20 +30,6 @@ static void echo(void *ud, const mcp_request *req, mcp_responder *r) {
   mcp_string_free(text);
   OK(mcp_responder_result(r, buf, (size_t)n));
   mcp_responder_free(r);
-}
-
-/* Reads one line from `fd` within 10 s into `buf`. */
-static void read_line(int fd, char *buf, size_t cap) {
-  size_t len = 0;
-  long deadline = now_ms() + 10000;
-  while (len + 1 < cap) {
-    struct pollfd p = {fd, POLLIN, 0};
-    CHECK(poll(&p, 1, (int)(deadline - now_ms())) == 1);
-    ssize_t n = read(fd, buf + len, 1);
-    CHECK(n == 1);
-    if (buf[len++] == '\n') break;
-  }
-  buf[len] = '\0';
 }
 
 static void round_trip(mcp_server *s, mcp_runtime *rt, int serve_in, int serve_out, int to_server,

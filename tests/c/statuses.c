@@ -18,7 +18,7 @@
 #include "check.h"
 #include "clock.h"
 
-#define LAST_STATUS MCP_STATUS_INVALID_RESULT
+#define LAST_STATUS MCP_STATUS_NO_SESSION
 
 static bool seen[LAST_STATUS + 1];
 
@@ -90,6 +90,18 @@ static void misshaped(void *ud, const mcp_request *req, mcp_responder *r) {
   err = NULL;
   st = mcp_responder_result_checked(r, MCP_LIT("{\"structuredContent\":{\"n\":2}}"), &err);
   printed("result_checked (again)", MCP_STATUS_ALREADY_USED, st, err);
+  mcp_responder_free(r);
+}
+
+/* Asks for the session of its (2026-07-28) request: MCP_STATUS_NO_SESSION. */
+static void sessionless(void *ud, const mcp_request *req, mcp_responder *r) {
+  (void)ud;
+  mcp_session *session = NULL;
+  mcp_error *err = NULL;
+  mcp_status st = mcp_request_session(req, &session, &err);
+  printed("session of a modern call", MCP_STATUS_NO_SESSION, st, err);
+  CHECK(session == NULL);
+  OK(mcp_responder_result(r, MCP_LIT("{\"content\":[]}")));
   mcp_responder_free(r);
 }
 
@@ -185,6 +197,8 @@ int main(void) {
                                  hold, NULL, NULL));
   OK(mcp_server_builder_add_tool(b, MCP_LIT("{\"name\":\"reenter\",\"inputSchema\":{\"type\":\"object\"}}"),
                                  reenter, NULL, NULL));
+  OK(mcp_server_builder_add_tool(b, MCP_LIT("{\"name\":\"sessionless\",\"inputSchema\":{\"type\":\"object\"}}"),
+                                 sessionless, NULL, NULL));
   OK(mcp_server_builder_add_tool(
       b,
       MCP_LIT("{\"name\":\"misshaped\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":"
@@ -220,6 +234,9 @@ int main(void) {
   printed("call past its timeout", MCP_STATUS_TIMEOUT, st, err);
   err = NULL;
   OK(mcp_client_call_tool(g_client, MCP_LIT("reenter"), NULL, 0, &out, &err));
+  mcp_string_free(out);
+  err = NULL;
+  OK(mcp_client_call_tool(g_client, MCP_LIT("sessionless"), NULL, 0, &out, &err));
   mcp_string_free(out);
   err = NULL;
   st = mcp_client_call_tool(g_client, MCP_LIT("misshaped"), NULL, 0, &out, &err);
