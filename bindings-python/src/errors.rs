@@ -1,6 +1,7 @@
 //! The one place where engine errors become Python exceptions (classes defined in `libmcp.errors`).
 
 use libmcp::Error;
+use libmcp::server::SessionNotifyError;
 use pyo3::prelude::*;
 
 use crate::convert::to_py;
@@ -15,6 +16,7 @@ pyo3::import_exception!(libmcp.errors, Cancelled);
 pyo3::import_exception!(libmcp.errors, AuthError);
 pyo3::import_exception!(libmcp.errors, InvalidArgument);
 pyo3::import_exception!(libmcp.errors, DefinitionError);
+pyo3::import_exception!(libmcp.errors, NoSessionError);
 
 /// The exception for an engine error.
 pub fn to_pyerr(py: Python<'_>, error: Error) -> PyErr {
@@ -39,5 +41,15 @@ pub fn to_pyerr(py: Python<'_>, error: Error) -> PyErr {
         Error::InvalidDefinitions(_) | Error::InvalidConfig(_) => DefinitionError::new_err(detail),
         Error::InvalidArgument(_) => InvalidArgument::new_err(detail),
         other => McpError::new_err(other.to_string()),
+    }
+}
+
+/// The exception for a refusal of a session notifier: no session (`NoSessionError`), the session
+/// ended (`ConnectionClosed`), or a bad method, params or undeclared capability (`InvalidArgument`).
+pub fn session_error(e: &SessionNotifyError) -> PyErr {
+    match e {
+        SessionNotifyError::NoSession(_) => NoSessionError::new_err(e.to_string()),
+        SessionNotifyError::SessionClosed => ConnectionClosed::new_err(e.to_string()),
+        _ => InvalidArgument::new_err(e.to_string()),
     }
 }

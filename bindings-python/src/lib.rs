@@ -17,6 +17,7 @@ mod request;
 mod resource;
 mod runtime;
 mod server;
+mod session_notifier;
 mod shared;
 mod subscription;
 mod task;
@@ -34,6 +35,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<endpoint::ResponseStream>()?;
     m.add_class::<request::Request>()?;
     m.add_class::<request::Input>()?;
+    m.add_class::<session_notifier::SessionNotifier>()?;
     m.add_class::<client::Client>()?;
     m.add_class::<client::InputReply>()?;
     m.add_class::<task::Task>()?;

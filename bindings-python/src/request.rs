@@ -254,6 +254,15 @@ impl Request {
         Ok(self.ctx.log(level, logger, from_py(data)?))
     }
 
+    /// A handle on the legacy session of this request, to notify it after the request is
+    /// answered; raises `NoSessionError` for a 2026-07-28 request or one served without a session.
+    fn session_notifier(&self) -> PyResult<crate::session_notifier::SessionNotifier> {
+        self.ctx
+            .session_notifier()
+            .map(crate::session_notifier::SessionNotifier)
+            .map_err(|e| crate::errors::session_error(&e))
+    }
+
     /// Closes the response stream while the request keeps running (resumable HTTP sessions only;
     /// the client reconnects for the rest); False, doing nothing, elsewhere.
     fn close_stream(&self) -> bool {

@@ -19,6 +19,7 @@ __all__ = [
     "Request",
     "ResponseStream",
     "Server",
+    "SessionNotifier",
     "Stopper",
     "Subscription",
     "Task",
@@ -146,6 +147,17 @@ class InputRequired:
         """The state to get back on the retry."""
 
 @final
+class SessionNotifier:
+    """A handle on the legacy session of a request (``Request.session_notifier()``)."""
+
+    @property
+    def protocol_version(self) -> str: ...
+    @property
+    def is_open(self) -> bool: ...
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None: ...
+    def elicitation_complete(self, elicitation_id: str) -> None: ...
+
+@final
 class Request:
     """A request being served (wrapped by :class:`libmcp.Context`)."""
 
@@ -185,6 +197,7 @@ class Request:
     def cancelled(self) -> bool: ...
     def on_cancel(self, callback: Callable[[], Any]) -> None: ...
     def close_stream(self) -> bool: ...
+    def session_notifier(self) -> SessionNotifier: ...
     def progress(self, progress: float, total: float | None = None, message: str | None = None) -> bool: ...
     def log(self, level: str, data: Any, logger: str | None = None) -> bool: ...
     @property

@@ -8,7 +8,7 @@ from .http_request import Headers, HttpRequest
 from .model import McpObject, wrap
 
 if TYPE_CHECKING:
-    from ._native import Request
+    from ._native import Request, SessionNotifier
     from .session import Session
     from .auth import AuthInfo
     from .server import Server
@@ -111,6 +111,14 @@ class Context:
     def mcp_server(self) -> Server | None:
         """The server serving the request (the official SDK 2.x name)."""
         return self._server
+
+    def session_notifier(self) -> SessionNotifier:
+        """A handle on the legacy session of this request (stdio, a Streamable HTTP session), kept
+        after the request is answered to send that session a server notification:
+        ``notify(method, params=None)``, ``elicitation_complete(elicitation_id)``, ``is_open``.
+        Raises ``NoSessionError`` for a 2026-07-28 request (that revision has no sessions) or a
+        legacy one served without a session."""
+        return self._request.session_notifier()
 
     @property
     def session(self) -> Session:

@@ -13,6 +13,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidToken",
     "McpError",
+    "NoSessionError",
     "ProtocolError",
     "ProtocolViolation",
     "RequestTimeout",
@@ -81,6 +82,11 @@ class InvalidArgument(McpError, ValueError):
 
 class DefinitionError(InvalidArgument):
     """A tool, resource, template or prompt definition (or the server's configuration) is invalid."""
+
+
+class NoSessionError(McpError):
+    """The request belongs to no session, so nothing can be sent to one after it: a 2026-07-28
+    request (that revision has no sessions), or a legacy request served without one."""
 
 
 class ToolError(McpError):

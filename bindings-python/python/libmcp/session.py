@@ -46,7 +46,8 @@ class Session:
     """The request's view of the client, shaped as the official SDK's ``ServerSession``
     (``ctx.session``): ``client_params``, ``client_capabilities``, ``protocol_version``,
     ``check_client_capability``, and the notifications (``send_log_message``,
-    ``send_progress_notification``, ``send_resource_updated``, ``send_*_list_changed``)."""
+    ``send_progress_notification``, ``send_resource_updated``, ``send_*_list_changed``,
+    ``send_elicit_complete``)."""
 
     __slots__ = ("_ctx",)
 
@@ -99,6 +100,16 @@ class Session:
 
     async def send_prompt_list_changed(self) -> None:
         self._server()._native.notify_list_changed("prompts")
+
+    async def send_elicit_complete(self, elicitation_id: str, related_request_id: Any = None) -> None:
+        """Sends ``notifications/elicitation/complete`` for the URL-mode elicitation
+        ``elicitation_id`` (2025-11-25) to the session of this request, also after the request was
+        answered. It goes where the session's messages that belong to no request go (the
+        standalone GET stream on Streamable HTTP), whatever ``related_request_id`` says. Raises
+        ``NoSessionError`` in the 2026-07-28 era (no sessions), ``InvalidArgument`` unless the
+        client declared ``elicitation.url`` (and its revision has the notification), and
+        ``ConnectionClosed`` once the session has ended."""
+        self._ctx.session_notifier().elicitation_complete(elicitation_id)
 
     def _server(self) -> Any:
         server = self._ctx.fastmcp
