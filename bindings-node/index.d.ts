@@ -235,6 +235,21 @@ export declare class NativeSubscription {
   close(): Promise<void>
 }
 
+/** A handle on one legacy session (see `requestSessionNotifier`). */
+export declare class SessionNotifier {
+  /** The protocol revision negotiated on the session. */
+  get protocolVersion(): string
+  /** Whether the session is still open. */
+  get isOpen(): boolean
+  /**
+   * Sends the server notification `method` with `params` (JSON text of an object; none when
+   * absent).
+   */
+  notify(method: string, params?: string | undefined | null): void
+  /** Sends `notifications/elicitation/complete` for the URL-mode elicitation `elicitation_id`. */
+  elicitationComplete(elicitationId: string): void
+}
+
 /**
  * A result of `call`: JSON text, each large string of it written as a marker and given in
  * `strings` (absent when there are none, see `large_strings.rs`).
@@ -384,6 +399,12 @@ export declare function requestReplyText(id: number, text: string): boolean
  * message as thrown); `false` if it was answered already.
  */
 export declare function requestReplyToolError(id: number, message: string): boolean
+
+/**
+ * A handle on the legacy session of pending request `id`; throws `noSession` for a 2026-07-28
+ * request or one served without a session, and an invalid argument once `id` was answered.
+ */
+export declare function requestSessionNotifier(id: number): SessionNotifier
 
 /**
  * Runs pending request `id` as a task if it may (a tool with task support, a client that takes

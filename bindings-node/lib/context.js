@@ -180,6 +180,15 @@ class Context {
     return native.requestCloseStream(this.#id)
   }
 
+  /** A handle on the legacy session of this request (stdio, a Streamable HTTP session), kept
+   * after the request is answered to send that session a server notification: `notify(method,
+   * params)`, `elicitationComplete(elicitationId)`, `isOpen`, `protocolVersion`. Throws
+   * `NoSessionError` for a 2026-07-28 request (that revision has no sessions) or a legacy one
+   * served without a session. */
+  sessionNotifier () {
+    return new SessionNotifier(translatedSync(() => native.requestSessionNotifier(this.#id)))
+  }
+
   /** Sends `notifications/progress` if the client asked for progress; `false` if not sent
    * (no progress token, or a value that does not increase). */
   progress (progress, total, message) {
@@ -191,6 +200,34 @@ class Context {
   log (level, data, logger) {
     if (!LEVELS.has(level)) throw new TypeError(`unknown log level ${JSON.stringify(level)}`)
     return translatedSync(() => native.requestLog(this.#id, level, logger ?? undefined, JSON.stringify(data ?? null)))
+  }
+}
+
+/** The addon's handle on a legacy session, its errors as the package's classes. */
+class SessionNotifier {
+  #native
+
+  constructor (n) {
+    this.#native = n
+  }
+
+  get protocolVersion () {
+    return this.#native.protocolVersion
+  }
+
+  get isOpen () {
+    return this.#native.isOpen
+  }
+
+  notify (method, params) {
+    if (typeof method !== 'string') throw new TypeError('method must be a string')
+    const text = params === undefined ? undefined : JSON.stringify(params)
+    translatedSync(() => this.#native.notify(method, text))
+  }
+
+  elicitationComplete (elicitationId) {
+    if (typeof elicitationId !== 'string') throw new TypeError('elicitationId must be a string')
+    translatedSync(() => this.#native.elicitationComplete(elicitationId))
   }
 }
 

@@ -76,6 +76,15 @@ class InvalidArgumentError extends McpError {
   }
 }
 
+/** The request belongs to no session (`ctx.sessionNotifier()`): a 2026-07-28 request (that
+ * revision has no sessions), or a legacy request served without one. */
+class NoSessionError extends McpError {
+  constructor (message, opts = {}) {
+    super(message, { kind: 'noSession', ...opts })
+    this.name = 'NoSessionError'
+  }
+}
+
 /** Thrown by an HTTP server's token verifier (`serveHttp({auth: {verifyToken}})`) for a token it
  * refuses: the client gets 401 `invalid_token` with this message as `error_description`. Any other
  * throw means the verifier could not decide, answered 503. */
@@ -99,6 +108,7 @@ const byKind = {
   timeout: TimeoutError,
   cancelled: CancelledError,
   invalidArgument: InvalidArgumentError,
+  noSession: NoSessionError,
 }
 
 /** The package error for an error thrown by the addon (other errors unchanged). */
@@ -148,6 +158,7 @@ module.exports = {
   TimeoutError,
   CancelledError,
   InvalidArgumentError,
+  NoSessionError,
   InvalidTokenError,
   fromNative,
   translated,

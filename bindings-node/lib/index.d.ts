@@ -70,6 +70,23 @@ export declare class TimeoutError extends McpError {}
 export declare class CancelledError extends McpError {}
 /** A value given to the API is invalid (definition, options). */
 export declare class InvalidArgumentError extends McpError {}
+/** The request belongs to no session (`ctx.sessionNotifier()` of a 2026-07-28 request, or of a
+ * legacy one served without a session). */
+export declare class NoSessionError extends McpError {}
+/** A handle on the legacy session of a request (`ctx.sessionNotifier()`), usable after the request
+ * was answered. Throws `TransportError` once the session ended, `InvalidArgumentError` for a method
+ * the session's revision lacks, params that do not fit it, or an undeclared capability. */
+export interface SessionNotifier {
+  /** The protocol revision negotiated on the session. */
+  readonly protocolVersion: string
+  /** Whether the session is still open. */
+  readonly isOpen: boolean
+  /** Sends the server notification `method` with `params` (none when absent). */
+  notify (method: string, params?: JsonObject): void
+  /** Sends `notifications/elicitation/complete` for the URL-mode elicitation `elicitationId`
+   * (refused unless the client declared `elicitation.url`). */
+  elicitationComplete (elicitationId: string): void
+}
 /** Thrown by a token verifier for a token it refuses (401 invalid_token); other throws are 503. */
 export declare class InvalidTokenError extends Error {
   constructor (message?: string)
@@ -128,6 +145,9 @@ export declare class Context {
   elicitationAnswer (key: string, requestedSchema: JsonObject): any
   hasClientCapability (...path: string[]): boolean
   closeStream (): boolean
+  /** A handle on the legacy session of this request, to notify it after the request is answered;
+   * throws `NoSessionError` for a 2026-07-28 request or one served without a session. */
+  sessionNotifier (): SessionNotifier
   progress (progress: number, total?: number, message?: string): boolean
   log (level: LogLevel, data: unknown, logger?: string): boolean
 }

@@ -29,4 +29,5 @@ exports.TransportError = errors.TransportError
 exports.TimeoutError = errors.TimeoutError
 exports.CancelledError = errors.CancelledError
 exports.InvalidArgumentError = errors.InvalidArgumentError
+exports.NoSessionError = errors.NoSessionError
 exports.InvalidTokenError = errors.InvalidTokenError

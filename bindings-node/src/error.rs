@@ -104,6 +104,12 @@ pub(crate) fn engine(e: Error) -> napi::Error {
     napi::Error::new(napi::Status::GenericFailure, format!("{MARK}{body}"))
 }
 
+/// An error of a kind the engine's [`ErrorKind`] does not name (`noSession`), with its message.
+pub(crate) fn of_kind(kind: &str, message: impl Into<String>) -> napi::Error {
+    let body = json!({ "kind": kind, "message": message.into() });
+    napi::Error::new(napi::Status::GenericFailure, format!("{MARK}{body}"))
+}
+
 /// An invalid value given by the JS caller.
 pub(crate) fn invalid(message: impl Into<String>) -> napi::Error {
     engine(Error::InvalidArgument(message.into()))

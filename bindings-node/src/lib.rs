@@ -26,6 +26,7 @@ mod option_values;
 mod redis;
 mod request;
 mod server;
+mod session_notifier;
 mod skills;
 mod stdio;
 mod subscription;

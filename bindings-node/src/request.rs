@@ -89,7 +89,7 @@ pub(crate) fn abandon(id: u64) {
 }
 
 /// The context of a pending request (a cheap clone), if it is still pending.
-fn context_of(id: f64) -> Option<RequestContext> {
+pub(crate) fn context_of(id: f64) -> Option<RequestContext> {
     PENDING.lock().get(&(id as u64)).map(|p| p.ctx.clone())
 }
 

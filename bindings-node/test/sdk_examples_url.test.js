@@ -2,8 +2,8 @@
 // The official TypeScript SDK's `elicitationUrlExample` (Express, the SDK's demo OAuth
 // authorization server and bearer-token middleware kept, URL elicitation) ported to libmcp by
 // changing its import lines only, run as published and as ported, driven by the SDK's client
-// through the demo's OAuth flow, and compared. One thing the example sends after its request was
-// answered the engine does not send (README.md says why): `notifications/elicitation/complete`.
+// through the demo's OAuth flow, and compared, the `notifications/elicitation/complete` the example
+// sends once the payment is confirmed (after its request was answered) included.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -28,9 +28,8 @@ async function until (check, what) {
 
 /** What the SDK client sees of the example served on `port`: the OAuth flow, the tools, the
  * -32042 errors of both tools, the payment form confirmed in the browser's place, and the
- * elicitation requests and completion notifications that reach it. `sdkRun`: the example as
- * published, which sends the payment's completion (waited for). */
-async function transcript (port, sdkRun) {
+ * elicitation requests and completion notifications that reach it (the payment's waited for). */
+async function transcript (port) {
   const url = new URL(`http://localhost:${port}/mcp`)
   const elicitations = []
   const completions = []
@@ -76,7 +75,7 @@ async function transcript (port, sdkRun) {
       body: new URLSearchParams({ session: form.searchParams.get('session'), elicitation: payment.elicitationId, cartId: 'cart-7', action: 'confirm' }),
     })
     out.confirmed = [confirm.status, /Payment Confirmed/.test(await confirm.text())]
-    if (sdkRun) await until(() => completions.includes(payment.elicitationId), 'the payment\'s completion')
+    await until(() => completions.includes(payment.elicitationId), 'the payment\'s completion')
     // The third-party-auth elicitation completes 5 s after its call: only the payment's is kept.
     out.completed = completions.filter((id) => id === payment.elicitationId).map(() => 'payment')
     out.elicitations = hide(elicitations)
@@ -91,12 +90,12 @@ test('elicitationUrlExample, ported by its import lines', { timeout: 180_000 }, 
   const original = path.join(EXAMPLES, 'elicitationUrlExample.js')
   const copy = path.join(work, 'elicitationUrlExample.mjs')
   fs.writeFileSync(copy, ported(fs.readFileSync(original, 'utf8')))
-  const [want, got] = await Promise.all([[original, true], [copy, false]].map(async ([file, sdkRun]) => {
+  const [want, got] = await Promise.all([original, copy].map(async (file) => {
     const [mcp, auth] = [await unusedPort(), await unusedPort()]
     const env = { MCP_PORT: String(mcp), MCP_AUTH_PORT: String(auth) }
     const server = await runExample([file], env, /OAuth Authorization Server listening[^]*MCP Streamable HTTP Server listening|MCP Streamable HTTP Server listening[^]*OAuth Authorization Server listening/)
     try {
-      return await transcript(mcp, sdkRun)
+      return await transcript(mcp)
     } finally {
       server.stop()
     }
@@ -106,12 +105,9 @@ test('elicitationUrlExample, ported by its import lines', { timeout: 180_000 }, 
   assert.equal(want.calls['payment-confirm'].type, 'UrlElicitationRequiredError')
   assert.match(want.calls['payment-confirm'].data.elicitations[0].url, /^http:\/\/localhost:\d+\/confirm-payment\?session=SESSION&elicitation=UUID&cartId=cart-7$/)
   assert.deepEqual(want.confirmed, [200, true])
-  // What the engine does not send (README.md): the SDK's client got the payment's completion,
-  // libmcp's did not.
+  // The payment's completion, sent after its request was answered, reached both clients.
   assert.deepEqual(want.completed, ['payment'])
-  assert.deepEqual(got.completed, [])
-  delete want.completed
-  delete got.completed
+  assert.deepEqual(got.completed, ['payment'])
   // The example asks for the API key once its GET handler's `handleRequest` has returned, which
   // is when the GET stream has ended, on both: that elicitation reaches neither client.
   assert.deepEqual(want.elicitations, [])
@@ -119,27 +115,43 @@ test('elicitationUrlExample, ported by its import lines', { timeout: 180_000 }, 
   assert.deepEqual(JSON.parse(JSON.stringify(got).replace(/localhost:\d+/g, 'localhost:PORT')), JSON.parse(JSON.stringify(want).replace(/localhost:\d+/g, 'localhost:PORT')))
 })
 
-test('createElicitationCompletionNotifier: the client\'s capability checked, the notifier refusing', async () => {
+test('createElicitationCompletionNotifier: the client\'s capability checked, the notification sent after the answer', async () => {
   const { McpServer, InMemoryTransport } = require('libmcp/sdk')
   const run = async (capabilities) => {
     const server = new McpServer({ name: 'notifier', version: '1' })
+    let notifier
     server.registerTool('notify', {}, async () => {
-      const notifier = server.server.createElicitationCompletionNotifier('e-1')
-      const refused = await notifier().then(() => 'sent', (e) => e.message)
-      return { content: [{ type: 'text', text: refused }] }
+      try {
+        notifier = server.server.createElicitationCompletionNotifier('e-1')
+      } catch (e) {
+        return { content: [{ type: 'text', text: e.message }] }
+      }
+      return { content: [{ type: 'text', text: 'made' }] }
     })
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     await server.connect(serverSide)
     const client = new Client({ name: 'c', version: '1' }, { capabilities })
+    const completions = []
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => { completions.push(n.params) })
     await client.connect(clientSide)
     try {
-      return (await client.callTool({ name: 'notify', arguments: {} })).content[0].text
+      const text = (await client.callTool({ name: 'notify', arguments: {} })).content[0].text
+      if (notifier === undefined) return text
+      // The request was answered: the notification still reaches the session.
+      await notifier()
+      await until(() => completions.length === 1, 'the completion')
+      assert.deepEqual(completions, [{ elicitationId: 'e-1' }])
+      return text
     } finally {
       await client.close()
       await server.close()
+      // The session ended: the notifier rejects, naming why.
+      if (notifier !== undefined) {
+        await assert.rejects(notifier(), { name: 'TransportError', message: 'the session has ended: no notification can reach it' })
+      }
     }
   }
-  assert.equal(await run({ elicitation: { url: {} } }), 'notifications/elicitation/complete (elicitation e-1) cannot be sent: the engine sends a handler\'s notifications only in its request\'s stream, which ended when the request was answered')
+  assert.equal(await run({ elicitation: { url: {} } }), 'made')
   assert.equal(await run({ elicitation: { form: {} } }), 'Client does not support URL elicitation (required for notifications/elicitation/complete)')
   assert.throws(() => new McpServer({ name: 'n', version: '1' }).server.createElicitationCompletionNotifier('e-2'), /^Error: createElicitationCompletionNotifier can only be called while a handler runs/)
 })

@@ -101,8 +101,9 @@ export declare function completable<S extends AnyZod> (schema: S, complete: Comp
 /** The low-level server as handlers reach it (`mcpServer.server`). */
 export interface ServerSide {
   elicitInput (params: { mode?: 'form' | 'url', message: string, requestedSchema?: JsonObject, url?: string, elicitationId?: string }): Promise<{ action: 'accept' | 'decline' | 'cancel', content?: Record<string, any> }>
-  /** While a handler runs; the notifier it returns rejects (the engine sends no notification
-   * after the request was answered). */
+  /** While a handler runs (it throws when the client lacks URL elicitation, and `NoSessionError`
+   * for a 2026-07-28 request); the notifier it returns sends to the request's session, also
+   * after the request was answered, and rejects once the session has ended. */
   createElicitationCompletionNotifier (elicitationId: string): () => Promise<void>
   createMessage (params: JsonObject): Promise<{ role: string, model: string, content: any, stopReason?: string, [key: string]: unknown }>
   listRoots (params?: JsonObject): Promise<{ roots: { uri: string, name?: string }[] }>

@@ -87,8 +87,9 @@ class ServerSide {
     return result
   }
 
-  /** A function that would send `notifications/elicitation/complete` for `elicitationId`; it
-   * rejects, see lib/sdk/url_elicitation.js. Throws when the client lacks URL elicitation. */
+  /** A function that sends `notifications/elicitation/complete` for `elicitationId` to the
+   * request's session whenever it is called (see lib/sdk/url_elicitation.js). Throws when the
+   * client lacks URL elicitation, and `NoSessionError` for a 2026-07-28 request. */
   createElicitationCompletionNotifier (elicitationId) {
     return completionNotifier(current.getStore(), elicitationId)
   }

@@ -16,10 +16,11 @@ function urlElicitationRequired (e) {
 
 /** The SDK's notifier of `notifications/elicitation/complete` for `elicitationId`, made while a
  * handler runs (`run`, its request; the client's capabilities are known from it): as in the SDK,
- * it throws when the client did not declare URL elicitation. The notifier itself always rejects:
- * the engine sends a handler's notifications in the stream of its request only (progress, log
- * messages), and this one is sent once the out-of-band interaction is over, after that request
- * was answered (see README.md, differences from the SDK). */
+ * it throws when the client did not declare URL elicitation. The notifier it returns sends the
+ * notification to the request's legacy session whenever it is called, also after the request was
+ * answered (`ctx.sessionNotifier()`: on Streamable HTTP it goes on the session's GET stream, kept
+ * for a resumption when none is open); it rejects once the session has ended. A 2026-07-28 request
+ * has no session: making the notifier throws `NoSessionError` there. */
 function completionNotifier (run, elicitationId) {
   if (run === undefined) {
     throw new Error('createElicitationCompletionNotifier can only be called while a handler runs (the client\'s capabilities are known from its request)')
@@ -27,7 +28,8 @@ function completionNotifier (run, elicitationId) {
   if (!run.ctx.hasClientCapability('elicitation', 'url')) {
     throw new Error('Client does not support URL elicitation (required for notifications/elicitation/complete)')
   }
-  return () => Promise.reject(new Error(`notifications/elicitation/complete (elicitation ${elicitationId}) cannot be sent: the engine sends a handler's notifications only in its request's stream, which ended when the request was answered`))
+  const session = run.ctx.sessionNotifier()
+  return async () => session.elicitationComplete(elicitationId)
 }
 
 module.exports = { urlElicitationRequired, completionNotifier }
