@@ -1,7 +1,8 @@
 //! A handler's handle on its legacy Streamable HTTP session (`RequestContext::session_notifier`):
 //! the notification goes on the standalone GET stream, exact on the wire, live when a GET is
-//! attached and recorded for a resumption when none is; a DELETEd session refuses it, and a legacy
-//! request served without a session has no notifier.
+//! attached and recorded for a resumption when none is; on the 2024-11-05 HTTP+SSE transport's
+//! stream; a DELETEd session refuses it, and a legacy request served without a session has no
+//! notifier.
 
 mod http_raw;
 mod support;
@@ -9,7 +10,7 @@ mod support;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use http_raw::{open, read_until, send, text};
+use http_raw::{open, open_path, read_until, send, text};
 use hyper::Method;
 use hyper::body::Incoming;
 use libmcp::server::{SessionNotifier, SessionNotifyError};
@@ -26,6 +27,7 @@ async fn start(legacy_stateless: bool) -> (HttpServerHandle, Slot) {
         bind: "127.0.0.1:0".parse().unwrap(),
         sse_retry: Duration::from_millis(RETRY_MS),
         legacy_stateless,
+        http_sse: true,
         ..HttpServerConfig::default()
     };
     (
@@ -166,4 +168,63 @@ async fn a_legacy_request_without_a_session_has_no_notifier() {
         "{body}"
     );
     assert!(slot.lock().is_none());
+}
+
+#[tokio::test]
+async fn the_2024_11_05_http_sse_transport_gets_it_on_its_stream() {
+    let (handle, slot) = start(false).await;
+    let addr = handle.local_addr();
+    let mut body = open_path(addr, Method::GET, "/sse", &[], None)
+        .await
+        .into_body();
+    let mut buf = String::new();
+    read_until(&mut body, &mut buf, "\n\n").await;
+    // The first event names where to post: `/messages?sessionId=...`.
+    let endpoint = buf.lines().nth(1).unwrap()["data: ".len()..].to_owned();
+    assert_eq!(buf, format!("event: endpoint\ndata: {endpoint}\n\n"));
+    let post = |msg: Value| {
+        let endpoint = endpoint.clone();
+        async move {
+            let r = open_path(addr, Method::POST, &endpoint, &[], Some(msg)).await;
+            assert_eq!(r.status(), 202);
+        }
+    };
+    post(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2024-11-05", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}}),
+    )
+    .await;
+    read_until(&mut body, &mut buf, "serverInfo").await;
+    post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+    post(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "pay", "arguments": {}}}))
+    .await;
+    read_until(&mut body, &mut buf, "started").await;
+    let n = slot.lock().take().expect("the handler kept a notifier");
+    // 2024-11-05 has no elicitation/complete, but it has log messages.
+    assert!(matches!(
+        n.elicitation_complete("e"),
+        Err(SessionNotifyError::CapabilityNotDeclared("elicitation.url"))
+    ));
+    n.notify(
+        "notifications/message",
+        Some(json!({"level": "info", "data": "paid"})),
+    )
+    .unwrap();
+    let expected = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"paid\",\"level\":\"info\"}}\n\n";
+    read_until(&mut body, &mut buf, "paid").await;
+    assert!(buf.ends_with(expected), "{buf:?}");
+    let data = expected
+        .lines()
+        .nth(1)
+        .unwrap()
+        .strip_prefix("data: ")
+        .unwrap();
+    support::wire::assert_valid_message(
+        "2024-11-05",
+        &serde_json::from_str(data).unwrap(),
+        support::wire::Side::Server,
+        None,
+    );
 }

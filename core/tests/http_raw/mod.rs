@@ -21,6 +21,17 @@ pub async fn open(
     headers: &[(&str, &str)],
     body: Option<Value>,
 ) -> Response<Incoming> {
+    open_path(addr, method, "/mcp", headers, body).await
+}
+
+/// Like [`open`], to `path` (the 2024-11-05 HTTP+SSE transport's `/sse` and `/messages?...`).
+pub async fn open_path(
+    addr: SocketAddr,
+    method: Method,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> Response<Incoming> {
     let stream = TcpStream::connect(addr).await.unwrap();
     let (mut sender, conn) = http1::handshake(TokioIo::new(stream)).await.unwrap();
     tokio::spawn(async move {
@@ -28,7 +39,7 @@ pub async fn open(
     });
     let mut req = Request::builder()
         .method(method)
-        .uri("/mcp")
+        .uri(path)
         .header("host", format!("127.0.0.1:{}", addr.port()));
     for (k, v) in headers {
         req = req.header(*k, *v);
