@@ -17,7 +17,7 @@
 #     runs the C conformance, Rust conformance, Node, bundle and C++ steps (`beside_steps`: none of
 #     them writes a venv; each has its own scratch directory);
 #   - the steps that use the Python, Node and C builds together (44, 45, 60: `last_steps`) run last,
-#     once the beside lane has ended.
+#     once the beside lane has ended: 44 in a lane of its own ("mounts") beside 45 and 60.
 # The Debian packages of all steps are installed first, once. The side and beside lanes' output is
 # kept in target/test-logs/{side,beside}.log and printed once each ends, each line prefixed "[side]"
 # or "[beside]"; the run fails if any lane failed.
@@ -80,12 +80,13 @@ set +m
 # step runs under `timeout`, which puts itself and the step in a process group of their own: the
 # `timeout` is signalled first (it passes the signal on to its step's group), then the lane.
 beside_pid=""
+mounts_pid=""
 stop_lane() {
   [ -n "$1" ] || return 0
   pkill -TERM -P "$1" -x timeout 2> /dev/null || true
   kill -- -"$1" 2> /dev/null || true
 }
-trap 'stop_lane "$side_pid"; stop_lane "$beside_pid"
+trap 'stop_lane "$side_pid"; stop_lane "$beside_pid"; stop_lane "$mounts_pid"
   echo "(the other lanes were stopped; their output so far is in $logs/side.log and beside.log)" >&2' EXIT
 
 step "cargo clippy (warnings are errors)"
@@ -104,7 +105,7 @@ step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 
 step "cargo test"
-cargo test --workspace --locked
+cargo test --workspace --locked "${WORKSPACE_FEATURES[@]}"
 
 # The venvs the main lane's Python steps and the beside lane's step 12 share, made before the two
 # lanes start so that neither installs into them while the other reads them.
@@ -144,10 +145,26 @@ if [ "$beside_status" != 0 ]; then
   exit 1
 fi
 
-for extra in "${last_steps[@]}"; do
+# Step 44 (the mounts, two at a time) runs beside 45 and 60: they share nothing but the builds,
+# which are done by now, and each server listens on a free port of its own.
+mounts_log="$logs/mounts.log"
+set -m
+lane_steps mounts "${last_steps[0]}" > "$mounts_log" 2>&1 &
+mounts_pid=$!
+set +m
+for extra in "${last_steps[@]:1}"; do
   step "$extra"
   run_step "$extra"
 done
+step "waiting for the mounts lane (${last_steps[0]})"
+mounts_status=0
+wait "$mounts_pid" || mounts_status=$?
+mounts_pid=""
+sed 's/^/[mounts] /' "$mounts_log"
+if [ "$mounts_status" != 0 ]; then
+  echo "error: ${last_steps[0]} failed (exit $mounts_status); its output is above and in $mounts_log" >&2
+  exit 1
+fi
 
 step "waiting for the side lane"
 side_status=0
