@@ -15,9 +15,10 @@
 #     they share the venvs, which step 40 installs the package into), while
 #   - the beside lane, started once `cargo test` has built everything and the shared venvs exist,
 #     runs the C conformance, Rust conformance, Node, bundle and C++ steps (`beside_steps`: none of
-#     them writes a venv; each has its own scratch directory);
+#     them writes a venv; each has its own scratch directory), taking them from a queue that the
+#     main lane also takes from once its Python steps are done;
 #   - the steps that use the Python, Node and C builds together (44, 45, 60: `last_steps`) run last,
-#     once the beside lane has ended.
+#     once the beside lane has ended: 44 in a lane of its own ("mounts") beside 45 and 60.
 # The Debian packages of all steps are installed first, once. The side and beside lanes' output is
 # kept in target/test-logs/{side,beside}.log and printed once each ends, each line prefixed "[side]"
 # or "[beside]"; the run fails if any lane failed.
@@ -80,12 +81,13 @@ set +m
 # step runs under `timeout`, which puts itself and the step in a process group of their own: the
 # `timeout` is signalled first (it passes the signal on to its step's group), then the lane.
 beside_pid=""
+mounts_pid=""
 stop_lane() {
   [ -n "$1" ] || return 0
   pkill -TERM -P "$1" -x timeout 2> /dev/null || true
   kill -- -"$1" 2> /dev/null || true
 }
-trap 'stop_lane "$side_pid"; stop_lane "$beside_pid"
+trap 'stop_lane "$side_pid"; stop_lane "$beside_pid"; stop_lane "$mounts_pid"
   echo "(the other lanes were stopped; their output so far is in $logs/side.log and beside.log)" >&2' EXIT
 
 step "cargo clippy (warnings are errors)"
@@ -104,7 +106,7 @@ step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 
 step "cargo test"
-cargo test --workspace --locked
+cargo test --workspace --locked "${WORKSPACE_FEATURES[@]}"
 
 # The venvs the main lane's Python steps and the beside lane's step 12 share, made before the two
 # lanes start so that neither installs into them while the other reads them.
@@ -113,13 +115,36 @@ ensure_venv .venv tests/interop/requirements.txt
 ensure_venv .venv bindings-python/tests/requirements.txt
 ensure_venv .venv-sdk1 tests/interop/sdk1/requirements.txt
 
-beside_steps=(scripts/test.d/12-c-conformance.sh scripts/test.d/30-conformance-server.sh
-  scripts/test.d/31-conformance-client.sh scripts/test.d/41-node.sh scripts/test.d/42-node-conformance.sh
-  scripts/test.d/43-cli-bundle.sh scripts/test.d/11-cpp.sh)
+# The beside steps form a queue that two lanes take from: the beside lane at once, and the main lane
+# once its Python steps are done, so that neither lane waits idle for the other. Each line is one
+# item, run by one lane step after step (42 uses the addon 41-node builds); the longest come first.
+beside_steps=(scripts/test.d/41-node.sh scripts/test.d/42-node-conformance.sh scripts/test.d/12-c-conformance.sh
+  scripts/test.d/31-conformance-client.sh scripts/test.d/11-cpp.sh scripts/test.d/30-conformance-server.sh
+  scripts/test.d/43-cli-bundle.sh)
+queue="$logs/beside-queue"
+printf '%s\n' "${beside_steps[0]} ${beside_steps[1]}" "${beside_steps[@]:2}" > "$queue"
+rm -f "$logs/beside-failed"
+# Prints the queue's next item and removes it (nothing once the queue is empty, or once a step of
+# either lane has failed).
+next_item() {
+  (
+    flock 9
+    [ -e "$logs/beside-failed" ] || head -n 1 "$queue"
+    sed -i 1d "$queue"
+  ) 9> "$queue.lock"
+}
+# Usage: queue_lane NAME (runs the queue's items until it is empty; the first failure ends it)
+queue_lane() {
+  local item
+  while item=$(next_item) && [ -n "$item" ]; do
+    # shellcheck disable=SC2086
+    lane_steps "$1" $item || { touch "$logs/beside-failed"; return 1; }
+  done
+}
 last_steps=(scripts/test.d/44-mount-interop.sh scripts/test.d/45-soak-hosts.sh scripts/test.d/60-redis.sh)
 beside_log="$logs/beside.log"
 beside_lane() {
-  lane_steps beside "${beside_steps[@]}" || return 1
+  queue_lane beside || return 1
   step "beside lane done"
 }
 set -m
@@ -133,6 +158,7 @@ for extra in scripts/test.d/*.sh; do
   step "$extra"
   run_step "$extra"
 done
+queue_lane main
 
 step "waiting for the beside lane"
 beside_status=0
@@ -144,10 +170,26 @@ if [ "$beside_status" != 0 ]; then
   exit 1
 fi
 
-for extra in "${last_steps[@]}"; do
+# Step 44 (the mounts, two at a time) runs beside 45 and 60: they share nothing but the builds,
+# which are done by now, and each server listens on a free port of its own.
+mounts_log="$logs/mounts.log"
+set -m
+lane_steps mounts "${last_steps[0]}" > "$mounts_log" 2>&1 &
+mounts_pid=$!
+set +m
+for extra in "${last_steps[@]:1}"; do
   step "$extra"
   run_step "$extra"
 done
+step "waiting for the mounts lane (${last_steps[0]})"
+mounts_status=0
+wait "$mounts_pid" || mounts_status=$?
+mounts_pid=""
+sed 's/^/[mounts] /' "$mounts_log"
+if [ "$mounts_status" != 0 ]; then
+  echo "error: ${last_steps[0]} failed (exit $mounts_status); its output is above and in $mounts_log" >&2
+  exit 1
+fi
 
 step "waiting for the side lane"
 side_status=0

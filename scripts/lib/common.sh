@@ -8,8 +8,9 @@
 #   ensure_venv VENV REQUIREMENTS      creates the venv VENV if missing (with $PYTHON, python3 by
 #                                      default) and installs REQUIREMENTS into it, again only when that
 #                                      file changed since its last install
-#   build_debug_bins                   builds the workspace's binaries (debug) the way
-#                                      `cargo test --workspace` builds them, with the same feature set,
+#   build_debug_bins                   builds the workspace's binaries (debug) the way scripts/test.sh's
+#                                      `cargo test --workspace` builds them, with the same feature set
+#                                      (WORKSPACE_FEATURES),
 #                                      so that right after that command it builds nothing (a
 #                                      `cargo build -p X` would rebuild much of the dependency tree
 #                                      with X's own features)
@@ -69,8 +70,14 @@ ensure_venv() {
   fi
 }
 
+# The one feature selection of the workspace's debug builds: `cargo test --workspace` (scripts/test.sh)
+# and build_debug_bins both build with it, so no step rebuilds the dependency tree with another
+# (`libmcp-examples/redis` gives the everything-server its `--redis`, scripts/test.d/60-redis.sh;
+# the libmcp crate has `redis` already, through the bindings that depend on it).
+WORKSPACE_FEATURES=(--features libmcp-examples/redis)
+
 build_debug_bins() {
-  cargo build --workspace --tests --locked --quiet
+  cargo build --workspace --tests --locked --quiet "${WORKSPACE_FEATURES[@]}"
 }
 
 ensure_debian_packages() {

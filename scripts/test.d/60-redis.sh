@@ -43,8 +43,10 @@ for _ in $(seq 100); do
 done
 redis-cli -p "$port" ping | grep -q PONG
 
-step "cargo test -p libmcp --features redis --test redis_cluster"
-REDIS_URL="redis://127.0.0.1:$port/0" cargo test -p libmcp --features redis --test redis_cluster --locked
+# The workspace's own build (build_debug_bins' features, as `cargo test --workspace` built it), not
+# `-p libmcp --features redis`, whose other feature set would build libmcp and its tests again.
+step "cargo test --workspace --test redis_cluster"
+REDIS_URL="redis://127.0.0.1:$port/0" cargo test --workspace --locked "${WORKSPACE_FEATURES[@]}" --test redis_cluster
 
 step "C ABI: two C servers on Redis (tests/c/redis.c)"
 ffi/install.sh "$dir/c-prefix" debug > /dev/null
@@ -56,7 +58,7 @@ REDIS_URL="redis://127.0.0.1:$port/2" "$dir/redis-c" --down | grep -q "all check
 
 step "conformance server legs through a round-robin proxy over three everything-servers on Redis"
 conformance_install
-cargo build -p libmcp-examples --features redis --bin everything-server --locked --quiet
+build_debug_bins
 bin="$(target_dir)/debug/everything-server"
 ports=()
 for i in 1 2 3; do
