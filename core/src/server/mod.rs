@@ -58,6 +58,7 @@ mod host_validated;
 mod invoke;
 mod listen;
 mod mrtr;
+mod owned;
 pub mod registry;
 mod responder;
 mod route;

@@ -167,10 +167,13 @@ pub(crate) fn input_required(c: Completion, ir: InputRequired) {
 }
 
 /// Checks a handler's request for input: the method may ask, each request is well formed, and the
-/// client declared the capability each one needs.
+/// client declared the capability each one needs. On 2026-07-28 only `tools/call`, `prompts/get`
+/// and `resources/read` may answer `input_required`; on a legacy session the handler of any
+/// request may ask (its questions are real server-to-client requests, which the legacy revisions
+/// allow while the server serves any request: a host's own `tasks/result` among them).
 pub(crate) fn check_input(ctx: &RequestContext, ir: &InputRequired) -> Result<(), RpcError> {
     let method = ctx.method();
-    if !INPUT_METHODS.contains(&method) {
+    if ctx.era() == Era::Modern && !INPUT_METHODS.contains(&method) {
         return Err(RpcError::internal(format!(
             "{method} cannot ask the client for input"
         )));
