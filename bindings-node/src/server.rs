@@ -287,7 +287,11 @@ impl NativeServer {
             "tools" => libmcp::server::Change::Tools,
             "resources" => libmcp::server::Change::Resources,
             "prompts" => libmcp::server::Change::Prompts,
-            other => return Err(invalid(format!("unknown list {other:?}: tools, resources or prompts"))),
+            other => {
+                return Err(invalid(format!(
+                    "unknown list {other:?}: tools, resources or prompts"
+                )));
+            }
         };
         self.server.notify(change);
         Ok(())

@@ -268,3 +268,48 @@ fn owning_a_method_beside_the_engines_items_for_it_is_refused() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn a_legacy_handler_waits_for_the_clients_answer_within_its_run() {
+    let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = runs.clone();
+    let server = Server::builder("asker", "1.0.0")
+        .declare_capabilities(json!({"prompts": {}}))
+        .method_handler(
+            "prompts/get",
+            libmcp::server::async_handler(move |ctx| {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                async move {
+                    let asked = ctx.request_client("roots/list", None).await;
+                    let refused = ctx
+                        .request_client("sampling/createMessage", Some(json!({"messages": [], "maxTokens": 1})))
+                        .await;
+                    let roots = asked.map(|r| r["roots"].as_array().map_or(0, Vec::len));
+                    let text = format!("{roots:?} / {:?}", refused.map_err(|e| e.code));
+                    Reply::from(json!({"messages": [{"role": "user", "content": {"type": "text", "text": text}}]}))
+                }
+            }),
+        )
+        .build()
+        .unwrap();
+    let mut w = Wire::start(server, "2025-11-25");
+    init(&mut w, json!({"roots": {}})).await;
+    w.send(json!({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "p"}}))
+        .await;
+    let ask = w.recv().await;
+    assert_eq!(ask["method"], "roots/list", "{ask}");
+    w.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"roots": [{"uri": "file:///a"}]}}))
+        .await;
+    // The client declared no sampling: that request is refused without being sent.
+    let r = w.response_to(&json!(1)).await;
+    assert_eq!(
+        r["result"]["messages"][0]["content"]["text"],
+        "Ok(1) / Err(-32602)"
+    );
+    assert_eq!(
+        runs.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "one run of the handler"
+    );
+    w.finish().await;
+}

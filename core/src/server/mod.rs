@@ -39,6 +39,7 @@
 
 mod admit;
 mod answer;
+mod ask;
 mod builder;
 mod call;
 mod caller;
