@@ -431,7 +431,11 @@ pub fn request_on_cancel(id: f64, callback: Function<(), ()>) -> napi::Result<()
 /// capability the client did not declare, a request the revision cannot express, the client's
 /// error, no answer in time, a 2026-07-28 request, or a request answered already.
 #[napi]
-pub async fn request_client(id: f64, method: String, params: Option<String>) -> napi::Result<String> {
+pub async fn request_client(
+    id: f64,
+    method: String,
+    params: Option<String>,
+) -> napi::Result<String> {
     let Some(ctx) = context_of(id) else {
         return Err(crate::error::engine(libmcp::Error::Rpc(
             libmcp::error::RpcError::internal(format!(
