@@ -31,9 +31,19 @@ fn owning() -> ServerBuilder {
         .method_handler(
             "tools/call",
             sync_handler(|ctx| match (ctx.name(), ctx.params().get("task")) {
-                (Some("broken"), _) => json!({"content": "not an array"}),
-                (_, Some(_)) => json!({"task": task("working")}),
-                _ => json!({"content": [{"type": "text", "text": "called"}]}),
+                (Some("broken"), _) => json!({"content": "not an array"}).into(),
+                (Some("ask"), _) => match ctx.input_response("name") {
+                    Some(a) => Reply::text(format!("hello {}", a["content"]["name"])),
+                    None => InputRequired::new()
+                        .elicit(
+                            "name",
+                            "Name?",
+                            json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+                        )
+                        .into(),
+                },
+                (_, Some(_)) => json!({"task": task("working")}).into(),
+                _ => json!({"content": [{"type": "text", "text": "called"}]}).into(),
             }),
         )
         .method_handler("tasks/get", sync_handler(|_| task("input_required")))
@@ -167,6 +177,30 @@ async fn a_modern_request_gets_the_era_rules_and_the_declared_capabilities() {
         r["result"],
         json!({"content": [{"type": "text", "text": "called"}], "resultType": "complete",
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "owner", "version": "1.0.0"}}})
+    );
+    // The host's handler asks the client in an input round (MRTR), as a registered handler does.
+    let r = w
+        .request(
+            json!(5),
+            "tools/call",
+            modern(json!({"name": "ask", "arguments": {}})),
+        )
+        .await;
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    assert_eq!(
+        r["result"]["inputRequests"],
+        json!({"name": {"method": "elicitation/create", "params": {"mode": "form", "message": "Name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}}})
+    );
+    let mut retry = json!({"name": "ask", "arguments": {},
+        "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}}});
+    if let Some(state) = r["result"].get("requestState") {
+        retry["requestState"] = state.clone();
+    }
+    let r = w.request(json!(6), "tools/call", modern(retry)).await;
+    assert_eq!(
+        r["result"]["content"],
+        json!([{"type": "text", "text": "hello \"Ada\""}])
     );
     // tasks/result exists in 2025-11-25 only.
     let r = w
