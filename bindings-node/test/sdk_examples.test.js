@@ -61,9 +61,11 @@ function movePort (fixed) {
   return file
 }
 
-/** Resolves once something accepts connections on `port` of localhost (within 10 s). */
+/** Resolves once something accepts connections on `port` of localhost (within 30 s: the examples
+ * start side by side, two processes each, and a loaded 2-core machine has taken over 10 s to
+ * bring one up). */
 async function untilListening (port) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const open = await new Promise((resolve) => {
       const s = net.connect(port, 'localhost', () => { s.destroy(); resolve(true) })
       s.on('error', () => resolve(false))
