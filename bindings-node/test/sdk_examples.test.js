@@ -373,8 +373,14 @@ async function start (file, spec) {
     if (init?.method === 'GET' && r.status === 200 && new Headers(init.headers).has('last-event-id')) resumed.push(true)
     return r
   }
-  // An example may print its banner before it listens.
-  await untilListening(port)
+  // An example may print its banner before it listens. One that never does is stopped, or this
+  // file's process would wait for it.
+  try {
+    await untilListening(port)
+  } catch (e) {
+    child.kill()
+    throw e
+  }
   const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes || spec.resumes ? { fetch: fetchSeen } : {})
   await client.connect(transport)
   return {
