@@ -155,9 +155,10 @@ export declare class NativeServer {
   /** Sets the `completion/complete` handler; returns its number (see `js_handler`). */
   setCompletion(handler: (arg: HandlerArgs) => void): number
   /**
-   * Sets the handler of a request method the specification does not define (see
-   * `Server::set_method_handler`: a method the specification defines is refused with an
-   * InvalidArgumentError naming why); returns its number (see `js_handler`).
+   * Sets the host's own handler of a request method (see `Server::set_method_handler`: a
+   * method the specification does not define, or a feature method a host may own such as
+   * `tools/call` or `tasks/get`; any other is refused with an InvalidArgumentError naming
+   * why); returns its number (see `js_handler`).
    */
   setMethodHandler(method: string, handler: (arg: HandlerArgs) => void): number
   /**
@@ -172,6 +173,11 @@ export declare class NativeServer {
    */
   setResourceLister(handler?: ((arg: HandlerArgs) => void) | undefined | null): number | null
   /**
+   * Declares capabilities of the host's own (JSON text of an object; see
+   * `Server::declare_capabilities`): what the request methods it answers itself need.
+   */
+  declareCapabilities(capabilities: string): void
+  /**
    * Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
    * its name, URI or URI template. `false` if there was none.
    */
@@ -185,6 +191,11 @@ export declare class NativeServer {
   removeSkill(name: string): boolean
   /** Tells subscribers that the resource at `uri` changed. */
   notifyResourceUpdated(uri: string): void
+  /**
+   * Announces that a list changed (`kind`: `tools`, `resources` or `prompts`), for a host that
+   * answers that list itself (the engine announces its own registrations).
+   */
+  notifyListChanged(kind: string): void
   /**
    * A stdio connection on this process's stdout whose input the JS layer reads from stdin
    * and feeds in (see `stdio.rs`).
@@ -314,6 +325,15 @@ export declare function requestAbandoned(id: number): void
 
 /** Whether the client cancelled request `id` (`false` once it is answered). */
 export declare function requestCancelled(id: number): boolean
+
+/**
+ * Sends `method` with `params` (JSON text) to the client of legacy request `id` as a request of
+ * its own and resolves to the client's result as JSON text (`RequestContext::request_client`:
+ * the handler waits for the answer within its run). Rejects with the engine's error: a
+ * capability the client did not declare, a request the revision cannot express, the client's
+ * error, no answer in time, a 2026-07-28 request, or a request answered already.
+ */
+export declare function requestClient(id: number, method: string, params?: string | undefined | null): Promise<string>
 
 /**
  * Closes the stream request `id`'s messages travel on while it keeps running (resumable legacy

@@ -851,6 +851,7 @@ module.exports.largeStringMarker = nativeBinding.largeStringMarker
 module.exports.missingCapabilityError = nativeBinding.missingCapabilityError
 module.exports.requestAbandoned = nativeBinding.requestAbandoned
 module.exports.requestCancelled = nativeBinding.requestCancelled
+module.exports.requestClient = nativeBinding.requestClient
 module.exports.requestCloseStream = nativeBinding.requestCloseStream
 module.exports.requestContext = nativeBinding.requestContext
 module.exports.requestElicitationAnswer = nativeBinding.requestElicitationAnswer

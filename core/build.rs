@@ -6,9 +6,14 @@
 //!   by name: the engine parses a definition the first time a walk needs it, so a session pays for
 //!   the few its messages use, not for all of them (their parsed trees are some twenty times the
 //!   text);
-//! - client request method → the definition of its result (`<X>Result`, or `EmptyResult`), server
-//!   request method → its request definition, server notification method → its definition, each
-//!   sorted by method, from the `ClientRequest`, `ServerRequest` and `ServerNotification` unions.
+//! - client request method → its request definition and → the definition of its result
+//!   (`<X>Result`, or `EmptyResult`), server request method → its request definition, server
+//!   notification method → its definition, each sorted by method, from the `ClientRequest`,
+//!   `ServerRequest` and `ServerNotification` unions.
+//!
+//! 2026-07-28 is embedded as well: the engine does not fit its messages to it (its shapes are the
+//! engine's own), but checks what a host's handler of a method the specification defines is given
+//! and answers against it (`shapes::check`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -16,7 +21,13 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 /// The revisions `core/src/shapes/spec.rs` embeds.
-const REVISIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const REVISIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
 
 fn strip_descriptions(value: &mut Value) {
     match value {
@@ -72,11 +83,17 @@ fn main() {
         let mut schema: Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {source}: {e}"));
         strip_descriptions(&mut schema);
-        let defs = match schema
-            .as_object_mut()
-            .and_then(|d| d.remove("definitions").or_else(|| d.remove("$defs")))
-        {
-            Some(Value::Object(m)) => m,
+        let dialect = schema
+            .get("$schema")
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("{source} names no $schema"))
+            .to_owned();
+        let (defs_key, defs) = match schema.as_object_mut().and_then(|d| {
+            d.remove("definitions")
+                .map(|v| ("definitions", v))
+                .or_else(|| d.remove("$defs").map(|v| ("$defs", v)))
+        }) {
+            Some((key, Value::Object(m))) => (key, m),
             _ => panic!("{source} has no definitions"),
         };
         let mut texts: Vec<(String, String)> = defs
@@ -97,8 +114,9 @@ fn main() {
         results.sort();
         let as_pairs = |t: &[(String, String)]| pairs(t.iter().map(|(a, b)| (&**a, &**b)));
         let tables = format!(
-            "Tables {{ defs: {}, results: {}, requests: {}, notifications: {} }}\n",
+            "Tables {{ dialect: {dialect:?}, defs_key: {defs_key:?}, defs: {}, client_requests: {}, results: {}, requests: {}, notifications: {} }}\n",
             as_pairs(&texts),
+            as_pairs(&methods(&defs, "ClientRequest")),
             as_pairs(&results),
             as_pairs(&methods(&defs, "ServerRequest")),
             as_pairs(&methods(&defs, "ServerNotification")),

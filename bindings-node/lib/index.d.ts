@@ -196,7 +196,7 @@ export type ResourceHandler = (uri: URL, ctx: Context) => Awaitable<JsonObject |
 export type TemplateHandler = (uri: URL, variables: Record<string, any>, ctx: Context) => Awaitable<JsonObject | InputRequired>
 export type PromptHandler = (args: Record<string, string>, ctx: Context) => Awaitable<JsonObject | InputRequired>
 export type CompletionHandler = (params: JsonObject, ctx: Context) => Awaitable<JsonObject>
-/** The handler of a request method the specification does not define (`setRequestHandler`). */
+/** The handler of a request method the host answers itself (`setRequestHandler`). */
 export type RequestHandler = (params: JsonObject, ctx: Context) => Awaitable<JsonObject>
 
 /** A registration; each change tells clients the list changed. */
@@ -457,9 +457,16 @@ export declare class Server {
   prompt (name: string, config: PromptConfig, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   prompt (name: string, handler: PromptHandler): Registered<PromptConfig, PromptHandler>
   completion (handler: CompletionHandler): void
-  /** Answers requests for a method the specification does not define (null removes the handler);
-   * a method the specification defines throws InvalidArgumentError. */
+  /** Answers requests for `method` (null removes the handler): a method the specification does
+   * not define, or a feature method it lets a host answer itself (`tools/list`, `tools/call`,
+   * `resources/*` but subscribe, `prompts/*`, `completion/complete`, `tasks/get`, `tasks/result`,
+   * `tasks/list`, `tasks/cancel`; its capability declared first, checked against the revision's
+   * schema both ways); any other method the specification defines throws InvalidArgumentError. */
   setRequestHandler (method: string, handler: RequestHandler | null): void
+  /** Declares capabilities of your own, advertised as given over the engine's for each key. */
+  declareCapabilities (capabilities: JsonObject): void
+  /** Tells clients that a list you answer yourself changed. */
+  notifyListChanged (kind: 'tools' | 'resources' | 'prompts'): void
   /** Entries of your own listed after the registered resources (`{resources: [...]}`, every
    * entry each time: the engine pages the list); null removes the lister. */
   resourceLister (lister: ((params: JsonObject, ctx: Context) => Awaitable<{ resources: JsonObject[] }>) | null): void

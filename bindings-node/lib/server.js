@@ -583,17 +583,43 @@ class Server {
     this.#setOne('completion', 'completion', 'completion handler', handler, (f) => this.#native.setCompletion(f))
   }
 
-  /** Answers requests for `method`, a method the specification does not define (`acme/search`),
-   * with `handler(params, ctx)`, which returns (or resolves to) the result object, throws an
-   * `McpError` for a JSON-RPC error, or anything else for -32603; `null` removes the handler.
-   * Without a handler such a request is answered -32601 (method not found). A method the
-   * specification defines (`tools/call`, `ping`, ...), one in the `notifications/` namespace or
-   * beginning with `rpc.` throws an `InvalidArgumentError` naming why: the engine answers those
-   * itself. No capability is declared for it. */
+  /** Answers requests for `method` with `handler(params, ctx)`, which returns (or resolves to)
+   * the result object, throws an `McpError` for a JSON-RPC error, or anything else for -32603;
+   * `null` removes the handler. `method` is either one the specification does not define
+   * (`acme/search`: without a handler it is answered -32601, method not found; no capability is
+   * declared for it) or a feature method the specification lets a host answer itself:
+   * `tools/list`, `tools/call`, `resources/list`, `resources/templates/list`, `resources/read`,
+   * `prompts/list`, `prompts/get`, `completion/complete`, `tasks/get`, `tasks/result`,
+   * `tasks/list`, `tasks/cancel`. For those the engine still checks the request against the
+   * revision's schema before the handler runs (-32602) and the result after (-32603, never
+   * sent), serves them only in the revisions that have them, and needs their capability
+   * declared first (`declareCapabilities`); owning one while the engine has items it would
+   * answer it for (a registered tool for `tools/call`) throws an `InvalidArgumentError` naming
+   * both, as registering such an item afterwards does. Any other method the specification
+   * defines (`initialize`, `ping`, ...), one in the `notifications/` namespace or beginning with
+   * `rpc.` throws an `InvalidArgumentError` naming why: the engine answers those itself. */
   setRequestHandler (method, handler) {
     requireString(method, 'method')
     this.#setOne(`method ${method}`, 'request', 'request handler', handler,
       (f) => this.#native.setMethodHandler(method, f), () => this.#native.removeMethodHandler(method))
+  }
+
+  /** Declares capabilities of your own (an object as `initialize` carries them): each key given
+   * is advertised as given, over what the engine would declare for it. The methods you answer
+   * yourself (`setRequestHandler`) need theirs declared: `tools`, `resources`, `prompts`,
+   * `completions`, `tasks` (the 2025-11-25 form; 2026-07-28 clients are told of tasks through
+   * the tasks extension). */
+  declareCapabilities (capabilities) {
+    optionalObject(capabilities, 'capabilities')
+    if (capabilities === undefined) throw new TypeError('capabilities must be an object, got undefined')
+    translatedSync(() => this.#native.declareCapabilities(JSON.stringify(capabilities)))
+  }
+
+  /** Tells clients that a list you answer yourself changed: `kind` is `tools`, `resources` or
+   * `prompts` (the engine announces changes to its own registrations itself). */
+  notifyListChanged (kind) {
+    requireString(kind, 'kind')
+    translatedSync(() => this.#native.notifyListChanged(kind))
   }
 
   /** Adds entries of your own to `resources/list`: `lister(params, ctx)` returns (or resolves to)

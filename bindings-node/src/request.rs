@@ -424,3 +424,30 @@ pub fn request_on_cancel(id: f64, callback: Function<(), ()>) -> napi::Result<()
     });
     Ok(())
 }
+
+/// Sends `method` with `params` (JSON text) to the client of legacy request `id` as a request of
+/// its own and resolves to the client's result as JSON text (`RequestContext::request_client`:
+/// the handler waits for the answer within its run). Rejects with the engine's error: a
+/// capability the client did not declare, a request the revision cannot express, the client's
+/// error, no answer in time, a 2026-07-28 request, or a request answered already.
+#[napi]
+pub async fn request_client(
+    id: f64,
+    method: String,
+    params: Option<String>,
+) -> napi::Result<String> {
+    let Some(ctx) = context_of(id) else {
+        return Err(crate::error::engine(libmcp::Error::Rpc(
+            libmcp::error::RpcError::internal(format!(
+                "{method} cannot be sent: the request was answered already"
+            )),
+        )));
+    };
+    let params = params
+        .map(|p| crate::error::parse("params", &p))
+        .transpose()?;
+    ctx.request_client(&method, params)
+        .await
+        .map(|v| v.to_string())
+        .map_err(|e| crate::error::engine(libmcp::Error::Rpc(e)))
+}

@@ -188,13 +188,16 @@ impl NativeServer {
     #[napi]
     pub fn set_completion(&self, handler: Function<HandlerArgs, ()>) -> napi::Result<u32> {
         let (h, key) = js_handler(&handler, false)?;
-        self.server.set_completion_handler(Some(h));
+        self.server
+            .set_completion_handler(Some(h))
+            .map_err(engine)?;
         Ok(key)
     }
 
-    /// Sets the handler of a request method the specification does not define (see
-    /// `Server::set_method_handler`: a method the specification defines is refused with an
-    /// InvalidArgumentError naming why); returns its number (see `js_handler`).
+    /// Sets the host's own handler of a request method (see `Server::set_method_handler`: a
+    /// method the specification does not define, or a feature method a host may own such as
+    /// `tools/call` or `tasks/get`; any other is refused with an InvalidArgumentError naming
+    /// why); returns its number (see `js_handler`).
     #[napi]
     pub fn set_method_handler(
         &self,
@@ -226,12 +229,20 @@ impl NativeServer {
         handler: Option<Function<HandlerArgs, ()>>,
     ) -> napi::Result<Option<u32>> {
         let Some(handler) = handler else {
-            self.server.set_resource_lister(None);
+            self.server.set_resource_lister(None).map_err(engine)?;
             return Ok(None);
         };
         let (h, key) = js_handler(&handler, false)?;
-        self.server.set_resource_lister(Some(h));
+        self.server.set_resource_lister(Some(h)).map_err(engine)?;
         Ok(Some(key))
+    }
+
+    /// Declares capabilities of the host's own (JSON text of an object; see
+    /// `Server::declare_capabilities`): what the request methods it answers itself need.
+    #[napi]
+    pub fn declare_capabilities(&self, capabilities: String) -> napi::Result<()> {
+        let value = parse("capabilities", &capabilities)?;
+        self.server.declare_capabilities(value).map_err(engine)
     }
 
     /// Removes a registration: `kind` is `tool`, `resource`, `resourceTemplate` or `prompt`, `key`
@@ -266,6 +277,24 @@ impl NativeServer {
     pub fn notify_resource_updated(&self, uri: String) {
         self.server
             .notify(libmcp::server::Change::ResourceUpdated(uri));
+    }
+
+    /// Announces that a list changed (`kind`: `tools`, `resources` or `prompts`), for a host that
+    /// answers that list itself (the engine announces its own registrations).
+    #[napi]
+    pub fn notify_list_changed(&self, kind: String) -> napi::Result<()> {
+        let change = match kind.as_str() {
+            "tools" => libmcp::server::Change::Tools,
+            "resources" => libmcp::server::Change::Resources,
+            "prompts" => libmcp::server::Change::Prompts,
+            other => {
+                return Err(invalid(format!(
+                    "unknown list {other:?}: tools, resources or prompts"
+                )));
+            }
+        };
+        self.server.notify(change);
+        Ok(())
     }
 
     /// A stdio connection on this process's stdout whose input the JS layer reads from stdin

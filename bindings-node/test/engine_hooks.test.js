@@ -23,7 +23,11 @@ test('setRequestHandler answers a method the specification does not define, in b
   for (const m of ['tools/call', 'ping', 'initialize', 'notifications/custom', 'rpc.x']) {
     assert.throws(() => server.setRequestHandler(m, () => ({})), InvalidArgumentError, m)
   }
-  assert.throws(() => server.setRequestHandler('tools/list', () => ({})), /the specification defines it/)
+  assert.throws(() => server.setRequestHandler('ping', () => ({})), /the specification defines it, and the engine answers it itself/)
+  // A feature method a host may answer needs its capability declared, and no registered tool.
+  assert.throws(() => server.setRequestHandler('tools/list', () => ({})), { name: 'InvalidArgumentError', message: 'answering tools/list needs the tools capability declared first (declare_capabilities)' })
+  server.declareCapabilities({ tools: { listChanged: true } })
+  assert.throws(() => server.setRequestHandler('tools/list', () => ({})), { name: 'InvalidArgumentError', message: 'tools/list is answered by the host\'s own handler, and tool "echo" is registered, which the engine would answer tools/list for: register one or the other' })
   assert.throws(() => server.setRequestHandler('acme/x', 'not a function'), TypeError)
   const http = await server.serveHttp({ host: '127.0.0.1', port: 0, legacySessions: true })
   try {

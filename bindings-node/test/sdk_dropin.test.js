@@ -10,6 +10,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
 const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
 const { build } = require('./fixtures/sdk_shaped')
+const { serveSessions } = require('./sdk_sessions')
 
 const SDK = {
   ...require('@modelcontextprotocol/sdk/server/mcp.js'),
@@ -20,43 +21,8 @@ const SDK = {
 const LIBMCP = require('libmcp/sdk')
 
 /** Serves `sdk`'s McpServer (a new one per session, as the SDK's examples do) on node:http. */
-async function serve (sdk, z) {
-  const transports = new Map()
-  const events = []
-  const server = http.createServer(async (req, res) => {
-    const chunks = []
-    for await (const c of req) chunks.push(c)
-    const text = Buffer.concat(chunks).toString('utf8')
-    const body = text ? JSON.parse(text) : undefined
-    const sid = req.headers['mcp-session-id']
-    let transport = sid && transports.get(sid)
-    if (!transport) {
-      if (sid) {
-        res.writeHead(404).end()
-        return
-      }
-      transport = new sdk.StreamableHTTPServerTransport({
-        sessionIdGenerator: () => require('node:crypto').randomUUID(),
-        onsessioninitialized: (id) => {
-          events.push('initialized')
-          transports.set(id, transport)
-        },
-        onsessionclosed: () => events.push('closed'),
-      })
-      await build(sdk, z).connect(transport)
-    }
-    await transport.handleRequest(req, res, body)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: new URL(`http://127.0.0.1:${server.address().port}/mcp`),
-    events,
-    close: async () => {
-      for (const t of transports.values()) await t.close()
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
-    },
-  }
+function serve (sdk, z) {
+  return serveSessions(sdk, () => build(sdk, z))
 }
 
 /** Serves one libmcp/sdk McpServer for every client on node:http (the engine keeps the sessions,

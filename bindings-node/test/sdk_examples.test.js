@@ -1,7 +1,7 @@
 'use strict'
 // The official TypeScript SDK's example servers (the `examples/server` set of
 // @modelcontextprotocol/sdk 1.x, as published in its npm package) ported to libmcp by changing their
-// import lines only (`../../server/mcp.js`, `stdio.js`, `streamableHttp.js` and
+// import lines only (`../../server/index.js`, `mcp.js`, `stdio.js`, `streamableHttp.js` and
 // `webStandardStreamableHttp.js` become `libmcp/sdk`,
 // every other relative import names the SDK's module), each run as published and as ported, driven
 // by the SDK's own client the same way, and compared. README.md lists every example, and why the
@@ -15,12 +15,12 @@ const { spawn } = require('node:child_process')
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js')
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js')
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js')
-const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } = require('@modelcontextprotocol/sdk/types.js')
+const { ElicitRequestSchema, CreateMessageRequestSchema, LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, CallToolResultSchema } = require('@modelcontextprotocol/sdk/types.js')
 const { taskStream } = require('./task_stream')
 
 const SDK_DIR = path.join(path.dirname(require.resolve('@modelcontextprotocol/sdk/types.js')), '..', '..')
 const EXAMPLES = path.join(SDK_DIR, 'dist', 'esm', 'examples', 'server')
-const OURS = new Set(['../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js', '../../server/webStandardStreamableHttp.js', '../../experimental/tasks/stores/in-memory.js'])
+const OURS = new Set(['../../server/index.js', '../../server/mcp.js', '../../server/stdio.js', '../../server/streamableHttp.js', '../../server/webStandardStreamableHttp.js', '../../experimental/tasks/stores/in-memory.js'])
 
 /** The example's source with its imports pointed at libmcp/sdk (the server API) and at the SDK's
  * published modules (everything else); `changed` counts the lines that differ. */
@@ -61,9 +61,11 @@ function movePort (fixed) {
   return file
 }
 
-/** Resolves once something accepts connections on `port` of localhost (within 10 s). */
+/** Resolves once something accepts connections on `port` of localhost (within 30 s: the examples
+ * start side by side, two processes each, and a loaded 2-core machine has taken over 10 s to
+ * bring one up). */
 async function untilListening (port) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const open = await new Promise((resolve) => {
       const s = net.connect(port, 'localhost', () => { s.destroy(); resolve(true) })
       s.on('error', () => resolve(false))
@@ -136,6 +138,22 @@ function sortedTail (r) {
     return { ...c, text: `${c.text.slice(0, at + 2)}${JSON.stringify(sorted, null, 2)}` }
   })
   return { ...r, content }
+}
+
+/** What the SDK's simpleTaskInteractiveClient does with one tool: calls it as a task
+ * (`callToolStream` with a ttl) and reads the stream to its end; the statuses it saw, in order,
+ * each once, and the result's text (or the error). */
+async function interactive (client, name, args) {
+  const statuses = []
+  let end
+  for await (const m of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, { task: { ttl: 60000 } })) {
+    if (m.type === 'taskCreated' || m.type === 'taskStatus') {
+      if (statuses.at(-1) !== m.task.status) statuses.push(m.task.status)
+    } else {
+      end = m.type === 'result' ? { result: callResult(m.result) } : { error: String(m.error) }
+    }
+  }
+  return { statuses, ...end }
 }
 
 /** The examples run here, each with how it is served and what the client does with it. */
@@ -273,6 +291,32 @@ const RUN = {
       delete want.collectTask.statuses
     },
   },
+  'simpleTaskInteractive.js': {
+    kind: 'http',
+    fixedPort: 8000,
+    env: (port) => ({ PORT: String(port) }),
+    ready: /Starting server/,
+    // The low-level Server answering tools/list, tools/call (a task, from its own task store),
+    // tasks/get and tasks/result itself; its tasks/result sends the elicitation and the sampling
+    // request its task queued and waits for their answers (the flow of the SDK's
+    // simpleTaskInteractiveClient.js: the client answers both).
+    drive: async (c) => ({
+      confirm: await interactive(c, 'confirm_delete', { filename: 'important.txt' }),
+      haiku: await interactive(c, 'write_haiku', { topic: 'autumn leaves' }),
+    }),
+    // The task's work sets `input_required` as soon as it starts. The SDK's tools/call answer is
+    // written after that (its store hands out the task it then changes), so the client's first
+    // status is `input_required`; libmcp/sdk's store hands out a copy taken at creation, so the
+    // client may see `working` first. The results are compared whole.
+    settle: (got, want) => {
+      for (const run of [got, want]) {
+        for (const call of [run.confirm, run.haiku]) {
+          assert.ok(['input_required', 'working,input_required'].includes(call.statuses.join()), call.statuses.join())
+          delete call.statuses
+        }
+      }
+    },
+  },
   'elicitationFormExample.js': {
     kind: 'http',
     env: (port) => ({ PORT: String(port) }),
@@ -329,8 +373,14 @@ async function start (file, spec) {
     if (init?.method === 'GET' && r.status === 200 && new Headers(init.headers).has('last-event-id')) resumed.push(true)
     return r
   }
-  // An example may print its banner before it listens.
-  await untilListening(port)
+  // An example may print its banner before it listens. One that never does is stopped, or this
+  // file's process would wait for it.
+  try {
+    await untilListening(port)
+  } catch (e) {
+    child.kill()
+    throw e
+  }
   const transport = new StreamableHTTPClientTransport(new URL(`http://localhost:${port}/mcp`), spec.mediaTypes || spec.resumes ? { fetch: fetchSeen } : {})
   await client.connect(transport)
   return {

@@ -273,16 +273,24 @@ impl Server {
 
     /// Sets (or with None removes) the completion handler.
     #[pyo3(signature = (invoke, on_loop=false))]
-    fn set_completion(&self, invoke: Option<Py<PyAny>>, on_loop: bool) {
+    fn set_completion(
+        &self,
+        py: Python<'_>,
+        invoke: Option<Py<PyAny>>,
+        on_loop: bool,
+    ) -> PyResult<()> {
         let slot = self.slot(on_loop);
         self.inner
-            .set_completion_handler(invoke.map(|i| handler(i, slot)));
+            .set_completion_handler(invoke.map(|i| handler(i, slot)))
+            .map_err(|e| to_pyerr(py, e))
     }
 
-    /// Sets (or with None removes) the handler of a request method the specification does not
-    /// define (`Server::set_method_handler`): `invoke(request)` serves it as a registered
-    /// handler's would. A method the specification defines, one under `notifications/` and one
-    /// beginning with `rpc.` are refused with InvalidArgument naming why.
+    /// Sets (or with None removes) the host's own handler of a request method
+    /// (`Server::set_method_handler`): `invoke(request)` serves it as a registered handler's
+    /// would. A method the specification does not define, or a feature method a host may own
+    /// (`tools/call`, `tasks/get`, ...: the core's rules, its capability declared first); any
+    /// other method the specification defines, one under `notifications/` and one beginning
+    /// with `rpc.` are refused with InvalidArgument naming why.
     #[pyo3(signature = (method, invoke, on_loop=false))]
     fn set_method_handler(
         &self,
@@ -301,10 +309,26 @@ impl Server {
     /// (`{"resources": [...]}`), listed after the registered resources and paged by the engine
     /// (`Server::set_resource_lister`).
     #[pyo3(signature = (invoke, on_loop=false))]
-    fn set_resource_lister(&self, invoke: Option<Py<PyAny>>, on_loop: bool) {
+    fn set_resource_lister(
+        &self,
+        py: Python<'_>,
+        invoke: Option<Py<PyAny>>,
+        on_loop: bool,
+    ) -> PyResult<()> {
         let slot = self.slot(on_loop);
         self.inner
-            .set_resource_lister(invoke.map(|i| handler(i, slot)));
+            .set_resource_lister(invoke.map(|i| handler(i, slot)))
+            .map_err(|e| to_pyerr(py, e))
+    }
+
+    /// Declares capabilities of the host's own (`Server::declare_capabilities`), as JSON text of
+    /// an object: what the request methods it answers itself need.
+    fn declare_capabilities(&self, py: Python<'_>, capabilities: &str) -> PyResult<()> {
+        let value: serde_json::Value = serde_json::from_str(capabilities)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("capabilities: {e}")))?;
+        self.inner
+            .declare_capabilities(value)
+            .map_err(|e| to_pyerr(py, e))
     }
 
     /// Sets (or with None clears) the queue of the event loop that serves: handlers registered

@@ -57,12 +57,69 @@ def test_a_custom_method_is_served_in_both_eras(version: str) -> None:
     assert unknown.code == -32601 and removed.code == -32601
 
 
-@pytest.mark.parametrize("method", ["tools/call", "ping", "notifications/hello", "rpc.discover"])
+@pytest.mark.parametrize("method", ["initialize", "ping", "notifications/hello", "rpc.discover"])
 def test_the_engines_methods_are_refused(method: str) -> None:
     with pytest.raises(InvalidArgument, match=f"method {method!r}".replace("'", '"') + " cannot have a handler"):
         Server("x").request_handler(method)(lambda params: {})
     with pytest.raises(InvalidArgument, match="cannot have a handler of its own"):
         LowLevelServer("low").add_request_handler(method, BaseModel, lambda ctx, params: {})
+
+
+@pytest.mark.parametrize("version", ERAS)
+def test_a_feature_method_the_host_owns_is_served_and_checked(version: str) -> None:
+    s = Server("owner")
+    s.declare_capabilities({"tools": {}})
+
+    @s.request_handler("tools/list")
+    def list_tools(params: dict[str, Any]) -> dict[str, Any]:
+        return {"tools": [{"name": "mine", "inputSchema": {"type": "object"}}]}
+
+    @s.request_handler("tools/call")
+    def call_tool(params: dict[str, Any]) -> dict[str, Any]:
+        if params["name"] == "broken":
+            return {"content": "not an array"}
+        return {"content": [{"type": "text", "text": f"called {params['name']}"}]}
+
+    async def main() -> tuple[Any, ...]:
+        async with Client(s, protocol_version=version) as c:
+            listed = await c.request("tools/list")
+            called = await c.request("tools/call", {"name": "mine", "arguments": {}})
+            with pytest.raises(ProtocolError) as unchecked:
+                await c.request("tools/call", {"arguments": {}})
+            with pytest.raises(ProtocolError) as broken:
+                await c.request("tools/call", {"name": "broken", "arguments": {}})
+            return listed, called, unchecked.value, broken.value
+
+    listed, called, unchecked, broken = run(main())
+    assert listed.model_dump()["tools"] == [{"name": "mine", "inputSchema": {"type": "object"}}]
+    assert called.model_dump()["content"] == [{"type": "text", "text": "called mine"}]
+    assert unchecked.code == -32602
+    assert unchecked.message == (
+        f"Invalid params: the tools/call request does not match CallToolRequest of {version}: "
+        '/params: "name" is a required property'
+    )
+    assert broken.code == -32603
+    assert broken.message == (
+        "Internal error: the host's handler of tools/call answered a result that does not match "
+        f'CallToolResult of {version}: /content: "not an array" is not of type "array"'
+    )
+
+
+def test_owning_a_feature_method_needs_its_capability_and_no_engine_items() -> None:
+    s = Server("owner")
+    with pytest.raises(InvalidArgument, match=r"answering prompts/get needs the prompts capability declared first"):
+        s.request_handler("prompts/get")(lambda params: {"messages": []})
+    s.declare_capabilities({"tools": {}})
+
+    @s.tool()
+    def echo(text: str) -> str:
+        return text
+
+    with pytest.raises(
+        InvalidArgument,
+        match=r'tools/call is answered by the host\'s own handler, and tool "echo" is registered',
+    ):
+        s.request_handler("tools/call")(lambda params: {"content": []})
 
 
 def test_a_result_that_is_not_an_object_fails_the_request() -> None:

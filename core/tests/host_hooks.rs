@@ -209,13 +209,15 @@ async fn a_resource_lister_adds_its_entries_after_the_registered_ones_in_pages()
         .unwrap();
     let calls = Arc::new(AtomicUsize::new(0));
     let counted = calls.clone();
-    server.set_resource_lister(Some(sync_handler(move |_ctx| {
-        counted.fetch_add(1, Ordering::SeqCst);
-        Reply::from(json!({"resources": [
-            {"uri": "users://1", "name": "Ada", "mimeType": "text/plain"},
-            {"uri": "users://2", "name": "Grace"},
-        ]}))
-    })));
+    server
+        .set_resource_lister(Some(sync_handler(move |_ctx| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Reply::from(json!({"resources": [
+                {"uri": "users://1", "name": "Ada", "mimeType": "text/plain"},
+                {"uri": "users://2", "name": "Grace"},
+            ]}))
+        })))
+        .unwrap();
     for pref in [
         VersionPreference::Auto,
         VersionPreference::Legacy(ProtocolVersion::V2025_11_25),
@@ -254,9 +256,11 @@ async fn a_resource_lister_adds_its_entries_after_the_registered_ones_in_pages()
         assert_eq!(calls.load(Ordering::SeqCst), before);
     }
     // An entry without a name is the host's mistake: -32603 naming it.
-    server.set_resource_lister(Some(sync_handler(|_ctx| {
-        Reply::from(json!({"resources": [{"uri": "users://3"}]}))
-    })));
+    server
+        .set_resource_lister(Some(sync_handler(|_ctx| {
+            Reply::from(json!({"resources": [{"uri": "users://3"}]}))
+        })))
+        .unwrap();
     let client =
         support::inprocess::connect(server.clone(), "test-client", VersionPreference::Auto).await;
     match client
@@ -274,7 +278,7 @@ async fn a_resource_lister_adds_its_entries_after_the_registered_ones_in_pages()
         other => panic!("expected -32603, got {other:?}"),
     }
     // Removed: the registered resources alone.
-    server.set_resource_lister(None);
+    server.set_resource_lister(None).unwrap();
     let r = client
         .request("resources/list", json!({}), &CallOptions::default())
         .await

@@ -155,7 +155,8 @@ async fn runtime_templates_and_completion_are_served_and_removed() {
     .unwrap();
     s.set_completion_handler(Some(sync_handler(|_| {
         Reply::Result(json!({"completion": {"values": ["a", "b"]}}))
-    })));
+    })))
+    .unwrap();
     assert!(s.capabilities().get("completions").is_some());
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
     let (sr, sw) = tokio::io::split(server_io);
@@ -177,7 +178,7 @@ async fn runtime_templates_and_completion_are_served_and_removed() {
     assert_eq!(done["completion"]["values"], json!(["a", "b"]));
     assert!(s.remove_resource_template("mem://item/{id}"));
     assert!(!s.remove_resource_template("mem://item/{id}"));
-    s.set_completion_handler(None);
+    s.set_completion_handler(None).unwrap();
     assert!(s.capabilities().get("completions").is_none());
     assert!(client.read_resource_raw("mem://item/42").await.is_err());
     client.close().await;

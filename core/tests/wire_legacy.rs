@@ -271,9 +271,11 @@ async fn templates_and_completion_change_at_runtime() {
         .request(json!(1), "resources/read", json!({"uri": "late://7"}))
         .await;
     assert_eq!(read["result"]["contents"][0]["text"], "7");
-    server.set_completion_handler(Some(libmcp::server::sync_handler(
-        |_| json!({"completion": {"values": ["late"]}}),
-    )));
+    server
+        .set_completion_handler(Some(libmcp::server::sync_handler(
+            |_| json!({"completion": {"values": ["late"]}}),
+        )))
+        .unwrap();
     let done = w
         .request(
             json!(2),

@@ -8,10 +8,16 @@
 // `inputRequired`, and the handler runs again from the start once the client answered, every
 // earlier answer given back in order (they travel in the sealed `requestState`). Code before a
 // request therefore runs once per round: a deliberate difference from the SDK, where the handler
-// waits.
+// waits. The handlers of the low-level Server (low_level_server.js) wait as the SDK's do on a
+// legacy session: each request is a real request of its own whose answer the handler awaits
+// (`RequestContext::request_client`), so code with side effects before a request (the SDK's
+// simpleTaskInteractive takes a message off its queue) runs once; on 2026-07-28 they take input
+// rounds like the others, there being no connection to send a request on.
 
 const { AsyncLocalStorage } = require('node:async_hooks')
 const { inputRequired } = require('../context')
+const native = require('../native')
+const { translated } = require('../errors')
 
 /** The request a handler is running for (`{ctx, rounds, owner}`), for the calls that do not take
  * `extra` (`server.server.elicitInput`, `sendLoggingMessage`). */
@@ -37,8 +43,10 @@ class Rounds {
   #next = 0
   #answers
   #ask
-  constructor (ctx) {
+  #waits
+  constructor (ctx, waits) {
     this.#ctx = ctx
+    this.#waits = waits
     /** Resolves to the `inputRequired` answer once the handler asks what the client has not
      * answered yet. */
     this.needed = new Promise((resolve) => { this.#ask = resolve })
@@ -60,6 +68,11 @@ class Rounds {
     const { method, params } = request
     if (!INPUT_METHODS.has(method)) {
       return Promise.reject(new TypeError(`sendRequest: ${JSON.stringify(method)} cannot be sent from a handler; this package sends elicitation/create, sampling/createMessage and roots/list`))
+    }
+    if (this.#waits && this.#ctx.era === 'legacy') {
+      const id = this.#ctx.nativeId
+      const text = params === undefined ? undefined : JSON.stringify(params)
+      return translated(() => native.requestClient(id, method, text)).then((answer) => checkedResult(JSON.parse(answer), schema))
     }
     const key = `r${this.#next++}`
     const answers = this.#all()
@@ -148,9 +161,10 @@ class Extra {
 }
 
 /** Runs `f(extra)` for request `ctx` of server `owner` (a package Server): resolves to what `f`
- * gives, or to `inputRequired` when it asks the client something not answered yet. */
-function runWithExtra (ctx, owner, f) {
-  const rounds = new Rounds(ctx)
+ * gives, or to `inputRequired` when it asks the client something not answered yet (with `waits`,
+ * on a legacy session, its requests are sent at once and awaited instead: see above). */
+function runWithExtra (ctx, owner, f, waits = false) {
+  const rounds = new Rounds(ctx, waits)
   const extra = new Extra(ctx, rounds, owner)
   const out = current.run({ ctx, rounds, owner }, () => f(extra))
   return Promise.race([out, rounds.needed])

@@ -1,9 +1,10 @@
-// Types of `libmcp/sdk` (lib/sdk/*.js): the official TypeScript SDK's McpServer API on libmcp.
+// Types of `libmcp/sdk` (lib/sdk/*.js): the official TypeScript SDK's McpServer and low-level
+// Server API on libmcp.
 // Zod is not a dependency: schemas are typed by their shape (Zod 3's `_output`, Zod 4's
 // `_zod.output`), so a handler's arguments are inferred from the Zod schemas given.
 
 import type {
-  JsonObject, Context, Server, IncomingMessageLike, ServerResponseLike, ResourceConfig,
+  JsonObject, Context, Server as PackageServer, IncomingMessageLike, ServerResponseLike, ResourceConfig,
   Tool, Resource, Prompt, CompleteResult, ElicitRequestParams, ElicitResult, CreateMessageRequestParams, CreateMessageResult,
   ListRootsRequestParams, ListRootsResult,
 } from '../index'
@@ -116,15 +117,32 @@ export interface ServerSide {
   sendResourceListChanged (): Promise<void>
   sendPromptListChanged (): Promise<void>
   registerCapabilities (capabilities: JsonObject): void
-  /** For a method the specification does not define (one it defines throws InvalidArgumentError). */
+  /** For a method the specification does not define, or a feature method a host may answer
+   * (`tools/call`, `tasks/get`, ...; its capability declared first); any other method the
+   * specification defines throws InvalidArgumentError. */
   setRequestHandler<M extends string> (schema: MethodSchema<M> & { parse (value: unknown): { method: M, params?: any } },
     handler: (request: { method: M, params?: any }, extra: RequestHandlerExtra) => Awaitable<JsonObject>): void
   removeRequestHandler (method: string): void
   readonly experimental: { tasks: ExperimentalServerTasks }
 }
 
+/** The official TypeScript SDK's low-level Server, on libmcp (`mcpServer.server` is one); the
+ * calls of `ServerSide` besides. */
+export declare class Server {
+  constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, [key: string]: unknown })
+  /** This package's Server underneath. */
+  readonly native: PackageServer
+  /** The transport `connect` was given, if any. */
+  readonly transport: Transport | undefined
+  /** Throws: the engine handles the client's notifications itself. */
+  setNotificationHandler (schema: MethodSchema<string>, handler: (notification: any) => Awaitable<void>): never
+  connect (transport: Transport): Promise<void>
+  close (): Promise<void>
+}
+export interface Server extends ServerSide {}
+
 export interface Transport {
-  attach (server: Server): void
+  attach (server: PackageServer): void
   start (): Promise<void>
   close (): Promise<void>
 }
@@ -132,11 +150,11 @@ export interface Transport {
 /** The official TypeScript SDK's McpServer, on libmcp. */
 export declare class McpServer {
   constructor (serverInfo: { name: string, version: string, [key: string]: unknown }, options?: { capabilities?: JsonObject, instructions?: string, taskStore?: TaskStore, taskMessageQueue?: TaskMessageQueue, [key: string]: unknown })
-  readonly server: ServerSide
+  readonly server: Server
   /** The SDK's experimental features (`tasks.registerToolTask`). */
   readonly experimental: { tasks: ExperimentalMcpServerTasks }
   /** This package's Server underneath. */
-  readonly native: Server
+  readonly native: PackageServer
   registerTool<In extends ZodRawShape | AnyZod, Out extends ZodRawShape | AnyZod | undefined = undefined> (
     name: string, config: ToolConfig<In, Out> & { inputSchema: In },
     cb: (args: InferArgs<In>, extra: RequestHandlerExtra) => Awaitable<CallToolResult>): RegisteredTool
@@ -168,7 +186,7 @@ export declare class StdioServerTransport implements Transport {
   constructor ()
   onclose?: () => void
   onerror?: (error: Error) => void
-  attach (server: Server): void
+  attach (server: PackageServer): void
   start (): Promise<void>
   close (): Promise<void>
 }
@@ -199,7 +217,7 @@ export declare class StreamableHTTPServerTransport implements Transport {
   sessionId?: string
   onclose?: () => void
   onerror?: (error: Error) => void
-  attach (server: Server): void
+  attach (server: PackageServer): void
   start (): Promise<void>
   handleRequest (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
   close (): Promise<void>
@@ -212,7 +230,7 @@ export declare class WebStandardStreamableHTTPServerTransport implements Transpo
   sessionId?: string
   onclose?: () => void
   onerror?: (error: Error) => void
-  attach (server: Server): void
+  attach (server: PackageServer): void
   start (): Promise<void>
   close (): Promise<void>
   handleRequest (request: Request, options?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown }, parsedBody?: unknown }): Promise<Response>
@@ -228,7 +246,7 @@ export declare class SSEServerTransport implements Transport {
   readonly sessionId: string
   onclose?: () => void
   onerror?: (error: Error) => void
-  attach (server: Server): void
+  attach (server: PackageServer): void
   start (): Promise<void>
   handlePostMessage (req: IncomingMessageLike, res: ServerResponseLike, parsedBody?: unknown): Promise<void>
   handleMessage (message: JsonObject, extra?: { authInfo?: { token?: string, clientId?: string, scopes?: string[], [key: string]: unknown } }): Promise<void>
@@ -242,7 +260,7 @@ export declare class InMemoryTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   sessionId?: string
-  attach (server: Server): void
+  attach (server: PackageServer): void
   start (): Promise<void>
   send (message: JsonObject): Promise<void>
   close (): Promise<void>

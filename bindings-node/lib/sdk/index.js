@@ -3,6 +3,7 @@
 // package's engine, so that a port changes its import lines only (see README.md for what differs).
 
 const { McpServer } = require('./mcp_server')
+const { Server } = require('./low_level_server')
 const { ResourceTemplate, completable } = require('./completions')
 const { StdioServerTransport, StreamableHTTPServerTransport, WebStandardStreamableHTTPServerTransport } = require('./transports')
 const { InMemoryTransport } = require('./in_memory')
@@ -12,6 +13,7 @@ const { McpError, ErrorCode } = require('../errors')
 const { InMemoryTaskStore, InMemoryTaskMessageQueue, isTerminal } = require('./task_store')
 
 exports.McpServer = McpServer
+exports.Server = Server
 exports.ResourceTemplate = ResourceTemplate
 exports.completable = completable
 exports.StdioServerTransport = StdioServerTransport

@@ -1,19 +1,19 @@
 'use strict'
 // `McpServer` as the official TypeScript SDK (1.x) shapes it, on this package's Server: the SDK's
 // registration calls and config keys, callbacks called `(args, extra)` (or `(extra)` without a
-// schema), the handles they return, `server.server` for the calls handlers make on the low-level
-// server, and `connect(transport)`. Zod schemas are parsed by Zod (lib/zod.js) and errors are
+// schema), the handles they return, `server.server` (the low-level Server of low_level_server.js,
+// over this McpServer's own server) for the calls handlers make on it, and `connect(transport)`. Zod schemas are parsed by Zod (lib/zod.js) and errors are
 // answered as the SDK answers them. Deliberate differences are listed in README.md.
 
 const { Server } = require('../server')
 const { McpError, ErrorCode } = require('../errors')
 const zod = require('../zod')
-const { runWithExtra, current, notify } = require('./extra')
+const { runWithExtra } = require('./extra')
 const { ResourceTemplate, completerOf, completionResult, NONE } = require('./completions')
 const { RegisteredHandle } = require('./handles')
-const native = require('../native')
-const { urlElicitationRequired, completionNotifier } = require('./url_elicitation')
-const { taskOptions, ExperimentalMcpServerTasks, ExperimentalServerTasks } = require('./tasks')
+const { urlElicitationRequired } = require('./url_elicitation')
+const { taskOptions, ExperimentalMcpServerTasks } = require('./tasks')
+const { serverOfMcpServer } = require('./low_level_server')
 
 function describe (v) {
   return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v
@@ -47,148 +47,11 @@ function toolFailure (e) {
   return toolError(e)
 }
 
-/** Checks an accepted elicitation answer against the schema asked with (the engine's JSON Schema
- * validator, where the SDK's is Ajv: the reasons are worded differently). The engine cannot make
- * this check itself on 2026-07-28 requests: it keeps nothing of what a handler asked between input
- * rounds, and only the handler, run again, asks with the schema again. */
-function checkElicited (schema, content) {
-  let why
-  try {
-    why = new native.NativeJsonSchema(JSON.stringify(schema)).check(JSON.stringify(content))
-  } catch (e) {
-    throw new McpError(ErrorCode.InternalError, `Error validating elicitation response: ${e instanceof Error ? e.message : String(e)}`)
-  }
-  if (why !== null) throw new McpError(ErrorCode.InvalidParams, `Elicitation response content does not match requested schema: ${why}`)
-}
-
-/** The low-level server as handlers of an McpServer reach it (`mcpServer.server`): requests to the
- * client and notifications, sent in the request being handled. */
-class ServerSide {
-  #owner
-  constructor (owner) {
-    this.#owner = owner
-  }
-
-  #request (method, params, what) {
-    const run = current.getStore()
-    if (run === undefined) return Promise.reject(new Error(`server.${what}() can only be called while a handler runs (this package sends requests to the client as input rounds of a request)`))
-    return run.rounds.request(params === undefined ? { method } : { method, params })
-  }
-
-  /** Asks the client for input (`elicitation/create`; form mode unless `params.mode` says URL).
-   * An accepted form answer is checked against `requestedSchema`, as the SDK's elicitInput checks
-   * it: one that does not match rejects with -32602. */
-  async elicitInput (params) {
-    const p = params && params.mode === undefined && params.url === undefined ? { mode: 'form', ...params } : params
-    const result = await this.#request('elicitation/create', p, 'elicitInput')
-    if (p && p.mode === 'form' && p.requestedSchema && result && result.action === 'accept' && result.content) {
-      checkElicited(p.requestedSchema, result.content)
-    }
-    return result
-  }
-
-  /** A function that sends `notifications/elicitation/complete` for `elicitationId` to the
-   * request's session whenever it is called (see lib/sdk/url_elicitation.js). Throws when the
-   * client lacks URL elicitation, and `NoSessionError` for a 2026-07-28 request. */
-  createElicitationCompletionNotifier (elicitationId) {
-    return completionNotifier(current.getStore(), elicitationId)
-  }
-
-  /** Asks the client to sample (`sampling/createMessage`). */
-  createMessage (params) {
-    return this.#request('sampling/createMessage', params, 'createMessage')
-  }
-
-  /** Asks the client for its roots (`roots/list`). */
-  listRoots (params) {
-    return this.#request('roots/list', params, 'listRoots')
-  }
-
-  /** The client's capabilities, while a handler runs. */
-  getClientCapabilities () {
-    const run = current.getStore()
-    return run && run.ctx.clientCapabilities
-  }
-
-  /** The client's implementation object, while a handler runs. */
-  getClientVersion () {
-    const run = current.getStore()
-    return run && run.ctx.clientInfo
-  }
-
-  /** Sends `notifications/message` in the request being handled (if the client asked for the
-   * level). */
-  sendLoggingMessage (params) {
-    return this.notification({ method: 'notifications/message', params })
-  }
-
-  /** Sends a notification in the request being handled (see `notify` in extra.js). */
-  notification (n) {
-    const run = current.getStore()
-    if (run === undefined) {
-      if (n && n.method === 'notifications/resources/updated') return this.sendResourceUpdated(n.params)
-      return Promise.reject(new Error('notifications other than resources/updated can only be sent while a handler runs'))
-    }
-    try {
-      notify(run.ctx, this.#owner, n)
-      return Promise.resolve()
-    } catch (e) {
-      return Promise.reject(e)
-    }
-  }
-
-  /** Tells subscribers the resource at `params.uri` changed. */
-  sendResourceUpdated (params) {
-    this.#owner.notifyResourceUpdated(params && params.uri)
-    return Promise.resolve()
-  }
-
-  /** The engine announces list changes itself when registrations change: these do nothing. */
-  sendToolListChanged () { return Promise.resolve() }
-  sendResourceListChanged () { return Promise.resolve() }
-  sendPromptListChanged () { return Promise.resolve() }
-
-  /** The SDK's experimental task calls (tasks.js). */
-  get experimental () {
-    return { tasks: new ExperimentalServerTasks(this) }
-  }
-
-  /** Capabilities follow from what is registered: this only checks its argument. */
-  registerCapabilities (capabilities) {
-    if (capabilities === null || typeof capabilities !== 'object') throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
-  }
-
-  /** Answers requests for a method the specification does not define: `schema` is a Zod object
-   * schema whose `method` is a literal (as the SDK takes it), `handler(request, extra)` gets the
-   * request (`{method, params}`) as `schema` parsed it and returns the result. A method the
-   * specification defines throws an InvalidArgumentError: the engine answers those itself. */
-  setRequestHandler (schema, handler) {
-    const method = methodOf(schema)
-    if (typeof handler !== 'function') throw new TypeError(`setRequestHandler: handler must be a function, got ${describe(handler)}`)
-    const owner = this.#owner
-    owner.setRequestHandler(method, (params, ctx) => runWithExtra(ctx, owner, (extra) => handler(schema.parse({ method, params }), extra)))
-  }
-
-  /** Removes the handler `setRequestHandler` set for `method`. */
-  removeRequestHandler (method) {
-    this.#owner.setRequestHandler(method, null)
-  }
-}
-
-/** The method a request schema names (its `method` literal, in Zod 3 and Zod 4). */
-function methodOf (schema) {
-  const literal = schema && typeof schema.parse === 'function' && schema.shape && schema.shape.method
-  const method = literal && (literal.value ?? (literal._zod && literal._zod.def.values && literal._zod.def.values[0]))
-  if (typeof method !== 'string') throw new TypeError('setRequestHandler: schema must be a Zod object schema whose method is a string literal')
-  return method
-}
-
 /** An MCP server with the official TypeScript SDK's `McpServer` API. `serverInfo` is `{name,
  * version, ...}`; `options`: `instructions`, `capabilities` (checked; what is offered follows from
  * the registrations) and any option of this package's `Server`. */
 class McpServer {
   #server
-  #transport = null
   #prompts = new Map()
   #templates = new Map()
   #completing = false
@@ -201,8 +64,9 @@ class McpServer {
       throw new TypeError(`capabilities must be an object, got ${describe(capabilities)}`)
     }
     this.#server = new Server(serverInfo, rest)
-    /** The low-level server, as handlers reach it (`elicitInput`, `createMessage`, ...). */
-    this.server = new ServerSide(this.#server)
+    /** The low-level Server over this one, as handlers reach it (`elicitInput`,
+     * `createMessage`, ...). */
+    this.server = serverOfMcpServer(this.#server)
     this.#experimental = { tasks: new ExperimentalMcpServerTasks(this, taskStore) }
   }
 
@@ -380,27 +244,18 @@ class McpServer {
   sendPromptListChanged () {}
 
   /** Serves on `transport` (this package's StdioServerTransport or StreamableHTTPServerTransport). */
-  async connect (transport) {
-    if (transport === null || typeof transport !== 'object' || typeof transport.start !== 'function' || typeof transport.attach !== 'function') {
-      throw new TypeError('connect: transport must be a StdioServerTransport or StreamableHTTPServerTransport of this package')
-    }
-    if (this.#transport !== null) throw new Error('this server is connected already')
-    this.#transport = transport
-    transport.attach(this.#server)
-    await transport.start()
+  connect (transport) {
+    return this.server.connect(transport)
   }
 
   /** Whether `connect` was called. */
   isConnected () {
-    return this.#transport !== null
+    return this.server.transport !== undefined
   }
 
   /** Stops serving. */
-  async close () {
-    const transport = this.#transport
-    this.#transport = null
-    if (transport) await transport.close()
-    await this.#server.close()
+  close () {
+    return this.server.close()
   }
 }
 

@@ -94,3 +94,19 @@ export async function webStandardUsage (request: Request): Promise<Response> {
   await new McpServer({ name: 'web', version: '1' }).connect(transport)
   return transport.handleRequest(request, { authInfo: { token: 't', clientId: 'c', scopes: [] }, parsedBody: { jsonrpc: '2.0' } })
 }
+
+// The SDK's low-level Server, as simpleTaskInteractive writes one.
+import { Server } from '../../lib/sdk'
+export async function lowLevelUsage (): Promise<void> {
+  const server = new Server({ name: 'low', version: '1' }, { capabilities: { tools: {} } })
+  const listTools = { shape: { method: { value: 'tools/list' as const } }, parse: (v: unknown) => v as { method: 'tools/list', params?: any } }
+  server.setRequestHandler(listTools, async (_request, extra) => {
+    const answer = await server.elicitInput({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } })
+    return { tools: [], seen: answer.action, id: String(extra.requestId) }
+  })
+  await server.sendToolListChanged()
+  const mcp = new McpServer({ name: 'typed', version: '1' })
+  const inner: Server = mcp.server
+  await inner.createMessage({ messages: [], maxTokens: 1 })
+  await server.close()
+}

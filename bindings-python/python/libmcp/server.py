@@ -500,16 +500,23 @@ class Server:
         return register
 
     def request_handler(self, method: str) -> Callable[[F], F]:
-        """Registers the decorated function as the handler of ``method``, a request method the
-        specification does not define (``"acme/search"``), in both eras; it replaces the handler
-        set before. It is called with the request's params (a ``dict``, ``{}`` without any) and,
-        when it has a parameter annotated ``Context``, the context; it returns the result (a
-        ``dict``, or a pydantic model, dumped by alias) or an ``InputRequired``. A
-        ``ProtocolError`` it raises is sent as that JSON-RPC error, any other exception as an
-        internal error (-32603) with its message. A method the specification defines
-        (``tools/call``, ``ping``, ...), one under ``notifications/`` and one beginning with
-        ``rpc.`` are refused with ``InvalidArgument`` naming why: the engine answers those.
-        No capability is declared for it."""
+        """Registers the decorated function as the handler of ``method``, in both eras; it
+        replaces the handler set before. ``method`` is a request method the specification does
+        not define (``"acme/search"``; no capability is declared for it), or a feature method it
+        lets a host answer itself (``tools/list``, ``tools/call``, ``resources/list``,
+        ``resources/templates/list``, ``resources/read``, ``prompts/list``, ``prompts/get``,
+        ``completion/complete``, ``tasks/get``, ``tasks/result``, ``tasks/list``,
+        ``tasks/cancel``), whose capability :meth:`declare_capabilities` must declare first: the
+        engine checks such a request against the revision's schema before the handler runs
+        (-32602) and its result after (-32603, never sent), and refuses owning it beside the
+        registrations it would answer it for (``InvalidArgument`` naming both). It is called
+        with the request's params (a ``dict``, ``{}`` without any) and, when it has a parameter
+        annotated ``Context``, the context; it returns the result (a ``dict``, or a pydantic
+        model, dumped by alias) or an ``InputRequired``. A ``ProtocolError`` it raises is sent as
+        that JSON-RPC error, any other exception as an internal error (-32603) with its message.
+        Any other method the specification defines (``initialize``, ``ping``, ...), one under
+        ``notifications/`` and one beginning with ``rpc.`` are refused with ``InvalidArgument``
+        naming why: the engine answers those."""
 
         def register(fn: F) -> F:
             f = Function.inspect(fn, method, None, "request handler")
@@ -517,6 +524,13 @@ class Server:
             return fn
 
         return register
+
+    def declare_capabilities(self, capabilities: dict[str, Any]) -> None:
+        """Declares capabilities of the server's own (as ``initialize`` carries them): each key
+        given is advertised as given, over what the engine would declare for it. The methods
+        :meth:`request_handler` answers among the specification's need theirs declared
+        (``tools``, ``resources``, ``prompts``, ``completions``, ``tasks``)."""
+        self._native.declare_capabilities(json.dumps(capabilities))
 
     def remove_request_handler(self, method: str) -> None:
         """Removes the handler of ``method`` (its requests are answered -32601 again); a method

@@ -15,6 +15,7 @@ use crate::error::RpcError;
 use crate::jsonrpc::{self, RequestId};
 use crate::meta;
 use crate::outgoing::{OutKind, Outgoing, Sink};
+use crate::shapes::check;
 use crate::version::Era;
 
 impl Completion {
@@ -55,10 +56,14 @@ impl Completion {
             obj = with_registered_resources(&self.ctx, &obj)?;
         }
         let server = &self.ctx.0.session.server;
+        let created_task = self.created_task(&obj);
         match self.ctx.era() {
             Era::Modern => {
                 obj.entry("resultType").or_insert_with(|| json!("complete"));
-                if matches!(self.kind, Kind::Cacheable | Kind::ResourceList) {
+                if matches!(
+                    self.kind,
+                    Kind::Cacheable | Kind::ResourceList | Kind::Owned { cacheable: true }
+                ) {
                     obj.entry("ttlMs")
                         .or_insert_with(|| json!(server.config.cache_ttl_ms));
                     obj.entry("cacheScope")
@@ -69,11 +74,42 @@ impl Completion {
             Era::Legacy => {
                 // The session's revision decides what the result may hold (crate::shapes).
                 let mut v = Value::Object(obj);
-                crate::shapes::result(self.ctx.protocol_version(), self.ctx.method(), &mut v)?;
+                let version = self.ctx.protocol_version();
+                match created_task {
+                    true => crate::shapes::created_task(version, &mut v)?,
+                    false => crate::shapes::result(version, self.ctx.method(), &mut v)?,
+                }
+                self.check_owned(&v, created_task)?;
                 return Ok(v);
             }
         }
-        Ok(Value::Object(obj))
+        let v = Value::Object(obj);
+        self.check_owned(&v, created_task)?;
+        Ok(v)
+    }
+
+    /// Whether a host that owns `tools/call` answered a call made as a task (`params.task`) with
+    /// the task it created (2025-11-25 tasks: a `CreateTaskResult`).
+    fn created_task(&self, result: &Map<String, Value>) -> bool {
+        matches!(self.kind, Kind::Owned { .. })
+            && self.ctx.method() == "tools/call"
+            && self.ctx.params().get("task").is_some()
+            && result.contains_key("task")
+            && check::defines_created_task(self.ctx.protocol_version())
+    }
+
+    /// Checks the result of a host's handler of a method the specification defines (`owned`)
+    /// against the revision's schema: what breaks it is never sent.
+    fn check_owned(&self, result: &Value, created_task: bool) -> Result<(), RpcError> {
+        if !matches!(self.kind, Kind::Owned { .. }) {
+            return Ok(());
+        }
+        let method = self.ctx.method();
+        check::result(self.ctx.protocol_version(), method, created_task, result).map_err(|why| {
+            RpcError::internal(format!(
+                "the host's handler of {method} answered a result that does not match {why}"
+            ))
+        })
     }
 
     pub(crate) fn send_result(&self, result: &Value) {

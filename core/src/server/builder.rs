@@ -12,7 +12,9 @@ use serde_json::{Map, Value, json};
 
 use super::config::ServerConfig;
 use super::context::{Reply, RequestContext};
+use super::custom_methods;
 use super::handlers::{async_handler, starts_task, sync_handler};
+use super::owned;
 use super::registry::{
     Handler, PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry, Validator,
 };
@@ -316,14 +318,61 @@ impl ServerBuilder {
         self
     }
 
+    /// Answers request method `method` with the host's own `handler`: a method the
+    /// specification does not define, or a feature method a host may own (`tools/call`,
+    /// `tasks/get`, ...), with the rules of [`Server::set_method_handler`]; what breaks them
+    /// (a method the engine keeps, an owned method whose capability is not declared, or owned
+    /// while the engine has items it would answer it for) is reported by
+    /// [`build`](Self::build).
+    pub fn method_handler(mut self, method: &str, handler: Handler) -> Self {
+        match custom_methods::check_name(method) {
+            Ok(()) => {
+                self.registry.methods.insert(method.to_owned(), handler);
+            }
+            Err(e) => self.errors.push(DefinitionError::unnamed(
+                DefinitionKind::Server,
+                e.to_string(),
+            )),
+        }
+        self
+    }
+
+    /// Declares capabilities of the host's own, advertised as given over what the engine would
+    /// declare for each key (see [`Server::declare_capabilities`]); a value that is not a JSON
+    /// object is reported by [`build`](Self::build).
+    pub fn declare_capabilities(mut self, capabilities: Value) -> Self {
+        match capabilities {
+            Value::Object(map) => self.registry.declared.extend(map),
+            other => self.errors.push(DefinitionError::unnamed(
+                DefinitionKind::Server,
+                format!("capabilities must be a JSON object, got {other}"),
+            )),
+        }
+        self
+    }
+
     /// Builds the server, or reports every registration problem at once
-    /// ([`Error::InvalidDefinitions`]); a name registered twice is one of them.
+    /// ([`Error::InvalidDefinitions`]); a name registered twice is one of them, and so is a
+    /// method the host owns that the engine would also answer for a registered item.
     pub fn build(mut self) -> Result<Server> {
         if self.versions.is_empty() {
             self.errors.push(DefinitionError::unnamed(
                 DefinitionKind::Server,
                 "a server must serve at least one protocol version",
             ));
+        }
+        let mut owned: Vec<&String> = self.registry.methods.keys().collect();
+        owned.sort();
+        for method in owned {
+            let refusal = owned::check_capability(&self.registry.declared, method)
+                .err()
+                .or_else(|| {
+                    owned::engine_item(&self.registry, method).map(|i| owned::conflict(method, &i))
+                });
+            if let Some(why) = refusal {
+                self.errors
+                    .push(DefinitionError::unnamed(DefinitionKind::Server, why));
+            }
         }
         if !self.errors.is_empty() {
             return Err(Error::InvalidDefinitions(self.errors));

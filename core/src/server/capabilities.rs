@@ -2,7 +2,7 @@
 //! object of each era (`initialize` for legacy sessions, `server/discover` for modern clients), and
 //! which eras it serves.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::state::{Offers, ServerInner};
 use super::tasks::TaskSupport;
@@ -73,6 +73,24 @@ impl ServerInner {
             // The skills extension (SEP-2640), with `resources/directory/read`.
             caps["extensions"][SKILLS] = json!({ "directoryRead": true });
         }
+        declare(&mut caps, &self.registry.read().declared, era);
         caps
+    }
+}
+
+/// Puts what the host declared (`Server::declare_capabilities`) over the engine's capabilities:
+/// each key the host names is the host's. `tasks` is the 2025-11-25 key; a modern client is told
+/// of tasks by the tasks extension instead, as for the engine's own tasks.
+fn declare(caps: &mut Value, declared: &Map<String, Value>, era: Era) {
+    for (key, value) in declared {
+        match (key.as_str(), era) {
+            ("tasks", Era::Modern) => caps["extensions"][TASKS] = json!({}),
+            ("extensions", _) => {
+                for (ext, v) in value.as_object().into_iter().flatten() {
+                    caps["extensions"][ext] = v.clone();
+                }
+            }
+            _ => caps[key] = value.clone(),
+        }
     }
 }

@@ -1,8 +1,10 @@
-//! Request methods the specification does not define, answered by a handler the host registers
-//! ([`Server::set_method_handler`](super::Server::set_method_handler)). The engine keeps every
-//! method a revision of the specification defines (a registration of one is refused), so such a
-//! handler only ever sees requests the engine would otherwise answer -32601 (method not found).
+//! The names a host's request handler may have ([`Server::set_method_handler`](super::Server::set_method_handler)):
+//! a request method the specification does not define, answered by the host instead of -32601
+//! (method not found), or one of the feature methods the specification defines that a host may
+//! own (`owned`). Every other method the specification defines stays the engine's (a
+//! registration of one is refused).
 
+use super::owned;
 use crate::error::Error;
 
 /// The request methods of every revision of the specification and of the extensions the engine
@@ -49,8 +51,11 @@ pub(crate) fn check_name(method: &str) -> Result<(), Error> {
     if method.is_empty() {
         return refuse("the name is empty");
     }
-    if SPEC_METHODS.contains(&method) {
-        return refuse("the specification defines it, and the engine answers it");
+    if SPEC_METHODS.contains(&method) && owned::family(method).is_none() {
+        return refuse(
+            "the specification defines it, and the engine answers it itself (a host may answer \
+             the tools, resources, prompts, completion and tasks methods)",
+        );
     }
     if method.starts_with("notifications/") {
         return refuse("notifications/ names the specification's notifications");
@@ -68,11 +73,11 @@ mod tests {
     #[test]
     fn the_specifications_methods_are_refused_with_the_reason() {
         for m in [
-            "tools/call",
             "ping",
             "initialize",
             "tasks/update",
             "skills/get",
+            "sampling/createMessage",
         ] {
             let e = check_name(m).unwrap_err().to_string();
             assert!(e.contains("the specification defines it"), "{m}: {e}");
@@ -83,7 +88,13 @@ mod tests {
         let e = check_name("rpc.discover").unwrap_err().to_string();
         assert!(e.contains("JSON-RPC 2.0 reserves"), "{e}");
         assert!(check_name("").unwrap_err().to_string().contains("empty"));
-        for m in ["acme/search", "tools/search", "x"] {
+        for m in [
+            "acme/search",
+            "tools/search",
+            "x",
+            "tools/call",
+            "tasks/get",
+        ] {
             assert!(check_name(m).is_ok(), "{m}");
         }
     }

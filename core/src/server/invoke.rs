@@ -40,6 +40,12 @@ pub(crate) fn custom_method(handler: Handler, ctx: RequestContext) {
     run(handler, ctx, Kind::Plain);
 }
 
+/// Calls the host's handler of a method the specification defines and the host owns (`owned`);
+/// its answer is checked as `kind` says (`answer`).
+pub(crate) fn owned_method(handler: Handler, ctx: RequestContext, kind: Kind) {
+    run(handler, ctx, kind);
+}
+
 /// Calls the host's resource lister for `resources/list` (its entries follow the registered
 /// resources: `answer`).
 pub(crate) fn list_resources(handler: Handler, ctx: RequestContext) {

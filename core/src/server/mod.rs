@@ -40,6 +40,7 @@
 
 mod admit;
 mod answer;
+mod ask;
 mod builder;
 mod call;
 mod caller;
@@ -59,6 +60,7 @@ mod host_validated;
 mod invoke;
 mod listen;
 mod mrtr;
+mod owned;
 pub mod registry;
 mod responder;
 mod route;

@@ -167,10 +167,13 @@ pub(crate) fn input_required(c: Completion, ir: InputRequired) {
 }
 
 /// Checks a handler's request for input: the method may ask, each request is well formed, and the
-/// client declared the capability each one needs.
+/// client declared the capability each one needs. On 2026-07-28 only `tools/call`, `prompts/get`
+/// and `resources/read` may answer `input_required`; on a legacy session the handler of any
+/// request may ask (its questions are real server-to-client requests, which the legacy revisions
+/// allow while the server serves any request: a host's own `tasks/result` among them).
 pub(crate) fn check_input(ctx: &RequestContext, ir: &InputRequired) -> Result<(), RpcError> {
     let method = ctx.method();
-    if !INPUT_METHODS.contains(&method) {
+    if ctx.era() == Era::Modern && !INPUT_METHODS.contains(&method) {
         return Err(RpcError::internal(format!(
             "{method} cannot ask the client for input"
         )));
@@ -181,26 +184,33 @@ pub(crate) fn check_input(ctx: &RequestContext, ir: &InputRequired) -> Result<()
         ));
     }
     for (key, req) in &ir.requests {
-        if let Err(e) = check_request_params(req) {
-            return Err(RpcError::internal(format!("input request {key:?}: {e}")));
-        }
-        let (path, required) = required_capability(req)?;
-        if !client_has_capability(ctx.client_capabilities(), &path) {
-            return Err(match ctx.era() {
-                Era::Modern => RpcError::missing_capability(required),
-                // The legacy revisions define no error of their own for this: the client's request
-                // cannot be served with the capabilities it declared at initialize, which is invalid
-                // params (-32602), with the capability it lacks in `data` as 2026-07-28 words it.
-                Era::Legacy => RpcError::new(
-                    crate::error::code::INVALID_PARAMS,
-                    format!(
-                        "Invalid params: this request needs the client capability {}, which this session's client did not declare (a client declares its capabilities at initialize; a server serving legacy requests without sessions keeps none)",
-                        path.join(".")
-                    ),
-                )
-                .with_data(json!({ "requiredCapabilities": required })),
-            });
-        }
+        check_request(ctx, key, req)?;
+    }
+    Ok(())
+}
+
+/// Checks one request for input (`{method, params}`, asked under `key`): well formed, and the
+/// client declared the capability it needs.
+pub(crate) fn check_request(ctx: &RequestContext, key: &str, req: &Value) -> Result<(), RpcError> {
+    if let Err(e) = check_request_params(req) {
+        return Err(RpcError::internal(format!("input request {key:?}: {e}")));
+    }
+    let (path, required) = required_capability(req)?;
+    if !client_has_capability(ctx.client_capabilities(), &path) {
+        return Err(match ctx.era() {
+            Era::Modern => RpcError::missing_capability(required),
+            // The legacy revisions define no error of their own for this: the client's request
+            // cannot be served with the capabilities it declared at initialize, which is invalid
+            // params (-32602), with the capability it lacks in `data` as 2026-07-28 words it.
+            Era::Legacy => RpcError::new(
+                crate::error::code::INVALID_PARAMS,
+                format!(
+                    "Invalid params: this request needs the client capability {}, which this session's client did not declare (a client declares its capabilities at initialize; a server serving legacy requests without sessions keeps none)",
+                    path.join(".")
+                ),
+            )
+            .with_data(json!({ "requiredCapabilities": required })),
+        });
     }
     Ok(())
 }
@@ -268,28 +278,10 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired, fail: fn(Completion, RpcE
     // Each request in the shape of the session's revision, or none at all (crate::shapes).
     let mut requests = Vec::with_capacity(ir.requests.len());
     for (key, req) in ir.requests {
-        let method = req
-            .get("method")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let mut params = req.get("params").cloned();
-        if let Some(task) = c.ctx.task_id() {
-            // A request made for a task names it (2025-11-25 tasks, "Associating Task-Related
-            // Messages").
-            let p = params.get_or_insert_with(|| json!({}));
-            if let Some(obj) = p.as_object_mut() {
-                let meta = obj.entry("_meta").or_insert_with(|| json!({}));
-                if let Some(m) = meta.as_object_mut() {
-                    m.insert(RELATED_TASK.into(), json!({ "taskId": task }));
-                }
-            }
+        match legacy_request(&c.ctx, &key, &req) {
+            Ok((method, params)) => requests.push((key, method, params)),
+            Err(e) => return fail(c, e),
         }
-        let version = c.ctx.protocol_version();
-        if let Err(e) = crate::shapes::request(version, &method, params.as_mut()) {
-            return fail(c, RpcError::internal(format!("input request {key:?}: {e}")));
-        }
-        requests.push((key, method, params));
     }
     rt.spawn(async move {
         let ctx = c.ctx.clone();
@@ -297,13 +289,7 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired, fail: fn(Completion, RpcE
         let mut tasks = tokio::task::JoinSet::new();
         for (key, method, params) in requests {
             let session = session.clone();
-            // A task's requests outlive the response stream of the call that created it: they go
-            // on the session's own channel (the standalone stream on HTTP).
-            let sink = if ctx.task_id().is_some() {
-                ctx.0.session.sink.clone()
-            } else {
-                ctx.0.sink.clone()
-            };
+            let sink = input_sink(&ctx);
             tasks.spawn(async move {
                 let answer = session
                     .request_client(&sink, &method, params.as_ref())
@@ -349,6 +335,47 @@ pub(crate) fn legacy(c: Completion, ir: InputRequired, fail: fn(Completion, RpcE
             },
         );
     });
+}
+
+/// The method and params of the real request a legacy session's client is sent for the request
+/// for input `req` asked under `key`: naming the task the request runs as, if any, and fitted to
+/// the session's revision (or refused: crate::shapes).
+pub(crate) fn legacy_request(
+    ctx: &RequestContext,
+    key: &str,
+    req: &Value,
+) -> Result<(String, Option<Value>), RpcError> {
+    let method = req
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let mut params = req.get("params").cloned();
+    if let Some(task) = ctx.task_id() {
+        // A request made for a task names it (2025-11-25 tasks, "Associating Task-Related
+        // Messages").
+        let p = params.get_or_insert_with(|| json!({}));
+        if let Some(obj) = p.as_object_mut() {
+            let meta = obj.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(m) = meta.as_object_mut() {
+                m.insert(RELATED_TASK.into(), json!({ "taskId": task }));
+            }
+        }
+    }
+    crate::shapes::request(ctx.protocol_version(), &method, params.as_mut())
+        .map_err(|e| RpcError::internal(format!("input request {key:?}: {e}")))?;
+    Ok((method, params))
+}
+
+/// Where a legacy request's requests for input go: a task's outlive the response stream of the
+/// call that created it, so they go on the session's own channel (the standalone stream on
+/// HTTP); any other request's go on its own stream.
+pub(crate) fn input_sink(ctx: &RequestContext) -> crate::outgoing::Sink {
+    if ctx.task_id().is_some() {
+        ctx.0.session.sink.clone()
+    } else {
+        ctx.0.sink.clone()
+    }
 }
 
 /// The context of the next input round of a request: the same request, with the answers gathered

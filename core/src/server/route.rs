@@ -2,7 +2,7 @@
 //! gated by era and capability, gets its [`RequestContext`], and goes to whoever answers its
 //! method: the engine itself (lists, discover, the legacy utilities, here), the skills extension
 //! (`skills`), listen streams (`listen`), the task methods (`tasks`), or a registered handler
-//! (`invoke`).
+//! (`invoke`), the host's own among them for a method it owns (`owned`).
 
 use std::sync::Arc;
 
@@ -15,7 +15,8 @@ use super::cancel::CancelFlag;
 use super::invoke;
 use super::listen;
 use super::mrtr;
-use super::registry::{Registry, checked_cursor, paginate};
+use super::owned;
+use super::registry::{Handler, Registry, checked_cursor, paginate};
 use super::skills;
 use super::state::{CtxInner, Kind, RequestContext, SessionShared};
 use super::tasks;
@@ -24,6 +25,7 @@ use crate::jsonrpc::Request;
 use crate::model::logging::LoggingLevel;
 use crate::model::mrtr::INPUT_METHODS;
 use crate::outgoing::Sink;
+use crate::shapes::check;
 use crate::version::{Era, ProtocolVersion};
 
 /// Which era a request is served under, and with what client facts.
@@ -54,8 +56,14 @@ pub(crate) fn dispatch(
 ) {
     let era = served.version.era();
     let server = &shared.server;
-    let offers = server.offers();
     let method = req.method.as_str();
+    if owned::family(method).is_some() {
+        let handler = server.registry.read().methods.get(method).cloned();
+        if let Some(handler) = handler {
+            return dispatch_owned(shared, req, served, cancel, sink, caller, handler);
+        }
+    }
+    let offers = server.offers();
     let gated = match method {
         "tools/list" | "tools/call" => offers.tools,
         "resources/list" | "resources/templates/list" | "resources/read" => offers.resources,
@@ -83,41 +91,9 @@ pub(crate) fn dispatch(
             return send_engine_error(&sink, shared, &req.id, &cancel, &e);
         }
     }
-    let params = req.params.unwrap_or_else(|| Value::Object(Map::new()));
-    let mrtr = if INPUT_METHODS.contains(&method) && era == Era::Modern {
-        match mrtr::read_retry(server, method, &params) {
-            Ok(x) => x,
-            Err(e) => return send_engine_error(&sink, shared, &req.id, &cancel, &e),
-        }
-    } else {
-        mrtr::Retry::default()
+    let Some(ctx) = context(shared, req, served, cancel, sink, caller) else {
+        return;
     };
-    let ctx = RequestContext(Arc::new(CtxInner {
-        id: req.id,
-        method: req.method,
-        params,
-        version: served.version,
-        client_capabilities: served.client_capabilities,
-        client_info: served.client_info,
-        log_level: served.log_level,
-        input_responses: mrtr.responses,
-        request_state: mrtr.state,
-        template_vars: None,
-        cancel,
-        sink,
-        session: shared.clone(),
-        last_progress: Mutex::new(None),
-        round: 0,
-        caller,
-        task_offer: None,
-        task_id: std::sync::OnceLock::new(),
-    }));
-    if ctx.method().starts_with("tasks/") && !tasks::client_takes_tasks(&ctx) {
-        // A client that did not declare the extension has no task surface (tasks extension,
-        // "Required Capabilities").
-        let e = RpcError::missing_capability(json!({"extensions": { tasks::EXTENSION: {} }}));
-        return fail(&ctx, &e);
-    }
     if let Some(handler) = custom {
         return invoke::custom_method(handler, ctx);
     }
@@ -169,6 +145,89 @@ pub(crate) fn dispatch(
         Ok((kind, v)) => send_engine_result(&ctx, kind, v),
         Err(e) => fail(&ctx, &e),
     }
+}
+
+/// Routes a request for a method the specification defines and the host owns (`owned`): the era
+/// rules, then the request checked against the revision's schema, then the host's handler.
+fn dispatch_owned(
+    shared: &Arc<SessionShared>,
+    req: Request,
+    served: Served,
+    cancel: CancelFlag,
+    sink: Sink,
+    caller: Caller,
+    handler: Handler,
+) {
+    let method = req.method.as_str();
+    if !owned::exists_at(method, &served.version) {
+        let e = RpcError::method_not_found(method);
+        return send_engine_error(&sink, shared, &req.id, &cancel, &e);
+    }
+    let id = serde_json::to_value(&req.id).unwrap_or(Value::Null);
+    if let Err(why) = check::request(&served.version, &id, method, req.params.as_ref()) {
+        let e = RpcError::invalid_params(format!("the {method} request does not match {why}"));
+        return send_engine_error(&sink, shared, &req.id, &cancel, &e);
+    }
+    let kind = owned::kind(method);
+    if let Some(ctx) = context(shared, req, served, cancel, sink, caller) {
+        invoke::owned_method(handler, ctx, kind);
+    }
+}
+
+/// The context of a request that is served: its params (`{}` when it has none) and, for the
+/// methods that take input rounds on 2026-07-28, the round's answers and state. `None` when the
+/// request was answered already (an invalid retry, a tasks method without the client's
+/// capability).
+fn context(
+    shared: &Arc<SessionShared>,
+    req: Request,
+    served: Served,
+    cancel: CancelFlag,
+    sink: Sink,
+    caller: Caller,
+) -> Option<RequestContext> {
+    let server = &shared.server;
+    let method = req.method.as_str();
+    let params = req.params.unwrap_or_else(|| Value::Object(Map::new()));
+    let mrtr = if INPUT_METHODS.contains(&method) && served.version.era() == Era::Modern {
+        match mrtr::read_retry(server, method, &params) {
+            Ok(x) => x,
+            Err(e) => {
+                send_engine_error(&sink, shared, &req.id, &cancel, &e);
+                return None;
+            }
+        }
+    } else {
+        mrtr::Retry::default()
+    };
+    let ctx = RequestContext(Arc::new(CtxInner {
+        id: req.id,
+        method: req.method,
+        params,
+        version: served.version,
+        client_capabilities: served.client_capabilities,
+        client_info: served.client_info,
+        log_level: served.log_level,
+        input_responses: mrtr.responses,
+        request_state: mrtr.state,
+        template_vars: None,
+        cancel,
+        sink,
+        session: shared.clone(),
+        last_progress: Mutex::new(None),
+        round: 0,
+        caller,
+        task_offer: None,
+        task_id: std::sync::OnceLock::new(),
+    }));
+    if ctx.method().starts_with("tasks/") && !tasks::client_takes_tasks(&ctx) {
+        // A client that did not declare the extension has no task surface (tasks extension,
+        // "Required Capabilities").
+        let e = RpcError::missing_capability(json!({"extensions": { tasks::EXTENSION: {} }}));
+        fail(&ctx, &e);
+        return None;
+    }
+    Some(ctx)
 }
 
 fn discover(shared: &SessionShared) -> Value {

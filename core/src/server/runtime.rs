@@ -9,10 +9,12 @@ use super::builder;
 use super::change::Change;
 use super::config::ServerConfig;
 use super::custom_methods;
-use super::registry::{Handler, PromptEntry, ResourceEntry};
+use super::owned::{self, Family};
+use super::registry::{Handler, PromptEntry, Registry, ResourceEntry};
 use super::session::Session;
 use super::skills;
 use super::state::{ChangeHook, Server, WeakServer};
+use super::tasks::TaskSupport;
 #[cfg(feature = "schemars")]
 use super::typed::ToolDef;
 use crate::error::DefinitionKind;
@@ -116,7 +118,14 @@ impl Server {
             builder::to_definition(DefinitionKind::Tool, definition)?,
             handler,
         )?;
-        self.inner.registry.write().tools.insert(name, entry);
+        let mut registry = self.inner.registry.write();
+        let item = format!("tool {name:?}");
+        refuse(&registry, Family::Tools, &item)?;
+        if entry.task_support != TaskSupport::Forbidden {
+            refuse(&registry, Family::Tasks, &item)?;
+        }
+        registry.tools.insert(name, entry);
+        drop(registry);
         self.notify(Change::Tools);
         Ok(())
     }
@@ -147,13 +156,16 @@ impl Server {
     ) -> crate::Result<()> {
         let definition = builder::to_definition(DefinitionKind::Prompt, definition)?;
         let name = builder::prompt_name(&definition)?;
-        self.inner.registry.write().prompts.insert(
+        let mut registry = self.inner.registry.write();
+        refuse(&registry, Family::Prompts, &format!("prompt {name:?}"))?;
+        registry.prompts.insert(
             name,
             PromptEntry {
                 definition,
                 handler,
             },
         );
+        drop(registry);
         self.notify(Change::Prompts);
         Ok(())
     }
@@ -174,13 +186,16 @@ impl Server {
         handler: Handler,
     ) -> crate::Result<()> {
         let (uri, definition) = builder::resource_definition(definition)?;
-        self.inner.registry.write().resources.insert(
+        let mut registry = self.inner.registry.write();
+        refuse(&registry, Family::Resources, &format!("resource {uri:?}"))?;
+        registry.resources.insert(
             uri,
             ResourceEntry {
                 definition,
                 handler,
             },
         );
+        drop(registry);
         self.notify(Change::Resources);
         Ok(())
     }
@@ -205,7 +220,14 @@ impl Server {
             builder::to_definition(DefinitionKind::ResourceTemplate, definition)?,
             handler,
         )?;
-        self.inner.registry.write().templates.insert(key, entry);
+        let mut registry = self.inner.registry.write();
+        refuse(
+            &registry,
+            Family::Resources,
+            &format!("resource template {key:?}"),
+        )?;
+        registry.templates.insert(key, entry);
+        drop(registry);
         self.notify(Change::Resources);
         Ok(())
     }
@@ -227,6 +249,8 @@ impl Server {
     /// extension's capability follows the registered skills, like every other capability.
     pub fn add_skill(&self, skill: crate::skills::Skill) -> crate::Result<()> {
         let mut registry = self.inner.registry.write();
+        let item = format!("skill {:?} (its files are resources)", skill.name());
+        refuse(&registry, Family::Resources, &item)?;
         let replaced: Vec<String> = registry
             .skills
             .get(skill.name())
@@ -274,16 +298,37 @@ impl Server {
         true
     }
 
-    /// Sets (or, with `None`, removes) the handler of a request method the specification does not
-    /// define: a request for `method` then goes to `handler` (as a registered handler's would:
-    /// context, deadline, cancellation and input rounds alike) instead of being answered -32601
-    /// (method not found), in both eras. No capability is declared for it. A method the
-    /// specification defines (`tools/call`, `ping`, ...), one in the `notifications/` namespace
-    /// and one beginning with `rpc.` are refused with [`Error::InvalidArgument`](crate::Error)
-    /// naming why: the engine answers those itself. Replaces the handler set before.
+    /// Sets (or, with `None`, removes) the host's own handler of request method `method`: a
+    /// request for it then goes to `handler` (as a registered handler's would: context, deadline,
+    /// cancellation and input rounds alike), in both eras. Replaces the handler set before.
+    ///
+    /// `method` is either one the specification does not define (answered -32601, method not
+    /// found, without a handler; no capability is declared for it), or one of the feature methods
+    /// a host may own (`tools/list`, `tools/call`, `resources/list`, `resources/templates/list`,
+    /// `resources/read`, `prompts/list`, `prompts/get`, `completion/complete`, `tasks/get`,
+    /// `tasks/result`, `tasks/list`, `tasks/cancel`). For an owned method the engine still applies
+    /// the revision's rules: it exists only where the revision has it, the request is checked
+    /// against the revision's schema before the handler runs (-32602 naming what is wrong) and the
+    /// handler's result after (-32603 naming what is wrong, logged, never sent); its capability
+    /// must be declared first ([`declare_capabilities`](Self::declare_capabilities)); and owning it
+    /// while the engine has items it would answer it for (a registered tool for `tools/call`, a
+    /// tool that may run as a task for `tasks/get`, ...) is refused, as is registering such an
+    /// item later. Every other method the specification defines (`initialize`, `ping`,
+    /// `server/discover`, `subscriptions/listen`, `tasks/update`, ...), one in the
+    /// `notifications/` namespace and one beginning with `rpc.` are refused with
+    /// [`Error::InvalidArgument`](crate::Error) naming why.
     pub fn set_method_handler(&self, method: &str, handler: Option<Handler>) -> crate::Result<()> {
         custom_methods::check_name(method)?;
         let mut registry = self.inner.registry.write();
+        if handler.is_some() {
+            owned::check_capability(&registry.declared, method)
+                .map_err(crate::Error::InvalidArgument)?;
+            if let Some(item) = owned::engine_item(&registry, method) {
+                return Err(crate::Error::InvalidArgument(owned::conflict(
+                    method, &item,
+                )));
+            }
+        }
         match handler {
             Some(h) => {
                 registry.methods.insert(method.to_string(), h);
@@ -304,18 +349,55 @@ impl Server {
     /// resource it lists is read like any other URI (`resources/read` finds a registered resource
     /// or a template that matches it). The resources capability is declared once a resource or
     /// template is registered (or the builder enabled it), as without it.
-    pub fn set_resource_lister(&self, handler: Option<Handler>) {
-        self.inner.registry.write().resource_lister = handler;
+    ///
+    /// Refused ([`Error::InvalidArgument`](crate::Error)) while the host owns a resources method
+    /// ([`set_method_handler`](Self::set_method_handler)).
+    pub fn set_resource_lister(&self, handler: Option<Handler>) -> crate::Result<()> {
+        let mut registry = self.inner.registry.write();
+        if handler.is_some() {
+            refuse(&registry, Family::Resources, "a resource lister")?;
+        }
+        registry.resource_lister = handler;
+        Ok(())
     }
 
     /// Sets (or, with `None`, removes) the `completion/complete` handler at runtime; the completions
-    /// capability follows it.
-    pub fn set_completion_handler(&self, handler: Option<Handler>) {
-        self.inner.registry.write().completion = handler;
+    /// capability follows it. Refused ([`Error::InvalidArgument`](crate::Error)) while the host
+    /// owns `completion/complete` ([`set_method_handler`](Self::set_method_handler)).
+    pub fn set_completion_handler(&self, handler: Option<Handler>) -> crate::Result<()> {
+        let mut registry = self.inner.registry.write();
+        if handler.is_some() {
+            refuse(&registry, Family::Completion, "a completion handler")?;
+        }
+        registry.completion = handler;
+        Ok(())
+    }
+
+    /// Declares capabilities of the host's own (an object of capabilities, as `initialize` and
+    /// `server/discover` carry them): each key given is advertised as given, over what the
+    /// engine would declare for it (a later declaration of a key replaces the earlier one). The
+    /// methods a host owns ([`set_method_handler`](Self::set_method_handler)) need theirs
+    /// declared: `tools`, `resources`, `prompts`, `completions`, and `tasks` (the 2025-11-25
+    /// form; a 2026-07-28 client is told of tasks through the tasks extension, as for the
+    /// engine's own). Anything but an object is refused with
+    /// [`Error::InvalidArgument`](crate::Error).
+    pub fn declare_capabilities(&self, capabilities: Value) -> crate::Result<()> {
+        let Value::Object(map) = capabilities else {
+            return Err(crate::Error::InvalidArgument(format!(
+                "capabilities must be a JSON object, got {capabilities}"
+            )));
+        };
+        self.inner.registry.write().declared.extend(map);
+        Ok(())
     }
 
     /// Ends every open listen stream with a graceful final result.
     pub fn close_subscriptions(&self) {
         self.inner.listeners.close_all();
     }
+}
+
+/// Refuses registering `item` while the host owns a method of `family` (`owned`).
+fn refuse(registry: &Registry, family: Family, item: &str) -> crate::Result<()> {
+    owned::refuse_item(registry, family, item).map_err(crate::Error::InvalidArgument)
 }

@@ -138,9 +138,12 @@ pub struct Registry {
     pub completion: Option<Handler>,
     /// Skills by name (their files are also in `resources`).
     pub skills: Ordered<crate::skills::Skill>,
-    /// Handlers of request methods the specification does not define, by method (see
-    /// `custom_methods`).
+    /// Handlers of request methods the host answers itself, by method: methods the specification
+    /// does not define (`custom_methods`) and the feature methods it lets a host own (`owned`).
     pub methods: HashMap<String, Handler>,
+    /// Capabilities the host declares (`Server::declare_capabilities`), advertised over the
+    /// engine's own: those of the methods it owns.
+    pub declared: Map<String, Value>,
     /// Gives the host's own entries of `resources/list`, listed after the registered resources
     /// (see `Server::set_resource_lister`).
     pub resource_lister: Option<Handler>,
@@ -249,6 +252,9 @@ pub(crate) enum Kind {
     /// `resources/list` answered with a host's entries (`Server::set_resource_lister`): the
     /// registered resources come first, and the answer is one page of both.
     ResourceList,
+    /// The answer of a host's handler of a method the specification defines (`owned`): checked
+    /// against the revision's result schema; `cacheable` as [`Kind::Cacheable`] on 2026-07-28.
+    Owned { cacheable: bool },
     /// Anything else.
     Plain,
 }

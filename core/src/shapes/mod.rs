@@ -30,6 +30,7 @@
 //!
 //! Sessions of the 2026-07-28 era skip all of this: the engine's own shapes are that revision's.
 
+pub(crate) mod check;
 mod spec;
 #[cfg(test)]
 mod tests;
@@ -112,6 +113,22 @@ pub(crate) fn result(
     };
     w.fit(schema, result)
         .map_err(|r| refuse(format!("the result of {method}"), version, r))
+}
+
+/// Fits the result of a `tools/call` that created a task (2025-11-25: `CreateTaskResult`) to
+/// `version`.
+pub(crate) fn created_task(
+    version: &ProtocolVersion,
+    result: &mut Value,
+) -> Result<(), Unexpressible> {
+    let Some(w) = walker(version) else {
+        return Ok(());
+    };
+    let Some(schema) = w.spec.def("CreateTaskResult") else {
+        return Ok(());
+    };
+    w.fit(schema, result)
+        .map_err(|r| refuse("the task created by tools/call".to_owned(), version, r))
 }
 
 /// Whether a `tools/call` result is text blocks only: `content` an array of `{"type": "text",

@@ -1,4 +1,4 @@
-//! The official schema of each legacy revision, embedded from `tests/spec/<revision>/schema.json`
+//! The official schema of each revision, embedded from `tests/spec/<revision>/schema.json`
 //! (each definition as compact JSON text without its `description` annotations, and the method
 //! tables of its `Client*`/`Server*` unions: `core/build.rs`), each definition parsed the first time
 //! a walk needs it.
@@ -16,8 +16,14 @@ pub(crate) type Leaves = Vec<Leaf>;
 
 /// What `core/build.rs` writes for one revision; every table is sorted by its first column.
 struct Tables {
+    /// The schema's `$schema` (its JSON Schema dialect).
+    dialect: &'static str,
+    /// Where its definitions are: `definitions` or `$defs`.
+    defs_key: &'static str,
     /// Definition name → its schema as JSON text.
     defs: &'static [(&'static str, &'static str)],
+    /// Client request method → its request definition.
+    client_requests: &'static [(&'static str, &'static str)],
     /// Client request method → the definition of its result (`<X>Result`, or `EmptyResult`).
     results: &'static [(&'static str, &'static str)],
     /// Server request method → its request definition.
@@ -43,9 +49,10 @@ pub(crate) struct Spec {
     unions: RwLock<BTreeMap<usize, &'static Leaves>>,
 }
 
-/// The legacy revisions whose schema is embedded, oldest first. `core/spec/` links to the
+/// The revisions whose schema is embedded, oldest first (2026-07-28 for `check` only: the walk
+/// leaves modern messages alone). `core/spec/` links to the
 /// repository's `tests/spec/` files, so that `cargo package` puts them in the crate.
-const SCHEMAS: [(&str, Tables); 4] = [
+const SCHEMAS: [(&str, Tables); 5] = [
     (
         "2024-11-05",
         include!(concat!(env!("OUT_DIR"), "/schema-2024-11-05.rs")),
@@ -62,11 +69,15 @@ const SCHEMAS: [(&str, Tables); 4] = [
         "2025-11-25",
         include!(concat!(env!("OUT_DIR"), "/schema-2025-11-25.rs")),
     ),
+    (
+        "2026-07-28",
+        include!(concat!(env!("OUT_DIR"), "/schema-2026-07-28.rs")),
+    ),
 ];
 
 /// The schema of `revision`; `None` for a revision without an embedded schema.
 pub(crate) fn spec(revision: &str) -> Option<&'static Spec> {
-    static CACHE: [OnceLock<Spec>; 4] = [const { OnceLock::new() }; 4];
+    static CACHE: [OnceLock<Spec>; 5] = [const { OnceLock::new() }; 5];
     let i = SCHEMAS.iter().position(|(r, _)| *r == revision)?;
     Some(CACHE[i].get_or_init(|| {
         let (revision, tables) = &SCHEMAS[i];
@@ -160,6 +171,16 @@ impl Spec {
         .collect()
     }
 
+    /// The schema's JSON Schema dialect (its `$schema`).
+    pub(crate) fn dialect(&self) -> &'static str {
+        self.tables.dialect
+    }
+
+    /// The key the schema's definitions are under (`definitions` or `$defs`).
+    pub(crate) fn defs_key(&self) -> &'static str {
+        self.tables.defs_key
+    }
+
     /// The named definition, parsed on first use.
     pub(crate) fn def(&'static self, name: &str) -> Option<&'static Value> {
         let i = self
@@ -188,6 +209,16 @@ impl Spec {
             }
         }
         node
+    }
+
+    /// The name of the definition of the client request `method`; `None` if the revision lacks it.
+    pub(crate) fn client_request_def(&self, method: &str) -> Option<&'static str> {
+        lookup(self.tables.client_requests, method)
+    }
+
+    /// The name of the definition of the result answering the client request `method`.
+    pub(crate) fn result_def(&self, method: &str) -> Option<&'static str> {
+        lookup(self.tables.results, method)
     }
 
     /// The schema of the result answering the client request `method`.
