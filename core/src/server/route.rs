@@ -82,7 +82,8 @@ pub(crate) fn dispatch(
         _ => false,
     };
     // A method the engine does not serve may have a host's handler (`custom_methods`); only
-    // such requests look for one, so a served method costs nothing more.
+    // such requests look for one here (a feature method a host may own looked above, one read of
+    // the registry's lock).
     let mut custom = None;
     if !gated || (era == Era::Modern && REMOVED_IN_MODERN.contains(&method)) {
         custom = server.registry.read().methods.get(method).cloned();
