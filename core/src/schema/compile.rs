@@ -1,22 +1,20 @@
-//! Building validators: dialect choice, resource bounds, a retriever that never fetches, and the
-//! canonical content hash the cache is keyed by.
+//! Compiled schemas: dialect choice, resource bounds, and the canonical content hash the cache is
+//! keyed by.
 
-use std::sync::Arc;
-
-use jsonschema::error::ValidationErrorKind;
-use jsonschema::{Draft, PatternOptions, Retrieve, Uri};
-use parking_lot::Mutex;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use super::compiler;
 use super::dialect::Dialect;
 use super::error::SchemaError;
-use super::limits::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, REGEX_BACKTRACK_LIMIT};
+use super::eval::Eval;
+use super::limits::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES};
+use super::program::Program;
 use super::report::ValidationErrors;
 
 /// A schema compiled once, ready to validate many instances; share it through `Arc`.
 pub struct CompiledSchema {
-    validator: jsonschema::Validator,
+    program: Program,
     dialect: Dialect,
 }
 
@@ -42,17 +40,18 @@ impl CompiledSchema {
 
     /// Whether `instance` satisfies the schema (faster than [`validate`](Self::validate) on failure).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.is_valid(instance)
+        Eval::is_valid(&self.program, instance)
     }
 
     /// Validates `instance`, listing what is wrong and where when it does not conform.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationErrors> {
-        if self.validator.is_valid(instance) {
+        if self.is_valid(instance) {
             return Ok(());
         }
-        Err(ValidationErrors::collect(
-            self.validator.iter_errors(instance),
-        ))
+        Err(ValidationErrors::from_entries(Eval::errors(
+            &self.program,
+            instance,
+        )))
     }
 }
 
@@ -196,60 +195,10 @@ fn feed_str(h: &mut Sha256, s: &str) {
     h.update(s.as_bytes());
 }
 
-/// A retriever that refuses every fetch and remembers what was asked, so the compile error can name
-/// the external reference. MCP forbids dereferencing network URIs automatically; files likewise.
-struct RefusingRetriever {
-    refused: Arc<Mutex<Vec<String>>>,
-}
-
-impl Retrieve for RefusingRetriever {
-    fn retrieve(
-        &self,
-        uri: &Uri<String>,
-    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
-        self.refused.lock().push(uri.as_str().to_owned());
-        Err(format!("external reference {} is not fetched", uri.as_str()).into())
-    }
-}
-
-fn draft_of(dialect: Dialect) -> Draft {
-    match dialect {
-        Dialect::Draft4 => Draft::Draft4,
-        Dialect::Draft6 => Draft::Draft6,
-        Dialect::Draft7 => Draft::Draft7,
-        Dialect::Draft201909 => Draft::Draft201909,
-        Dialect::Draft202012 => Draft::Draft202012,
-    }
-}
-
 /// Compiles a schema that already passed [`check_bounds`].
 pub(super) fn build(schema: &Value) -> Result<CompiledSchema, SchemaError> {
     let dialect = Dialect::of(schema)?;
     check_embedded_dialects(schema)?;
-    let refused = Arc::new(Mutex::new(Vec::new()));
-    let built = jsonschema::options()
-        .with_draft(draft_of(dialect))
-        .with_retriever(RefusingRetriever {
-            refused: Arc::clone(&refused),
-        })
-        .with_pattern_options(PatternOptions::fancy_regex().backtrack_limit(REGEX_BACKTRACK_LIMIT))
-        .build(schema);
-    match built {
-        Ok(validator) => Ok(CompiledSchema { validator, dialect }),
-        Err(err) => {
-            if let Some(uri) = refused.lock().first() {
-                return Err(SchemaError::ExternalRef(uri.clone()));
-            }
-            let at = err.instance_path().as_str();
-            let detail = match err.kind() {
-                ValidationErrorKind::Referencing(r) => format!("unresolved $ref: {r}"),
-                _ => err.to_string(),
-            };
-            Err(SchemaError::Invalid(if at.is_empty() {
-                detail
-            } else {
-                format!("at {at}: {detail}")
-            }))
-        }
-    }
+    let program = compiler::compile(schema, dialect)?;
+    Ok(CompiledSchema { program, dialect })
 }

@@ -32,6 +32,27 @@ impl Dialect {
         }
     }
 
+    /// The order of the dialects by publication, for "draft-06 and later" rules.
+    pub(super) fn rank(self) -> u8 {
+        match self {
+            Dialect::Draft4 => 4,
+            Dialect::Draft6 => 6,
+            Dialect::Draft7 => 7,
+            Dialect::Draft201909 => 19,
+            Dialect::Draft202012 => 20,
+        }
+    }
+
+    /// Before 2019-09 a `$ref` makes every keyword beside it ignored, `$id` included.
+    pub(super) fn ref_hides_siblings(self) -> bool {
+        self.rank() <= 7
+    }
+
+    /// 2019-09 and later name anchors with `$anchor` (before, with a fragment-only `$id`).
+    pub(super) fn has_anchor_keyword(self) -> bool {
+        self.rank() >= 19
+    }
+
     /// The dialect of a schema: its `$schema`, or 2020-12 when absent (or when the schema is a boolean).
     pub fn of(schema: &Value) -> Result<Dialect, SchemaError> {
         match schema.get("$schema") {

@@ -20,11 +20,19 @@
 mod cache;
 mod compile;
 pub(crate) use compile::{Slot, subschema_slot};
+mod compiler;
 mod dialect;
 mod elicitation;
+mod equal;
 mod error;
+mod eval;
+mod format;
 mod limits;
+mod program;
+mod regex;
 mod report;
+mod resources;
+mod uri;
 #[cfg(test)]
 mod tests;
 

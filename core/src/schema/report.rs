@@ -28,20 +28,11 @@ pub struct ValidationErrors {
 }
 
 impl ValidationErrors {
-    pub(super) fn collect<'a>(
-        errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
-    ) -> Self {
-        let mut entries = Vec::new();
-        let mut total = 0usize;
-        for err in errors {
-            total += 1;
-            if entries.len() < MAX_KEPT {
-                entries.push(ValidationErrorEntry {
-                    instance_path: err.instance_path().as_str().to_owned(),
-                    schema_path: err.schema_path().as_str().to_owned(),
-                    message: truncate(err.to_string()),
-                });
-            }
+    pub(super) fn from_entries(mut entries: Vec<ValidationErrorEntry>) -> Self {
+        let total = entries.len();
+        entries.truncate(MAX_KEPT);
+        for entry in &mut entries {
+            truncate(&mut entry.message);
         }
         ValidationErrors { entries, total }
     }
@@ -57,7 +48,7 @@ impl ValidationErrors {
     }
 }
 
-fn truncate(mut message: String) -> String {
+fn truncate(message: &mut String) {
     if message.len() > MAX_MESSAGE {
         let mut cut = MAX_MESSAGE;
         while !message.is_char_boundary(cut) {
@@ -66,7 +57,6 @@ fn truncate(mut message: String) -> String {
         message.truncate(cut);
         message.push('…');
     }
-    message
 }
 
 impl fmt::Display for ValidationErrors {
