@@ -5,6 +5,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::compiler;
+use super::keywords::{Slot, subschema_slot};
 use super::dialect::Dialect;
 use super::error::SchemaError;
 use super::eval::Eval;
@@ -112,41 +113,6 @@ fn push_subschemas<'a>(stack: &mut Vec<&'a Value>, schema: &'a Value) {
             Some(Slot::Named) => stack.extend(sub.as_object().into_iter().flat_map(|m| m.values())),
             None => {}
         }
-    }
-}
-
-/// How a keyword holds subschemas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// One schema, or an array of schemas (`items`, `allOf`, `not`, ...).
-    Direct,
-    /// An object of named schemas (`properties`, `$defs`, `patternProperties`, ...).
-    Named,
-}
-
-/// Where a keyword keeps subschemas (the applicators of drafts 4 to 2020-12), or `None` for keywords
-/// whose values are data (`enum`, `const`, `default`, ...).
-pub(crate) fn subschema_slot(keyword: &str) -> Option<Slot> {
-    match keyword {
-        "additionalProperties"
-        | "items"
-        | "additionalItems"
-        | "contains"
-        | "not"
-        | "if"
-        | "then"
-        | "else"
-        | "propertyNames"
-        | "unevaluatedItems"
-        | "unevaluatedProperties"
-        | "contentSchema"
-        | "allOf"
-        | "anyOf"
-        | "oneOf"
-        | "prefixItems" => Some(Slot::Direct),
-        "properties" | "$defs" | "definitions" | "patternProperties" | "dependentSchemas"
-        | "dependencies" => Some(Slot::Named),
-        _ => None,
     }
 }
 

@@ -12,7 +12,8 @@ use super::error::SchemaError;
 use super::format::Format;
 use super::program::{Check, Node, Program, ResourceInfo, TYPE_NAMES};
 use super::regex::Regex;
-use super::resources::{Resources, display_pointer, escape};
+use super::pointer::{display_pointer, escape};
+use super::resources::Resources;
 use super::uri;
 
 /// Compiles `root`, whose dialect is `dialect` (bounds already checked).

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::equal::{compare, equal, is_integer, is_multiple};
 use super::program::{Check, Node, Program, TYPE_NAMES};
 use super::report::ValidationErrorEntry;
-use super::resources::escape;
+use super::pointer::escape;
 
 /// Nested evaluations allowed (a `$ref` cycle that consumes no instance would loop forever).
 const MAX_EVAL_DEPTH: usize = 512;

@@ -19,7 +19,6 @@
 
 mod cache;
 mod compile;
-pub(crate) use compile::{Slot, subschema_slot};
 mod compiler;
 mod dialect;
 mod elicitation;
@@ -27,7 +26,10 @@ mod equal;
 mod error;
 mod eval;
 mod format;
+mod keywords;
+pub(crate) use keywords::{Slot, subschema_slot};
 mod limits;
+mod pointer;
 mod program;
 mod regex;
 mod report;

@@ -9,9 +9,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::compile::{Slot, subschema_slot};
+use super::keywords::{Slot, subschema_slot};
 use super::dialect::Dialect;
 use super::error::SchemaError;
+use super::pointer::{display_pointer, escape};
 use super::uri;
 
 /// The base URI of a document whose root has no absolute `$id`.
@@ -206,18 +207,4 @@ impl Resources {
             }
         }
     }
-}
-
-/// A JSON Pointer token for `key` (RFC 6901: `~` as `~0`, `/` as `~1`).
-pub(super) fn escape(key: &str) -> std::borrow::Cow<'_, str> {
-    if key.contains(['~', '/']) {
-        key.replace('~', "~0").replace('/', "~1").into()
-    } else {
-        key.into()
-    }
-}
-
-/// A pointer as error messages show it: `(root)` for the empty one.
-pub(super) fn display_pointer(pointer: &str) -> &str {
-    if pointer.is_empty() { "(root)" } else { pointer }
 }
