@@ -14,8 +14,14 @@ const DRAFTS: [(&str, &str); 5] = [
     ("draft4", "http://json-schema.org/draft-04/schema#"),
     ("draft6", "http://json-schema.org/draft-06/schema#"),
     ("draft7", "http://json-schema.org/draft-07/schema#"),
-    ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
-    ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
+    (
+        "draft2019-09",
+        "https://json-schema.org/draft/2019-09/schema",
+    ),
+    (
+        "draft2020-12",
+        "https://json-schema.org/draft/2020-12/schema",
+    ),
 ];
 
 /// `(draft, file, group description, why)`: a group whose schema this engine refuses to compile,
@@ -23,16 +29,66 @@ const DRAFTS: [(&str, &str); 5] = [
 const EXPECTED_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
     ("*", "refRemote.json", "*", REMOTE),
     ("*", "ref.json", "remote ref, containing refs itself", META),
-    ("*", "definitions.json", "validate definition against metaschema", META),
-    ("*", "defs.json", "validate definition against metaschema", META),
-    ("*", "vocabulary.json", "ignore unrecognized optional vocabulary", CUSTOM_META),
-    ("*", "vocabulary.json", "schema that uses custom metaschema with with no validation vocabulary", CUSTOM_META),
-    ("draft2020-12", "dynamicRef.json", "strict-tree schema, guards against misspelled properties", REMOTE),
-    ("draft2020-12", "dynamicRef.json", "tests for implementation dynamic anchor and reference link", REMOTE),
-    ("draft2020-12", "dynamicRef.json", "$ref and $dynamicAnchor are independent of order - $defs first", REMOTE),
-    ("draft2020-12", "dynamicRef.json", "$ref and $dynamicAnchor are independent of order - $ref first", REMOTE),
-    ("draft2020-12", "dynamicRef.json", "$ref to $dynamicRef finds detached $dynamicAnchor", REMOTE),
-    ("draft7", "optional/format/hostname.json", "validation of A-label (punycode) host names", IDNA),
+    (
+        "*",
+        "definitions.json",
+        "validate definition against metaschema",
+        META,
+    ),
+    (
+        "*",
+        "defs.json",
+        "validate definition against metaschema",
+        META,
+    ),
+    (
+        "*",
+        "vocabulary.json",
+        "ignore unrecognized optional vocabulary",
+        CUSTOM_META,
+    ),
+    (
+        "*",
+        "vocabulary.json",
+        "schema that uses custom metaschema with with no validation vocabulary",
+        CUSTOM_META,
+    ),
+    (
+        "draft2020-12",
+        "dynamicRef.json",
+        "strict-tree schema, guards against misspelled properties",
+        REMOTE,
+    ),
+    (
+        "draft2020-12",
+        "dynamicRef.json",
+        "tests for implementation dynamic anchor and reference link",
+        REMOTE,
+    ),
+    (
+        "draft2020-12",
+        "dynamicRef.json",
+        "$ref and $dynamicAnchor are independent of order - $defs first",
+        REMOTE,
+    ),
+    (
+        "draft2020-12",
+        "dynamicRef.json",
+        "$ref and $dynamicAnchor are independent of order - $ref first",
+        REMOTE,
+    ),
+    (
+        "draft2020-12",
+        "dynamicRef.json",
+        "$ref to $dynamicRef finds detached $dynamicAnchor",
+        REMOTE,
+    ),
+    (
+        "draft7",
+        "optional/format/hostname.json",
+        "validation of A-label (punycode) host names",
+        IDNA,
+    ),
     ("draft7", "optional/format/idn-email.json", "*", IDNA),
     ("draft7", "optional/format/idn-hostname.json", "*", IDNA),
 ];
@@ -69,9 +125,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 fn expected_difference(draft: &str, file: &str, group: &str) -> Option<&'static str> {
     EXPECTED_DIFFERENCES
         .iter()
-        .find(|(d, f, g, _)| {
-            (*d == "*" || *d == draft) && *f == file && (*g == "*" || *g == group)
-        })
+        .find(|(d, f, g, _)| (*d == "*" || *d == draft) && *f == file && (*g == "*" || *g == group))
         .map(|(_, _, _, why)| *why)
 }
 

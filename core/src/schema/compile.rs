@@ -5,10 +5,10 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::compiler;
-use super::keywords::{Slot, subschema_slot};
 use super::dialect::Dialect;
 use super::error::SchemaError;
 use super::eval::Eval;
+use super::keywords::{Slot, subschema_slot};
 use super::limits::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES};
 use super::program::Program;
 use super::report::ValidationErrors;

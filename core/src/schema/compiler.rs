@@ -10,9 +10,9 @@ use super::dialect::Dialect;
 use super::equal::is_integer;
 use super::error::SchemaError;
 use super::format::Format;
+use super::pointer::{display_pointer, escape};
 use super::program::{Check, Node, Program, ResourceInfo, TYPE_NAMES};
 use super::regex::Regex;
-use super::pointer::{display_pointer, escape};
 use super::resources::Resources;
 use super::uri;
 
@@ -150,9 +150,10 @@ impl Builder<'_> {
                 let fragment = uri::split_fragment(text).1;
                 // Only a plain-name fragment that lands on a `$dynamicAnchor` of that name is
                 // looked up in the dynamic scope (2020-12, 8.2.3.2); otherwise it is a `$ref`.
-                let landed = self.root.pointer(self.pointer_of(target)).and_then(|v| {
-                    v.get("$dynamicAnchor").and_then(Value::as_str)
-                });
+                let landed = self
+                    .root
+                    .pointer(self.pointer_of(target))
+                    .and_then(|v| v.get("$dynamicAnchor").and_then(Value::as_str));
                 let anchor = (!fragment.is_empty()
                     && !fragment.starts_with('/')
                     && landed == Some(fragment))
@@ -187,7 +188,10 @@ impl Builder<'_> {
         value: &Value,
     ) -> Result<usize, SchemaError> {
         let Some(reference) = value.as_str() else {
-            return Err(invalid(at, format!("{keyword} must be a string, got {value}")));
+            return Err(invalid(
+                at,
+                format!("{keyword} must be a string, got {value}"),
+            ));
         };
         let absolute = uri::resolve(&self.resources.list[resource].uri, reference);
         let (document, fragment) = uri::split_fragment(&absolute);
@@ -206,7 +210,9 @@ impl Builder<'_> {
                 None => {
                     return Err(invalid(
                         at,
-                        format!("unresolved {keyword} {reference:?}: no anchor {fragment:?} in {document}"),
+                        format!(
+                            "unresolved {keyword} {reference:?}: no anchor {fragment:?} in {document}"
+                        ),
                     ));
                 }
             }
@@ -214,7 +220,10 @@ impl Builder<'_> {
         if self.root.pointer(&pointer).is_none() {
             return Err(invalid(
                 at,
-                format!("unresolved {keyword} {reference:?}: nothing at {}", display_pointer(&pointer)),
+                format!(
+                    "unresolved {keyword} {reference:?}: nothing at {}",
+                    display_pointer(&pointer)
+                ),
             ));
         }
         self.node_at(&pointer)
@@ -275,7 +284,10 @@ impl Builder<'_> {
         if let Some(m) = map.get("multipleOf") {
             let n = number(m, "multipleOf", at)?;
             if n.as_f64().is_none_or(|f| f <= 0.0) {
-                return Err(invalid(at, format!("multipleOf must be greater than 0, got {n}")));
+                return Err(invalid(
+                    at,
+                    format!("multipleOf must be greater than 0, got {n}"),
+                ));
             }
             checks.push(Check::MultipleOf(n));
         }
@@ -286,7 +298,10 @@ impl Builder<'_> {
             checks.push(Check::MaxLength(count(v, "maxLength", at)?));
         }
         if let Some(p) = map.get("pattern") {
-            checks.push(Check::Pattern(regex(p, "pattern", at)?, p.as_str().unwrap_or_default().to_owned()));
+            checks.push(Check::Pattern(
+                regex(p, "pattern", at)?,
+                p.as_str().unwrap_or_default().to_owned(),
+            ));
         }
         if dialect.rank() <= 7 {
             if let Some(f) = map.get("format") {
@@ -317,14 +332,22 @@ impl Builder<'_> {
         match map.get("uniqueItems") {
             None | Some(Value::Bool(false)) => {}
             Some(Value::Bool(true)) => checks.push(Check::UniqueItems),
-            Some(other) => return Err(invalid(at, format!("uniqueItems must be a boolean, got {other}"))),
+            Some(other) => {
+                return Err(invalid(
+                    at,
+                    format!("uniqueItems must be a boolean, got {other}"),
+                ));
+            }
         }
         let items = if dialect == Dialect::Draft202012 {
             let prefix = match map.get("prefixItems") {
                 Some(v) => self.schema_list(v, at, "prefixItems")?,
                 None => Vec::new(),
             };
-            let rest = map.get("items").map(|_| self.child(at, "items")).transpose()?;
+            let rest = map
+                .get("items")
+                .map(|_| self.child(at, "items"))
+                .transpose()?;
             (prefix, rest, "prefixItems", "items")
         } else {
             match map.get("items") {
@@ -388,7 +411,10 @@ impl Builder<'_> {
         let mut named = Vec::new();
         if let Some(v) = map.get("properties") {
             let Value::Object(props) = v else {
-                return Err(invalid(at, format!("properties must be an object, got {v}")));
+                return Err(invalid(
+                    at,
+                    format!("properties must be an object, got {v}"),
+                ));
             };
             let base = format!("{at}/properties");
             for name in props.keys() {
@@ -398,7 +424,10 @@ impl Builder<'_> {
         let mut patterns = Vec::new();
         if let Some(v) = map.get("patternProperties") {
             let Value::Object(props) = v else {
-                return Err(invalid(at, format!("patternProperties must be an object, got {v}")));
+                return Err(invalid(
+                    at,
+                    format!("patternProperties must be an object, got {v}"),
+                ));
             };
             let base = format!("{at}/patternProperties");
             for name in props.keys() {
@@ -480,8 +509,14 @@ impl Builder<'_> {
         }
         if dialect.rank() >= 7 && map.contains_key("if") {
             let cond = self.child(at, "if")?;
-            let then = map.get("then").map(|_| self.child(at, "then")).transpose()?;
-            let otherwise = map.get("else").map(|_| self.child(at, "else")).transpose()?;
+            let then = map
+                .get("then")
+                .map(|_| self.child(at, "then"))
+                .transpose()?;
+            let otherwise = map
+                .get("else")
+                .map(|_| self.child(at, "else"))
+                .transpose()?;
             checks.push(Check::If {
                 cond,
                 then,
@@ -492,12 +527,22 @@ impl Builder<'_> {
     }
 
     /// An array of subschemas (`allOf`, `prefixItems`, ...).
-    fn schema_list(&mut self, v: &Value, at: &str, keyword: &str) -> Result<Vec<usize>, SchemaError> {
+    fn schema_list(
+        &mut self,
+        v: &Value,
+        at: &str,
+        keyword: &str,
+    ) -> Result<Vec<usize>, SchemaError> {
         let Value::Array(items) = v else {
-            return Err(invalid(at, format!("{keyword} must be an array of schemas, got {v}")));
+            return Err(invalid(
+                at,
+                format!("{keyword} must be an array of schemas, got {v}"),
+            ));
         };
         let base = format!("{at}/{}", escape(keyword));
-        (0..items.len()).map(|i| self.node_at(&format!("{base}/{i}"))).collect()
+        (0..items.len())
+            .map(|i| self.node_at(&format!("{base}/{i}")))
+            .collect()
     }
 }
 
@@ -523,7 +568,10 @@ fn type_check(t: &Value, at: &str) -> Result<Check, SchemaError> {
             .ok_or_else(|| {
                 invalid(
                     at,
-                    format!("type must be one of {} or an array of them, got {name}", TYPE_NAMES.join(", ")),
+                    format!(
+                        "type must be one of {} or an array of them, got {name}",
+                        TYPE_NAMES.join(", ")
+                    ),
                 )
             })?;
         mask |= 1 << bit;
@@ -535,7 +583,10 @@ fn type_check(t: &Value, at: &str) -> Result<Check, SchemaError> {
 fn number(v: &Value, keyword: &str, at: &str) -> Result<Number, SchemaError> {
     match v {
         Value::Number(n) => Ok(n.clone()),
-        other => Err(invalid(at, format!("{keyword} must be a number, got {other}"))),
+        other => Err(invalid(
+            at,
+            format!("{keyword} must be a number, got {other}"),
+        )),
     }
 }
 
@@ -548,12 +599,20 @@ fn count(v: &Value, keyword: &str, at: &str) -> Result<u64, SchemaError> {
         Value::Number(n) if is_integer(n) && n.as_f64().is_some_and(|f| f >= 0.0) => {
             Ok(n.as_f64().unwrap_or_default() as u64)
         }
-        other => Err(invalid(at, format!("{keyword} must be a non-negative integer, got {other}"))),
+        other => Err(invalid(
+            at,
+            format!("{keyword} must be a non-negative integer, got {other}"),
+        )),
     }
 }
 
 fn strings(v: &Value, keyword: &str, at: &str) -> Result<Vec<String>, SchemaError> {
-    let bad = || invalid(at, format!("{keyword} must be an array of strings, got {v}"));
+    let bad = || {
+        invalid(
+            at,
+            format!("{keyword} must be an array of strings, got {v}"),
+        )
+    };
     let Value::Array(items) = v else {
         return Err(bad());
     };
@@ -568,6 +627,9 @@ fn regex(v: &Value, keyword: &str, at: &str) -> Result<Regex, SchemaError> {
         return Err(invalid(at, format!("{keyword} must be a string, got {v}")));
     };
     Regex::new(pattern).map_err(|e| {
-        invalid(at, format!("{keyword} {pattern:?} is not a valid regular expression: {e}"))
+        invalid(
+            at,
+            format!("{keyword} {pattern:?} is not a valid regular expression: {e}"),
+        )
     })
 }

@@ -13,9 +13,7 @@ pub(super) fn equal(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
         }
         _ => a == b,
     }
@@ -69,7 +67,10 @@ mod tests {
     #[test]
     fn numbers_by_value_objects_by_content() {
         assert!(equal(&json!(1), &json!(1.0)));
-        assert!(equal(&json!({"a": [1, {"b": 2.0}]}), &json!({"a": [1.0, {"b": 2}]})));
+        assert!(equal(
+            &json!({"a": [1, {"b": 2.0}]}),
+            &json!({"a": [1.0, {"b": 2}]})
+        ));
         assert!(!equal(&json!([1, 2]), &json!([2, 1])));
         assert!(!equal(&json!(false), &json!(0)));
         assert!(!equal(&json!({"a": 1}), &json!({"a": 1, "b": 1})));

@@ -11,9 +11,9 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::equal::{compare, equal, is_integer, is_multiple};
+use super::pointer::escape;
 use super::program::{Check, Node, Program, TYPE_NAMES};
 use super::report::ValidationErrorEntry;
-use super::pointer::escape;
 
 /// Nested evaluations allowed (a `$ref` cycle that consumes no instance would loop forever).
 const MAX_EVAL_DEPTH: usize = 512;
@@ -109,7 +109,13 @@ impl<'p> Eval<'p> {
         me.errors.unwrap_or_default()
     }
 
-    fn fail(&mut self, ip: Option<&Chain<'_>>, sp: Option<&Chain<'_>>, keyword: &str, message: String) {
+    fn fail(
+        &mut self,
+        ip: Option<&Chain<'_>>,
+        sp: Option<&Chain<'_>>,
+        keyword: &str,
+        message: String,
+    ) {
         if let Some(errors) = &mut self.errors {
             let mut schema_path = pointer(sp);
             if !keyword.is_empty() {
@@ -155,7 +161,9 @@ impl<'p> Eval<'p> {
                 ip,
                 sp,
                 "",
-                format!("schema evaluation nested deeper than {MAX_EVAL_DEPTH} levels (a $ref cycle?)"),
+                format!(
+                    "schema evaluation nested deeper than {MAX_EVAL_DEPTH} levels (a $ref cycle?)"
+                ),
             );
             return false;
         }
@@ -206,6 +214,52 @@ impl<'p> Eval<'p> {
         sp: Option<&Chain<'_>>,
         seen: &mut Seen<'v>,
     ) -> bool {
+        // Only dispatch here: this frame is on every level of the recursion, so the arms' locals
+        // live in the functions below (a debug build's frame holds every arm's locals).
+        match check {
+            Check::Ref(_) | Check::DynamicRef { .. } | Check::RecursiveRef(_) => {
+                self.reference(check, inst, ip, sp, seen)
+            }
+            Check::Type(..) | Check::Enum(_) | Check::Const(_) => self.value(check, inst, ip, sp),
+            Check::Minimum(_)
+            | Check::Maximum(_)
+            | Check::ExclusiveMinimum(_)
+            | Check::ExclusiveMaximum(_)
+            | Check::MultipleOf(_) => self.numeric(check, inst, ip, sp),
+            Check::MinLength(_) | Check::MaxLength(_) | Check::Pattern(..) | Check::Format(_) => {
+                self.string(check, inst, ip, sp)
+            }
+            Check::MinItems(_)
+            | Check::MaxItems(_)
+            | Check::UniqueItems
+            | Check::Items { .. }
+            | Check::Contains { .. }
+            | Check::UnevaluatedItems(_) => self.array(check, inst, ip, sp, seen),
+            Check::MinProperties(_)
+            | Check::MaxProperties(_)
+            | Check::Required(_)
+            | Check::Properties { .. }
+            | Check::PropertyNames(_)
+            | Check::DependentRequired(..)
+            | Check::DependentSchemas(..)
+            | Check::UnevaluatedProperties(_) => self.object(check, inst, ip, sp, seen),
+            Check::AllOf(_)
+            | Check::AnyOf(_)
+            | Check::OneOf(_)
+            | Check::Not(..)
+            | Check::If { .. } => self.applicator(check, inst, ip, sp, seen),
+        }
+    }
+
+    #[inline(never)]
+    fn reference<'v>(
+        &mut self,
+        check: &'p Check,
+        inst: &'v Value,
+        ip: Option<&Chain<'_>>,
+        sp: Option<&Chain<'_>>,
+        seen: &mut Seen<'v>,
+    ) -> bool {
         match check {
             Check::Ref(target) => {
                 let at = push(sp, Seg::Key("$ref"));
@@ -243,6 +297,19 @@ impl<'p> Eval<'p> {
                 let at = push(sp, Seg::Key("$recursiveRef"));
                 self.node(resolved, inst, ip, Some(&at), seen)
             }
+            _ => true,
+        }
+    }
+
+    #[inline(never)]
+    fn value(
+        &mut self,
+        check: &'p Check,
+        inst: &Value,
+        ip: Option<&Chain<'_>>,
+        sp: Option<&Chain<'_>>,
+    ) -> bool {
+        match check {
             Check::Type(mask, names) => {
                 if type_bits(inst) & mask != 0 {
                     return true;
@@ -270,29 +337,20 @@ impl<'p> Eval<'p> {
                 self.fail(ip, sp, "const", format!("{c} was expected"));
                 false
             }
-            Check::Minimum(_)
-            | Check::Maximum(_)
-            | Check::ExclusiveMinimum(_)
-            | Check::ExclusiveMaximum(_)
-            | Check::MultipleOf(_) => self.numeric(check, inst, ip, sp),
-            Check::MinLength(_)
-            | Check::MaxLength(_)
-            | Check::Pattern(..)
-            | Check::Format(_) => self.string(check, inst, ip, sp),
-            Check::MinItems(_)
-            | Check::MaxItems(_)
-            | Check::UniqueItems
-            | Check::Items { .. }
-            | Check::Contains { .. }
-            | Check::UnevaluatedItems(_) => self.array(check, inst, ip, sp, seen),
-            Check::MinProperties(_)
-            | Check::MaxProperties(_)
-            | Check::Required(_)
-            | Check::Properties { .. }
-            | Check::PropertyNames(_)
-            | Check::DependentRequired(..)
-            | Check::DependentSchemas(..)
-            | Check::UnevaluatedProperties(_) => self.object(check, inst, ip, sp, seen),
+            _ => true,
+        }
+    }
+
+    #[inline(never)]
+    fn applicator<'v>(
+        &mut self,
+        check: &'p Check,
+        inst: &'v Value,
+        ip: Option<&Chain<'_>>,
+        sp: Option<&Chain<'_>>,
+        seen: &mut Seen<'v>,
+    ) -> bool {
+        match check {
             Check::AllOf(list) => {
                 let at = push(sp, Seg::Key("allOf"));
                 let mut ok = true;
@@ -395,9 +453,11 @@ impl<'p> Eval<'p> {
                     None => true,
                 }
             }
+            _ => true,
         }
     }
 
+    #[inline(never)]
     fn numeric(
         &mut self,
         check: &Check,
@@ -442,6 +502,7 @@ impl<'p> Eval<'p> {
         ok
     }
 
+    #[inline(never)]
     fn string(
         &mut self,
         check: &Check,
@@ -457,18 +518,27 @@ impl<'p> Eval<'p> {
                 if s.chars().count() as u64 >= *n {
                     return true;
                 }
-                ("minLength", format!("{inst} is shorter than {n} character{}", plural(*n)))
+                (
+                    "minLength",
+                    format!("{inst} is shorter than {n} character{}", plural(*n)),
+                )
             }
             Check::MaxLength(n) => {
                 if s.chars().count() as u64 <= *n {
                     return true;
                 }
-                ("maxLength", format!("{inst} is longer than {n} character{}", plural(*n)))
+                (
+                    "maxLength",
+                    format!("{inst} is longer than {n} character{}", plural(*n)),
+                )
             }
             Check::Pattern(re, pattern) => match re.is_match(s) {
                 Ok(true) => return true,
                 Ok(false) => ("pattern", format!("{inst} does not match \"{pattern}\"")),
-                Err(limit) => ("pattern", format!("{inst} could not be matched against \"{pattern}\": {limit}")),
+                Err(limit) => (
+                    "pattern",
+                    format!("{inst} could not be matched against \"{pattern}\": {limit}"),
+                ),
             },
             Check::Format(format) => {
                 if format.accepts(s) {
@@ -482,6 +552,7 @@ impl<'p> Eval<'p> {
         false
     }
 
+    #[inline(never)]
     fn array<'v>(
         &mut self,
         check: &'p Check,
@@ -498,14 +569,24 @@ impl<'p> Eval<'p> {
                 if items.len() as u64 >= *n {
                     return true;
                 }
-                self.fail(ip, sp, "minItems", format!("{inst} has less than {n} item{}", plural(*n)));
+                self.fail(
+                    ip,
+                    sp,
+                    "minItems",
+                    format!("{inst} has less than {n} item{}", plural(*n)),
+                );
                 false
             }
             Check::MaxItems(n) => {
                 if items.len() as u64 <= *n {
                     return true;
                 }
-                self.fail(ip, sp, "maxItems", format!("{inst} has more than {n} item{}", plural(*n)));
+                self.fail(
+                    ip,
+                    sp,
+                    "maxItems",
+                    format!("{inst} has more than {n} item{}", plural(*n)),
+                );
                 false
             }
             Check::UniqueItems => {
@@ -514,7 +595,12 @@ impl<'p> Eval<'p> {
                 if !duplicate {
                     return true;
                 }
-                self.fail(ip, sp, "uniqueItems", format!("{inst} has non-unique elements"));
+                self.fail(
+                    ip,
+                    sp,
+                    "uniqueItems",
+                    format!("{inst} has non-unique elements"),
+                );
                 false
             }
             Check::Items {
@@ -619,12 +705,24 @@ impl<'p> Eval<'p> {
                     .filter(|i| !seen.items.contains(i))
                     .collect();
                 seen.items_all = true;
-                self.unevaluated(*n, &left.iter().map(|&i| (Seg::Index(i), &items[i])).collect::<Vec<_>>(), inst, ip, sp, "unevaluatedItems", "Unevaluated items")
+                self.unevaluated(
+                    *n,
+                    &left
+                        .iter()
+                        .map(|&i| (Seg::Index(i), &items[i]))
+                        .collect::<Vec<_>>(),
+                    inst,
+                    ip,
+                    sp,
+                    "unevaluatedItems",
+                    "Unevaluated items",
+                )
             }
             _ => true,
         }
     }
 
+    #[inline(never)]
     fn object<'v>(
         &mut self,
         check: &'p Check,
@@ -641,14 +739,24 @@ impl<'p> Eval<'p> {
                 if map.len() as u64 >= *n {
                     return true;
                 }
-                self.fail(ip, sp, "minProperties", format!("{inst} has less than {n} propert{}", ies(*n)));
+                self.fail(
+                    ip,
+                    sp,
+                    "minProperties",
+                    format!("{inst} has less than {n} propert{}", ies(*n)),
+                );
                 false
             }
             Check::MaxProperties(n) => {
                 if map.len() as u64 <= *n {
                     return true;
                 }
-                self.fail(ip, sp, "maxProperties", format!("{inst} has more than {n} propert{}", ies(*n)));
+                self.fail(
+                    ip,
+                    sp,
+                    "maxProperties",
+                    format!("{inst} has more than {n} propert{}", ies(*n)),
+                );
                 false
             }
             Check::Required(names) => self.required(map, names, ip, sp, "required"),
@@ -777,7 +885,15 @@ impl<'p> Eval<'p> {
                     .map(|(k, v)| (Seg::Key(k.as_str()), v))
                     .collect();
                 seen.props.extend(map.keys().map(String::as_str));
-                self.unevaluated(*n, &left, inst, ip, sp, "unevaluatedProperties", "Unevaluated properties")
+                self.unevaluated(
+                    *n,
+                    &left,
+                    inst,
+                    ip,
+                    sp,
+                    "unevaluatedProperties",
+                    "Unevaluated properties",
+                )
             }
             _ => true,
         }
@@ -796,7 +912,12 @@ impl<'p> Eval<'p> {
             if !map.contains_key(name) {
                 ok = false;
                 let quoted = Value::String(name.clone());
-                self.fail(ip, sp, &escape(keyword), format!("{quoted} is a required property"));
+                self.fail(
+                    ip,
+                    sp,
+                    &escape(keyword),
+                    format!("{quoted} is a required property"),
+                );
                 if self.errors.is_none() {
                     return false;
                 }
@@ -833,7 +954,11 @@ impl<'p> Eval<'p> {
                 ip,
                 sp,
                 keyword,
-                format!("{what} are not allowed ({}{})", list.join(", "), unexpected(list.len())),
+                format!(
+                    "{what} are not allowed ({}{})",
+                    list.join(", "),
+                    unexpected(list.len())
+                ),
             );
             return false;
         }
@@ -879,7 +1004,13 @@ fn enum_message(inst: &Value, options: &[Value]) -> String {
             let _ = write!(out, "{sep}{o}");
         }
     } else {
-        let _ = write!(out, "{}, {} or {} other candidates", options[0], options[1], options.len() - 2);
+        let _ = write!(
+            out,
+            "{}, {} or {} other candidates",
+            options[0],
+            options[1],
+            options.len() - 2
+        );
     }
     out
 }
@@ -893,5 +1024,9 @@ fn ies(n: u64) -> &'static str {
 }
 
 fn unexpected(n: usize) -> &'static str {
-    if n == 1 { " was unexpected" } else { " were unexpected" }
+    if n == 1 {
+        " was unexpected"
+    } else {
+        " were unexpected"
+    }
 }

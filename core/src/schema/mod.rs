@@ -34,9 +34,11 @@ mod program;
 mod regex;
 mod report;
 mod resources;
-mod uri;
 #[cfg(test)]
 mod tests;
+mod uri;
+#[cfg(test)]
+mod validator_tests;
 
 use serde_json::Value;
 

@@ -11,5 +11,9 @@ pub(super) fn escape(key: &str) -> std::borrow::Cow<'_, str> {
 
 /// A pointer as error messages show it: `(root)` for the empty one.
 pub(super) fn display_pointer(pointer: &str) -> &str {
-    if pointer.is_empty() { "(root)" } else { pointer }
+    if pointer.is_empty() {
+        "(root)"
+    } else {
+        pointer
+    }
 }

@@ -37,8 +37,9 @@ pub(super) enum Node {
 }
 
 /// The `type` names, as bits of [`Check::Type`].
-pub(super) const TYPE_NAMES: [&str; 7] =
-    ["null", "boolean", "object", "array", "number", "string", "integer"];
+pub(super) const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
 
 /// One keyword (or a group of keywords that work together) of a subschema.
 pub(super) enum Check {

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::keywords::{Slot, subschema_slot};
 use super::dialect::Dialect;
 use super::error::SchemaError;
+use super::keywords::{Slot, subschema_slot};
 use super::pointer::{display_pointer, escape};
 use super::uri;
 
@@ -64,8 +64,14 @@ impl Resources {
             if let Some(uri) = map.get("$schema").and_then(Value::as_str) {
                 dialect = Dialect::from_uri(uri)?;
             }
-            let base = parent.map_or(DEFAULT_BASE, |r| me.list[r].uri.as_str()).to_owned();
-            let id_keyword = if dialect == Dialect::Draft4 { "id" } else { "$id" };
+            let base = parent
+                .map_or(DEFAULT_BASE, |r| me.list[r].uri.as_str())
+                .to_owned();
+            let id_keyword = if dialect == Dialect::Draft4 {
+                "id"
+            } else {
+                "$id"
+            };
             // Before 2019-09 every keyword beside `$ref` is ignored, `$id` included.
             let ref_hides_siblings = dialect.ref_hides_siblings() && map.contains_key("$ref");
             let id = map
@@ -101,7 +107,9 @@ impl Resources {
             }
             let r = match here {
                 Some(r) => r,
-                None => me.add_resource(DEFAULT_BASE.to_owned(), pointer.clone(), dialect, Some(map))?,
+                None => {
+                    me.add_resource(DEFAULT_BASE.to_owned(), pointer.clone(), dialect, Some(map))?
+                }
             };
             if let Some(name) = anchor_from_id {
                 me.list[r].anchors.insert(name, pointer.clone());

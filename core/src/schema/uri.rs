@@ -46,7 +46,6 @@ fn is_scheme(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-
 /// `reference` resolved against the absolute `base` (RFC 3986, 5.2.2); the result keeps the
 /// reference's fragment, if any.
 pub(super) fn resolve(base: &str, reference: &str) -> String {
@@ -131,7 +130,11 @@ fn remove_dot_segments(path: &str) -> String {
             s => out.push(s),
         }
     }
-    let mut joined = if absolute { String::from("/") } else { String::new() };
+    let mut joined = if absolute {
+        String::from("/")
+    } else {
+        String::new()
+    };
     joined.push_str(&out.join("/"));
     if trailing_slash && !joined.ends_with('/') {
         joined.push('/');
@@ -191,7 +194,10 @@ mod tests {
             assert_eq!(resolve(base, r), want, "{r}");
         }
         assert_eq!(resolve("urn:uuid:1234", "#/a"), "urn:uuid:1234#/a");
-        assert_eq!(resolve("json-schema:///", "foo.json"), "json-schema:///foo.json");
+        assert_eq!(
+            resolve("json-schema:///", "foo.json"),
+            "json-schema:///foo.json"
+        );
         assert_eq!(resolve("http://x/y/", "z"), "http://x/y/z");
     }
 
