@@ -1,18 +1,26 @@
 //! JSON Schema validation for tool `inputSchema` / `outputSchema` and elicitation `requestedSchema`.
 //!
+//! The validator is this crate's own: a document is compiled once into nodes of checks with every
+//! `$ref` resolved (`compiler.rs`, `resources.rs`, `uri.rs`, `program.rs`) and run on instances
+//! (`eval.rs`), with an ECMA-262 regular expression engine of its own (`regex/`). It passes the
+//! official JSON-Schema-Test-Suite's required tests of drafts 4, 6, 7, 2019-09 and 2020-12 (vendored
+//! data, run by `core/tests/json_schema_suite.rs`, which lists the cases answered otherwise on
+//! purpose: remote references, embedded meta-schemas, IDNA formats).
+//!
 //! Rules from the MCP dialect section (2026-07-28, 11.15) that this module enforces:
 //! - a schema without `$schema` is JSON Schema 2020-12; draft-04, draft-06, draft-07 and 2019-09 are
 //!   also accepted when declared, anything else is [`SchemaError::UnsupportedDialect`];
-//! - a `$ref` that leaves the schema document is never dereferenced: the compiler's retriever refuses
-//!   every fetch, so an unresolved external reference fails with [`SchemaError::ExternalRef`] instead of
-//!   being treated as permissive;
-//! - resource use is bounded: [`MAX_SCHEMA_DEPTH`], [`MAX_SCHEMA_NODES`] and a regex backtracking
-//!   limit ([`REGEX_BACKTRACK_LIMIT`]).
+//! - a `$ref` that leaves the schema document is never dereferenced: it fails with
+//!   [`SchemaError::ExternalRef`] instead of being treated as permissive, even in a subschema
+//!   nothing uses (every subschema is compiled);
+//! - resource use is bounded: [`MAX_SCHEMA_DEPTH`], [`MAX_SCHEMA_NODES`], a regex backtracking limit
+//!   ([`REGEX_BACKTRACK_LIMIT`]) and a bound on nested evaluation (a `$ref` cycle fails).
 //!
 //! Shape checks come first where MCP narrows JSON Schema: [`check_tool_input_schema`] (an object
 //! schema) and [`check_elicitation_schema`] (the flat form subset).
 //!
-//! `format` follows the dialect's default (an annotation in 2019-09 and 2020-12, so not asserted).
+//! `format` follows the dialect's default: asserted under drafts 4 to 7 for the formats `format.rs`
+//! lists, an annotation in 2019-09 and 2020-12.
 //!
 //! Compiling is the expensive step, so [`SchemaCache`] keeps compiled schemas keyed by a hash of their
 //! canonical content (object keys sorted), bounded by entry count.
