@@ -24,6 +24,7 @@ mod dialect;
 mod elicitation;
 mod error;
 mod limits;
+mod regex;
 mod report;
 #[cfg(test)]
 mod tests;
