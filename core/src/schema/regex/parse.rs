@@ -1,4 +1,4 @@
-//! The ECMA-262 pattern grammar (22.2.1) with the `u` flag, into an [`ast::Node`] tree.
+//! The ECMA-262 pattern grammar (22.2.1) with the `u` flag, into an [`Node`] tree.
 //!
 //! Recursion follows group nesting only, capped at [`MAX_NESTING`].
 
