@@ -1,7 +1,8 @@
 //! The pattern tree as a flat program for the backtracking machine in [`exec`](super::exec).
 //!
-//! Counted quantifiers are unrolled (`a{2,4}` is `aa` then two optional `a`s), so the program has no
-//! counters to save and restore; [`MAX_PROGRAM`] bounds what unrolling may produce.
+//! Counted quantifiers are unrolled (`(?:ab){2,4}` is `abab` then two optional `ab`s), so the program
+//! has no counters to save and restore; [`MAX_PROGRAM`] bounds what unrolling may produce. A greedy
+//! quantifier over a single atom becomes one [`Inst::Star`] after its mandatory copies.
 
 use super::RegexError;
 use super::ast::{Assertion, Atom, Node};
@@ -18,6 +19,14 @@ pub(super) enum Inst {
     /// Consume one code point that matches the atom: after the position, or before it when the
     /// flag is set (inside a lookbehind, which ECMA-262 matches right to left).
     Consume(Atom, bool),
+    /// A greedy loop over one atom: consume as many matching code points as allowed (at most `max`),
+    /// then give them back one at a time on backtracking. The same as the `Split` loop it replaces,
+    /// without a stack frame per code point.
+    Star {
+        atom: Atom,
+        back: bool,
+        max: u32,
+    },
     /// Try the first target; on failure, the second.
     Split(usize, usize),
     Jmp(usize),
@@ -253,6 +262,15 @@ impl Compiler {
             iteration(self)?;
         }
         if max == Some(min) {
+            return Ok(());
+        }
+        if let (Node::Atom(atom), true) = (node, greedy) {
+            let max = max.map_or(u32::MAX, |m| m - min);
+            self.push(Inst::Star {
+                atom: *atom,
+                back,
+                max,
+            })?;
             return Ok(());
         }
         // Optional iterations: each one is a split, then the body with its empty check.

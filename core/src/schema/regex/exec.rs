@@ -15,11 +15,21 @@ const UNSET: usize = usize::MAX;
 /// Scratch buffers above this many stack frames are freed after a search instead of kept.
 const KEEP_FRAMES: usize = 1 << 14;
 
+// Frames stay three words: the stack can grow to a frame per step.
+const _: () = assert!(std::mem::size_of::<Frame>() == 24);
+
 /// What backtracking returns to.
 #[derive(Clone, Copy, Debug)]
 enum Frame {
     /// Resume at `pc` with the position `pos`.
     Alt { pc: usize, pos: usize },
+    /// Give back one code point of the [`Inst::Star`] at `pc`, which started at `floor`.
+    GiveBack {
+        pc: u32,
+        back: bool,
+        floor: usize,
+        pos: usize,
+    },
     /// Put back a slot's earlier value.
     Restore { slot: usize, old: usize },
     /// An open lookaround: where it started and where its continuation is.
@@ -132,6 +142,17 @@ impl Machine<'_> {
         }
     }
 
+    /// The code point after `pos` (before it when `back`) and the position past it.
+    fn step(&self, pos: usize, back: bool) -> Option<(char, usize)> {
+        if back {
+            let c = self.hay[..pos].chars().next_back()?;
+            Some((c, pos - c.len_utf8()))
+        } else {
+            let c = self.hay[pos..].chars().next()?;
+            Some((c, pos + c.len_utf8()))
+        }
+    }
+
     fn set_slot(&mut self, slot: usize, value: usize) {
         let old = self.s.slots[slot];
         self.s.stack.push(Frame::Restore { slot, old });
@@ -176,23 +197,36 @@ impl Machine<'_> {
         loop {
             self.tick()?;
             let ok = match self.prog.insts[pc] {
-                Inst::Consume(atom, back) => {
-                    let c = if back {
-                        self.hay[..pos].chars().next_back()
-                    } else {
-                        self.hay[pos..].chars().next()
-                    };
-                    match c {
-                        Some(c) if self.atom(atom, c) => {
-                            pos = if back {
-                                pos - c.len_utf8()
-                            } else {
-                                pos + c.len_utf8()
-                            };
-                            true
-                        }
-                        _ => false,
+                Inst::Consume(atom, back) => match self.step(pos, back) {
+                    Some((c, next)) if self.atom(atom, c) => {
+                        pos = next;
+                        true
                     }
+                    _ => false,
+                },
+                Inst::Star { atom, back, max } => {
+                    let floor = pos;
+                    let mut taken = 0;
+                    while taken < max {
+                        match self.step(pos, back) {
+                            Some((c, next)) if self.atom(atom, c) => pos = next,
+                            _ => break,
+                        }
+                        taken += 1;
+                        self.tick()?;
+                    }
+                    if pos != floor {
+                        // Program indexes fit in u32: compiling caps programs at MAX_PROGRAM.
+                        let pc = pc as u32;
+                        let frame = Frame::GiveBack {
+                            pc,
+                            back,
+                            floor,
+                            pos,
+                        };
+                        self.s.stack.push(frame);
+                    }
+                    true
                 }
                 Inst::Split(first, second) => {
                     self.s.stack.push(Frame::Alt { pc: second, pos });
@@ -284,6 +318,25 @@ impl Machine<'_> {
             self.tick()?;
             match frame {
                 Frame::Alt { pc, pos } => return Ok(Some((pc, pos))),
+                Frame::GiveBack {
+                    pc,
+                    back,
+                    floor,
+                    pos,
+                } => {
+                    // Undo the last code point taken: step the other way from `pos`.
+                    let pos = self.step(pos, !back).map_or(floor, |(_, p)| p);
+                    if pos != floor {
+                        let frame = Frame::GiveBack {
+                            pc,
+                            back,
+                            floor,
+                            pos,
+                        };
+                        self.s.stack.push(frame);
+                    }
+                    return Ok(Some((pc as usize + 1, pos)));
+                }
                 Frame::Restore { slot, old } => self.s.slots[slot] = old,
                 Frame::Look { end, pos, negate } => {
                     self.s.looks.pop();

@@ -22,8 +22,9 @@
 //! matches nothing.
 //!
 //! Deliberate limits, each a [`RegexError`] at compile time: groups nest at most 128 deep; counted
-//! repetitions are unrolled, so a pattern may compile to at most 20,000 instructions (`a{1,64}` takes
-//! 128, `.{0,30000}` is refused); group names are checked with std's `is_alphabetic` /
+//! repetitions are unrolled (but for a greedy one of a single atom, such as `[a-z]{1,64}`, which is
+//! one loop instruction), so a pattern may compile to at most 20,000 instructions
+//! (`(?:ab){0,30000}` is refused); group names are checked with std's `is_alphabetic` /
 //! `is_alphanumeric` in place of ID_Start / ID_Continue, may not contain `\u` escapes and may not be
 //! repeated (even in different alternatives, which ES2025 allows). A pattern may contain a lone
 //! surrogate escape (`\uD800`): it is accepted and matches nothing, as no Rust string holds one.

@@ -147,6 +147,35 @@ fn quantifiers() {
 }
 
 #[test]
+fn greedy_loops_over_one_atom_give_back_code_points() {
+    check("^a*ab$", &[("aaab", true), ("ab", true), ("b", false)]);
+    check(
+        "^[a-z]{2,4}z$",
+        &[("abz", true), ("abcdz", true), ("abcdez", false)],
+    );
+    check(
+        "^.*😀.$",
+        &[("x😀😀é", true), ("😀😀", true), ("é😀é", true)],
+    );
+    check("^\\w*?x$", &[("abx", true)]);
+    check("(?<=^a+)b", &[("aab", true), ("cab", false)]);
+    check(
+        "(?<=^[a-c]{2,3})d",
+        &[
+            ("abd", true),
+            ("abcd", true),
+            ("ad", false),
+            ("aabcd", false),
+        ],
+    );
+    check(
+        "(?<=(é+))\\1z",
+        &[("ééz", true), ("éééz", false), ("éz", false), ("é", false)],
+    );
+    check("(?<=(é*)😀)\\1", &[("é😀é", true), ("😀x", true)]);
+}
+
+#[test]
 fn empty_iterations_stop_loops() {
     check("^(?:a*)*$", &[("aaa", true), ("", true), ("b", false)]);
     check("^(?:a?)+b$", &[("aab", true), ("b", true)]);
