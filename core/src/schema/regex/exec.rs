@@ -153,6 +153,19 @@ impl Machine<'_> {
         }
     }
 
+    /// Leaves a frame to give back the code points a Star took between `floor` and `pos`, if any.
+    fn give_back_later(&mut self, pc: u32, back: bool, floor: usize, pos: usize) {
+        if pos != floor {
+            let frame = Frame::GiveBack {
+                pc,
+                back,
+                floor,
+                pos,
+            };
+            self.s.stack.push(frame);
+        }
+    }
+
     fn set_slot(&mut self, slot: usize, value: usize) {
         let old = self.s.slots[slot];
         self.s.stack.push(Frame::Restore { slot, old });
@@ -215,17 +228,8 @@ impl Machine<'_> {
                         taken += 1;
                         self.tick()?;
                     }
-                    if pos != floor {
-                        // Program indexes fit in u32: compiling caps programs at MAX_PROGRAM.
-                        let pc = pc as u32;
-                        let frame = Frame::GiveBack {
-                            pc,
-                            back,
-                            floor,
-                            pos,
-                        };
-                        self.s.stack.push(frame);
-                    }
+                    // Program indexes fit in u32: compiling caps programs at MAX_PROGRAM.
+                    self.give_back_later(pc as u32, back, floor, pos);
                     true
                 }
                 Inst::Split(first, second) => {
@@ -326,15 +330,7 @@ impl Machine<'_> {
                 } => {
                     // Undo the last code point taken: step the other way from `pos`.
                     let pos = self.step(pos, !back).map_or(floor, |(_, p)| p);
-                    if pos != floor {
-                        let frame = Frame::GiveBack {
-                            pc,
-                            back,
-                            floor,
-                            pos,
-                        };
-                        self.s.stack.push(frame);
-                    }
+                    self.give_back_later(pc, back, floor, pos);
                     return Ok(Some((pc as usize + 1, pos)));
                 }
                 Frame::Restore { slot, old } => self.s.slots[slot] = old,
