@@ -70,21 +70,55 @@ pub(super) enum ClassItem {
     Prop(Prop, bool),
 }
 
-/// A set of code points: the union of `items`, complemented when `negated` (`[^...]`).
+/// A set of code points: the union of sorted, disjoint `ranges` and a few named `sets`, complemented
+/// when `negated` (`[^...]`). Normalised so that a class of thousands of items still costs a binary
+/// search per code point.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Class {
-    pub(super) negated: bool,
-    pub(super) items: Vec<ClassItem>,
+    negated: bool,
+    ranges: Vec<(u32, u32)>,
+    /// Only `Perl` and `Prop` items, each at most once.
+    sets: Vec<ClassItem>,
 }
 
 impl Class {
+    /// The class of `items`, complemented when `negated`.
+    pub(super) fn new(items: Vec<ClassItem>, negated: bool) -> Class {
+        let mut ranges = Vec::new();
+        let mut sets = Vec::new();
+        for item in items {
+            match item {
+                ClassItem::Range(lo, hi) => ranges.push((lo, hi)),
+                set if !sets.contains(&set) => sets.push(set),
+                _ => {}
+            }
+        }
+        ranges.sort_unstable();
+        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+        for (lo, hi) in ranges {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        Class {
+            negated,
+            ranges: merged,
+            sets,
+        }
+    }
+
     /// Whether `c` is in the set.
     pub(super) fn matches(&self, c: char) -> bool {
-        let inside = self.items.iter().any(|item| match *item {
-            ClassItem::Range(lo, hi) => (lo..=hi).contains(&u32::from(c)),
-            ClassItem::Perl(p, negated) => perl_matches(p, c) != negated,
-            ClassItem::Prop(p, negated) => p.matches(c) != negated,
-        });
+        let c32 = u32::from(c);
+        let i = self.ranges.partition_point(|&(_, hi)| hi < c32);
+        let in_ranges = self.ranges.get(i).is_some_and(|&(lo, _)| lo <= c32);
+        let inside = in_ranges
+            || self.sets.iter().any(|item| match *item {
+                ClassItem::Perl(p, negated) => perl_matches(p, c) != negated,
+                ClassItem::Prop(p, negated) => p.matches(c) != negated,
+                ClassItem::Range(..) => false,
+            });
         inside != self.negated
     }
 }

@@ -127,7 +127,12 @@ struct Machine<'a> {
 
 impl Machine<'_> {
     fn tick(&mut self) -> Result<(), RegexLimit> {
-        self.steps += 1;
+        self.charge(1)
+    }
+
+    /// Counts `n` steps of work against the budget.
+    fn charge(&mut self, n: usize) -> Result<(), RegexLimit> {
+        self.steps = self.steps.saturating_add(n);
         if self.steps > self.limit {
             return Err(RegexLimit { steps: self.limit });
         }
@@ -185,19 +190,20 @@ impl Machine<'_> {
 
     /// The position after matching group `g`'s text again from `pos` (or before it, backward).
     /// An unset group matches empty (ECMA-262 22.2.2.7.2 BackreferenceMatcher, step 2.c).
-    fn backref(&self, g: usize, back: bool, pos: usize) -> Option<usize> {
+    /// Comparing long texts is charged a step per 32 bytes.
+    fn backref(&mut self, g: usize, back: bool, pos: usize) -> Result<Option<usize>, RegexLimit> {
         let (start, end) = (self.s.slots[2 * g], self.s.slots[2 * g + 1]);
         if start == UNSET || end == UNSET {
-            return Some(pos);
+            return Ok(Some(pos));
         }
-        let text = &self.hay.as_bytes()[start..end];
-        if back {
-            let from = pos.checked_sub(text.len())?;
-            (&self.hay.as_bytes()[from..pos] == text).then_some(from)
+        self.charge((end - start) / 32)?;
+        let (hay, len) = (self.hay.as_bytes(), end - start);
+        let text = &hay[start..end];
+        Ok(if back {
+            pos.checked_sub(len).filter(|&from| &hay[from..pos] == text)
         } else {
-            let to = pos + text.len();
-            (self.hay.as_bytes().get(pos..to) == Some(text)).then_some(to)
-        }
+            Some(pos + len).filter(|&to| hay.get(pos..to) == Some(text))
+        })
     }
 
     /// Runs the program from `start`: whether it reaches [`Inst::Match`].
@@ -206,6 +212,8 @@ impl Machine<'_> {
         self.s.looks.clear();
         self.s.slots.clear();
         self.s.slots.resize(self.prog.slots, UNSET);
+        // Resetting the slots is work too: a pattern with thousands of groups pays for it per start.
+        self.charge(self.prog.slots / 16)?;
         let (mut pc, mut pos) = (0, start);
         loop {
             self.tick()?;
@@ -246,6 +254,7 @@ impl Machine<'_> {
                     true
                 }
                 Inst::Clear(lo, hi) => {
+                    self.charge((hi - lo) / 2)?;
                     for slot in lo..hi {
                         if self.s.slots[slot] != UNSET {
                             self.set_slot(slot, UNSET);
@@ -255,7 +264,7 @@ impl Machine<'_> {
                 }
                 Inst::EmptyCheck(slot) => self.s.slots[slot] != pos,
                 Inst::Assert(a) => self.assert(a, pos),
-                Inst::BackRef(g, back) => match self.backref(g, back, pos) {
+                Inst::BackRef(g, back) => match self.backref(g, back, pos)? {
                     Some(p) => {
                         pos = p;
                         true

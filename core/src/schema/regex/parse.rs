@@ -54,7 +54,10 @@ fn group_names(s: &[char]) -> Vec<Option<String>> {
                 if s.get(i + 1) != Some(&'?') {
                     names.push(None);
                 } else if s.get(i + 2) == Some(&'<') && !matches!(s.get(i + 3), Some('=' | '!')) {
-                    let name = s[i + 3..].iter().take_while(|&&c| c != '>').collect();
+                    // Stopping at parentheses keeps the scan linear on `(?<(?<(?<...`; a name
+                    // holding one is refused by the parser anyway.
+                    let name_end = |c: &&char| !matches!(c, '>' | '(' | ')');
+                    let name = s[i + 3..].iter().take_while(name_end).collect();
                     names.push(Some(name));
                 }
             }
@@ -351,7 +354,7 @@ impl Parser {
     }
 
     fn set(&mut self, items: Vec<ClassItem>, negated: bool) -> Node {
-        self.classes.push(Class { negated, items });
+        self.classes.push(Class::new(items, negated));
         Node::Atom(Atom::Set(self.classes.len() - 1))
     }
 

@@ -484,3 +484,22 @@ fn the_scratch_buffers_are_reused_and_reentrant_state_is_clean() {
         assert_eq!(a.is_match("ab"), Ok(false));
     }
 }
+
+#[test]
+fn costly_steps_are_charged_or_bounded() {
+    let big = "a".repeat(64 * 1024);
+    // A class of thousands of items is one binary search per code point.
+    let many: String = (0..5000)
+        .map(|i| char::from_u32(0x4E00 + 2 * i).unwrap())
+        .collect();
+    let class = Regex::new(&format!("^[{many}b-z]*$")).unwrap();
+    assert_eq!(class.is_match(&big), Ok(false));
+    assert_eq!(class.is_match(&many), Ok(true));
+    // Unsetting thousands of groups per iteration, and comparing long backreferences, use up steps.
+    let groups = Regex::new(&format!("(?:{}a)*b", "()".repeat(5000))).unwrap();
+    assert!(groups.is_match(&big).is_err());
+    let backref = Regex::new("(a+)(?:\\1)*b").unwrap();
+    assert!(backref.is_match(&big).is_err());
+    // Scanning for group names stays linear on a long run of unfinished ones.
+    assert!(err(&"(?<".repeat(30_000)).contains("invalid character '('"));
+}
