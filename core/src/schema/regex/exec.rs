@@ -12,6 +12,9 @@ use super::compile::{Inst, Program, StartHint};
 /// An unset capture or loop slot.
 const UNSET: usize = usize::MAX;
 
+/// Most frames the backtracking stack may hold (12 MiB): beyond it a match gives up.
+pub(super) const MAX_FRAMES: usize = 1 << 19;
+
 /// Scratch buffers above this many stack frames are freed after a search instead of kept.
 const KEEP_FRAMES: usize = 1 << 14;
 
@@ -134,7 +137,10 @@ impl Machine<'_> {
     fn charge(&mut self, n: usize) -> Result<(), RegexLimit> {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.limit {
-            return Err(RegexLimit { steps: self.limit });
+            return Err(RegexLimit {
+                count: self.limit,
+                unit: "backtracking steps",
+            });
         }
         Ok(())
     }
@@ -159,7 +165,13 @@ impl Machine<'_> {
     }
 
     /// Leaves a frame to give back the code points a Star took between `floor` and `pos`, if any.
-    fn give_back_later(&mut self, pc: u32, back: bool, floor: usize, pos: usize) {
+    fn give_back_later(
+        &mut self,
+        pc: u32,
+        back: bool,
+        floor: usize,
+        pos: usize,
+    ) -> Result<(), RegexLimit> {
         if pos != floor {
             let frame = Frame::GiveBack {
                 pc,
@@ -167,14 +179,27 @@ impl Machine<'_> {
                 floor,
                 pos,
             };
-            self.s.stack.push(frame);
+            return self.push(frame);
         }
+        Ok(())
     }
 
-    fn set_slot(&mut self, slot: usize, value: usize) {
+    fn push(&mut self, frame: Frame) -> Result<(), RegexLimit> {
+        if self.s.stack.len() >= MAX_FRAMES {
+            return Err(RegexLimit {
+                count: MAX_FRAMES,
+                unit: "backtracking stack entries",
+            });
+        }
+        self.s.stack.push(frame);
+        Ok(())
+    }
+
+    fn set_slot(&mut self, slot: usize, value: usize) -> Result<(), RegexLimit> {
         let old = self.s.slots[slot];
-        self.s.stack.push(Frame::Restore { slot, old });
+        self.push(Frame::Restore { slot, old })?;
         self.s.slots[slot] = value;
+        Ok(())
     }
 
     fn assert(&self, a: Assertion, pos: usize) -> bool {
@@ -237,11 +262,11 @@ impl Machine<'_> {
                         self.tick()?;
                     }
                     // Program indexes fit in u32: compiling caps programs at MAX_PROGRAM.
-                    self.give_back_later(pc as u32, back, floor, pos);
+                    self.give_back_later(pc as u32, back, floor, pos)?;
                     true
                 }
                 Inst::Split(first, second) => {
-                    self.s.stack.push(Frame::Alt { pc: second, pos });
+                    self.push(Frame::Alt { pc: second, pos })?;
                     pc = first;
                     continue;
                 }
@@ -250,14 +275,14 @@ impl Machine<'_> {
                     continue;
                 }
                 Inst::Save(slot) => {
-                    self.set_slot(slot, pos);
+                    self.set_slot(slot, pos)?;
                     true
                 }
                 Inst::Clear(lo, hi) => {
                     self.charge((hi - lo) / 2)?;
                     for slot in lo..hi {
                         if self.s.slots[slot] != UNSET {
-                            self.set_slot(slot, UNSET);
+                            self.set_slot(slot, UNSET)?;
                         }
                     }
                     true
@@ -273,7 +298,7 @@ impl Machine<'_> {
                 },
                 Inst::Look { negate, end } => {
                     self.s.looks.push(self.s.stack.len());
-                    self.s.stack.push(Frame::Look { end, pos, negate });
+                    self.push(Frame::Look { end, pos, negate })?;
                     true
                 }
                 Inst::LookEnd => match self.look_end() {
@@ -339,7 +364,7 @@ impl Machine<'_> {
                 } => {
                     // Undo the last code point taken: step the other way from `pos`.
                     let pos = self.step(pos, !back).map_or(floor, |(_, p)| p);
-                    self.give_back_later(pc, back, floor, pos);
+                    self.give_back_later(pc, back, floor, pos)?;
                     return Ok(Some((pc as usize + 1, pos)));
                 }
                 Frame::Restore { slot, old } => self.s.slots[slot] = old,

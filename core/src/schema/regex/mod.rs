@@ -31,8 +31,9 @@
 //!
 //! Matching is a backtracking machine over a compiled program with an explicit stack: it never
 //! recurses on the input, and each [`Regex::is_match`] call stops with [`RegexLimit`] after
-//! [`REGEX_BACKTRACK_LIMIT`] steps (instructions run plus frames unwound), so hostile patterns such
-//! as `(a*)*b` return quickly.
+//! [`REGEX_BACKTRACK_LIMIT`] steps (instructions run plus frames unwound), or when its backtracking
+//! stack would pass 2^19 entries (12 MiB), so hostile patterns such as `(a*)*b` return quickly and
+//! within bounded memory.
 
 // The schema validator uses this module; until it lands, only the tests below do.
 #![cfg_attr(not(test), allow(dead_code))]
@@ -92,15 +93,17 @@ impl std::error::Error for RegexError {}
 /// A match gave up after its step budget, so the answer is unknown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RegexLimit {
-    steps: usize,
+    /// The bound that was reached, and what it counts (steps, or entries of the backtracking stack).
+    count: usize,
+    unit: &'static str,
 }
 
 impl fmt::Display for RegexLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the regular expression needed more than {} backtracking steps",
-            self.steps
+            "the regular expression needed more than {} {}",
+            self.count, self.unit
         )
     }
 }

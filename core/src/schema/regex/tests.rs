@@ -500,6 +500,13 @@ fn costly_steps_are_charged_or_bounded() {
     assert!(groups.is_match(&big).is_err());
     let backref = Regex::new("(a+)(?:\\1)*b").unwrap();
     assert!(backref.is_match(&big).is_err());
+    // The backtracking stack is capped in entries as well as steps.
+    let frames = Regex::new("^(?:()()()()()()()()()()a)*$").unwrap();
+    let got = frames.is_match(&"a".repeat(20_000)).unwrap_err();
+    assert_eq!(
+        got.to_string(),
+        "the regular expression needed more than 524288 backtracking stack entries"
+    );
     // Scanning for group names stays linear on a long run of unfinished ones.
     assert!(err(&"(?<".repeat(30_000)).contains("invalid character '('"));
 }
