@@ -33,10 +33,11 @@ pub(super) enum Inst {
     /// Record the position in a slot.
     Save(usize),
     /// Unset the capture slots in this range: each iteration of a quantified group starts with its
-    /// groups undefined (ECMA-262 22.2.2.3.1 RepeatMatcher, step 2.b).
+    /// groups undefined (ECMA-262 22.2.2.3.1, RepeatMatcher).
     Clear(usize, usize),
     /// The empty check of a loop whose body can match empty: fail when the position equals the one
-    /// recorded in the slot at the start of the iteration (RepeatMatcher, step 2.b.i).
+    /// recorded in the slot at the start of the iteration, once `min` iterations are done
+    /// (RepeatMatcher again; the mandatory ones are unrolled, so every checked one is past `min`).
     EmptyCheck(usize),
     Assert(Assertion),
     /// Match again what the 0-based group captured; forward, or backward when the flag is set.

@@ -214,7 +214,7 @@ impl Machine<'_> {
     }
 
     /// The position after matching group `g`'s text again from `pos` (or before it, backward).
-    /// An unset group matches empty (ECMA-262 22.2.2.7.2 BackreferenceMatcher, step 2.c).
+    /// An unset group matches empty (ECMA-262 22.2.2.7.2, BackreferenceMatcher).
     /// Comparing long texts is charged a step per 32 bytes.
     fn backref(&mut self, g: usize, back: bool, pos: usize) -> Result<Option<usize>, RegexLimit> {
         let (start, end) = (self.s.slots[2 * g], self.s.slots[2 * g + 1]);
@@ -323,8 +323,8 @@ impl Machine<'_> {
     }
 
     /// The body of the innermost open lookaround matched. A positive one succeeds for good: its
-    /// alternatives are dropped (lookarounds do not backtrack into, ECMA-262 22.2.2.4 step 2.c) but
-    /// its captures stay, with their restore frames. A negative one fails: everything it did is
+    /// alternatives are dropped (ECMA-262 22.2.2.4: a lookaround keeps the first match of its body)
+    /// but its captures stay, with their restore frames. A negative one fails: everything it did is
     /// undone. Returns where to continue, or `None` to backtrack.
     fn look_end(&mut self) -> Option<(usize, usize)> {
         let at = self.s.looks.pop()?;
