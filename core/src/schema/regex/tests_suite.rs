@@ -1,7 +1,9 @@
 //! The official JSON-Schema-Test-Suite cases that test regular expressions, run directly on the engine:
-//! every case whose schema is only `pattern` or `patternProperties` (with `type`, `$schema` and
-//! `additionalProperties: false` beside them) and whose data is a string (for `pattern`) or an object
-//! (for `patternProperties`, whose keys are the strings matched).
+//! every case whose schema is only `pattern`, `patternProperties` (with `type`, `$schema` and
+//! `additionalProperties: false` beside them) or `format: "regex"`, and whose data is a string (for
+//! `pattern` and `format`: the string matched, or the pattern compiled) or an object (for
+//! `patternProperties`, whose keys are the strings matched). The `format: "regex"` cases are in
+//! draft 7's optional format tests (2020-12 only annotates `format`).
 
 use std::path::PathBuf;
 
@@ -34,10 +36,11 @@ const KNOWN: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
-fn suite_file(name: &str) -> Vec<Value> {
+fn suite_file(draft: &str, name: &str) -> Vec<Value> {
     let path: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
-        "tests/data/json-schema-test-suite/tests/draft2020-12",
+        "tests/data/json-schema-test-suite/tests",
+        draft,
         name,
     ]
     .iter()
@@ -78,11 +81,16 @@ fn verdict(schema: &Map<String, Value>, data: &Value) -> Option<Result<bool, Str
             "pattern",
             "patternProperties",
             "additionalProperties",
+            "format",
         ];
         assert!(
             known.contains(&keyword.as_str()),
             "unexpected keyword {keyword}"
         );
+    }
+    if let Some(format) = schema.get("format") {
+        assert_eq!(format, "regex", "only format: regex is handled");
+        return Some(Ok(Regex::new(data.as_str()?).is_ok()));
     }
     if let Some(pattern) = schema.get("pattern") {
         let hay = data.as_str()?;
@@ -117,14 +125,16 @@ fn verdict(schema: &Map<String, Value>, data: &Value) -> Option<Result<bool, Str
 #[test]
 fn official_suite_regex_cases() {
     let files = [
-        "optional/ecmascript-regex.json",
-        "optional/non-bmp-regex.json",
-        "pattern.json",
-        "patternProperties.json",
+        ("draft2020-12", "optional/ecmascript-regex.json"),
+        ("draft2020-12", "optional/non-bmp-regex.json"),
+        ("draft2020-12", "pattern.json"),
+        ("draft2020-12", "patternProperties.json"),
+        ("draft7", "optional/format/regex.json"),
+        ("draft7", "optional/format/ecmascript-regex.json"),
     ];
     let (mut ran, mut failed) = (0, Vec::new());
-    for file in files {
-        for group in suite_file(file) {
+    for (draft, file) in files {
+        for group in suite_file(draft, file) {
             let group_desc = group["description"].as_str().unwrap_or_default();
             let schema = group["schema"].as_object().expect("a schema object");
             for test in group["tests"].as_array().expect("tests") {
@@ -152,5 +162,5 @@ fn official_suite_regex_cases() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
     // Guards against the files or the filter silently running fewer cases.
-    assert_eq!(ran, 114);
+    assert_eq!(ran, 114 + 2 + 12);
 }
