@@ -60,6 +60,9 @@ pub(super) struct Program {
     pub(super) slots: usize,
     /// How a search may skip start positions.
     pub(super) start: StartHint,
+    /// A code point every match consumes (not the first one, which [`StartHint::First`] finds):
+    /// a haystack without it cannot match, whatever backtracking would have cost.
+    pub(super) required: Option<char>,
 }
 
 /// What the first thing a match does allows a search to skip.
@@ -90,7 +93,31 @@ pub(super) fn compile(parsed: Parsed) -> Result<Program, RegexError> {
         classes: parsed.classes,
         slots: c.slots,
         start: start_hint(&parsed.root),
+        required: required_char(&parsed.root, &mut true),
     })
+}
+
+/// The first literal code point after the first one in the pattern's mandatory sequence: items of
+/// the top-level concatenation, looking into groups and the first iteration of repeats with
+/// `min > 0`, but not into alternations or lookarounds. `leading` is true while nothing has been
+/// consumed yet, so that the first code point, already searched for by the start hint, is skipped.
+fn required_char(node: &Node, leading: &mut bool) -> Option<char> {
+    match node {
+        Node::Atom(Atom::Char(c)) if !*leading => Some(*c),
+        Node::Atom(_) => {
+            *leading = false;
+            None
+        }
+        Node::Capture(inner, _) => required_char(inner, leading),
+        Node::Repeat { node, min, .. } if *min > 0 => required_char(node, leading),
+        Node::Concat(v) => v.iter().find_map(|n| required_char(n, leading)),
+        Node::Empty | Node::Assert(_) | Node::Look { .. } => None,
+        // What these consume is unknown: whatever follows is past the first code point.
+        _ => {
+            *leading = false;
+            None
+        }
+    }
 }
 
 fn start_hint(root: &Node) -> StartHint {

@@ -84,6 +84,9 @@ fn search_in(
         limit,
         s: scratch,
     };
+    if prog.required.is_some_and(|c| !hay.contains(c)) {
+        return Ok(false);
+    }
     if prog.start == StartHint::Anchored {
         return m.run(0);
     }
