@@ -32,8 +32,10 @@
 //! Matching is a backtracking machine over a compiled program with an explicit stack: it never
 //! recurses on the input, and each [`Regex::is_match`] call stops with [`RegexLimit`] after
 //! [`REGEX_BACKTRACK_LIMIT`] steps (instructions run plus frames unwound), or when its backtracking
-//! stack would pass 2^19 entries (12 MiB), so hostile patterns such as `(a*)*b` return quickly and
-//! within bounded memory.
+//! stack would pass 2^19 entries (12 MiB), so hostile patterns such as `(a|a)*$` return quickly and
+//! within bounded memory. A search skips what it can rule out: a `^` pattern runs at position 0 only,
+//! a leading literal or class is searched for, a leading `.*` starts only at line starts, and a
+//! haystack lacking a code point every match consumes is refused without running the machine.
 
 // The schema validator uses this module; until it lands, only the tests below do.
 #![cfg_attr(not(test), allow(dead_code))]
