@@ -26,6 +26,7 @@ pub(super) fn compile(root: &Value, dialect: Dialect) -> Result<Program, SchemaE
         memo: HashMap::new(),
         pending: Vec::new(),
         track_unevaluated: false,
+        dynamic: false,
     };
     b.node_at("")?;
     // Every subschema is compiled, used or not: a malformed keyword or an external `$ref` in an
@@ -57,6 +58,7 @@ pub(super) fn compile(root: &Value, dialect: Dialect) -> Result<Program, SchemaE
         nodes: b.nodes,
         resources: infos,
         track_unevaluated: b.track_unevaluated,
+        dynamic: b.dynamic,
     })
 }
 
@@ -68,6 +70,7 @@ struct Builder<'a> {
     memo: HashMap<String, usize>,
     pending: Vec<(usize, String)>,
     track_unevaluated: bool,
+    dynamic: bool,
 }
 
 impl Builder<'_> {
@@ -159,12 +162,14 @@ impl Builder<'_> {
                     && landed == Some(fragment))
                 .then(|| fragment.to_owned());
                 checks.push(Check::DynamicRef { target, anchor });
+                self.dynamic = true;
             }
         }
         if dialect == Dialect::Draft201909 {
             if let Some(reference) = map.get("$recursiveRef") {
                 let target = self.reference(resource, at, "$recursiveRef", reference)?;
                 checks.push(Check::RecursiveRef(target));
+                self.dynamic = true;
             }
         }
         Ok(())

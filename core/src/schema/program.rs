@@ -16,6 +16,8 @@ pub(super) struct Program {
     /// Whether any node has `unevaluatedProperties` / `unevaluatedItems`: only then are the
     /// evaluated properties and items tracked.
     pub(super) track_unevaluated: bool,
+    /// Whether any node has `$dynamicRef` / `$recursiveRef`: only then is the dynamic scope kept.
+    pub(super) dynamic: bool,
 }
 
 /// What `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09) look up in a resource of the

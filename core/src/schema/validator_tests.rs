@@ -290,3 +290,29 @@ fn a_deep_instance_under_a_recursive_schema_is_checked_on_a_small_stack() {
         .join()
         .unwrap();
 }
+
+#[test]
+fn each_type_name_accepts_its_own_values() {
+    let samples = [
+        ("null", json!(null)),
+        ("boolean", json!(true)),
+        ("object", json!({})),
+        ("array", json!([])),
+        ("number", json!(1.5)),
+        ("string", json!("s")),
+        ("integer", json!(2)),
+    ];
+    for (name, _) in &samples {
+        let compiled = CompiledSchema::new(&json!({"type": name})).unwrap();
+        for (other, sample) in &samples {
+            let integral_number = *name == "number" && *other == "integer";
+            let want = name == other || integral_number;
+            assert_eq!(compiled.is_valid(sample), want, "{name} on {other}");
+        }
+    }
+    assert!(
+        CompiledSchema::new(&json!({"type": "integer"}))
+            .unwrap()
+            .is_valid(&json!(2.0))
+    );
+}

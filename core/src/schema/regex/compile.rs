@@ -4,9 +4,9 @@
 //! has no counters to save and restore; [`MAX_PROGRAM`] bounds what unrolling may produce. A greedy
 //! quantifier over a single atom becomes one [`Inst::Star`] after its mandatory copies.
 
-use super::RegexError;
 use super::ast::{Assertion, Atom, Node};
 use super::class::Class;
+use super::error::RegexError;
 use super::parse::Parsed;
 
 /// Most instructions one pattern may compile to (a few hundred KiB at most).

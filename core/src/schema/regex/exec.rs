@@ -4,10 +4,10 @@
 
 use std::cell::RefCell;
 
-use super::RegexLimit;
 use super::ast::{Assertion, Atom};
 use super::class::{is_line_terminator, is_word};
 use super::compile::{Inst, Program, StartHint};
+use super::error::RegexLimit;
 
 /// An unset capture or loop slot.
 const UNSET: usize = usize::MAX;

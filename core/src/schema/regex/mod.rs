@@ -40,6 +40,7 @@
 mod ast;
 mod class;
 mod compile;
+mod error;
 mod exec;
 mod parse;
 #[cfg(test)]
@@ -47,9 +48,8 @@ mod tests;
 #[cfg(test)]
 mod tests_suite;
 
-use std::fmt;
-
 use super::limits::REGEX_BACKTRACK_LIMIT;
+pub(crate) use error::{RegexError, RegexLimit};
 
 /// A compiled ECMA-262 pattern. Immutable, so it is shared freely across threads.
 #[derive(Clone, Debug)]
@@ -72,39 +72,3 @@ impl Regex {
         exec::search(&self.program, haystack, REGEX_BACKTRACK_LIMIT)
     }
 }
-
-/// Why a pattern is not a valid ECMA-262 regular expression (or one this engine refuses).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RegexError {
-    /// Where the problem starts, in code points from the start of the pattern.
-    offset: usize,
-    message: String,
-}
-
-impl fmt::Display for RegexError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at offset {}: {}", self.offset, self.message)
-    }
-}
-
-impl std::error::Error for RegexError {}
-
-/// A match gave up after its step budget, so the answer is unknown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RegexLimit {
-    /// The bound that was reached, and what it counts (steps, or entries of the backtracking stack).
-    count: usize,
-    unit: &'static str,
-}
-
-impl fmt::Display for RegexLimit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the regular expression needed more than {} {}",
-            self.count, self.unit
-        )
-    }
-}
-
-impl std::error::Error for RegexLimit {}

@@ -2,9 +2,9 @@
 //!
 //! Recursion follows group nesting only, capped at [`MAX_NESTING`].
 
-use super::RegexError;
 use super::ast::{Assertion, Atom, Node};
 use super::class::{Class, ClassItem, Perl, Prop};
+use super::error::RegexError;
 
 /// Deepest nesting of groups and lookarounds accepted in a pattern.
 pub(super) const MAX_NESTING: usize = 128;
