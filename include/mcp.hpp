@@ -889,7 +889,7 @@ class server_builder {
     return *this;
   }
   /* Answers request method `method` itself: a method the specification does not define, or a
-   * feature method a host may own (tools/list, tools/call, resources/*, prompts/*,
+   * feature method a host may own (tools/list, tools/call, the resources and prompts methods,
    * completion/complete, tasks/get ...; its capability declared with declare_capabilities). The
    * handler answers as a resource handler does (a plain exception is an internal error, -32603);
    * what the engine refuses (initialize, notifications/x, rpc.x, a capability not declared, a
