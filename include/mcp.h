@@ -242,8 +242,9 @@ typedef struct mcp_oauth_config mcp_oauth_config;
 // what they need, so it may be freed right after.
 typedef struct mcp_redis mcp_redis;
 
-// One incoming request (tools/call, resources/read, prompts/get, completion/complete). Owned by the
-// library; valid until its responder is freed. Accessors may be called from any thread.
+// One incoming request (tools/call, resources/read, prompts/get, completion/complete, or a method
+// the host answers itself: `mcp_server_builder_set_method_handler`). Owned by the library; valid
+// until its responder is freed. Accessors may be called from any thread.
 typedef struct mcp_request mcp_request;
 
 // How the HTTP server protects itself: the resource identifier, the verifier callback, the
@@ -486,6 +487,14 @@ typedef void (*mcp_log_cb)(void *userdata,
                            struct mcp_str target,
                            struct mcp_str message);
 
+// A request handler. Called on a runtime thread, possibly on several threads at once for different
+// requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
+// answer it (now or later, from any thread) and then free it with `mcp_responder_free`. It must not
+// unwind (no C++ exceptions or longjmp out of it).
+typedef void (*mcp_handler_cb)(void *userdata,
+                               const struct mcp_request *request,
+                               struct mcp_responder *responder);
+
 // The user-interaction step of an authorization: show `authorization_url` (`url_len` bytes of
 // UTF-8, NUL-terminated, valid during the call only) to the user and return the URL the
 // authorization server redirected back to (carrying `code` and `state`) as a string made with
@@ -528,14 +537,6 @@ typedef void (*mcp_token_verify_cb)(void *userdata,
                                     const char *token,
                                     size_t token_len,
                                     struct mcp_token_responder *responder);
-
-// A request handler. Called on a runtime thread, possibly on several threads at once for different
-// requests. `request` stays valid until `responder` is freed; the callee owns `responder` and must
-// answer it (now or later, from any thread) and then free it with `mcp_responder_free`. It must not
-// unwind (no C++ exceptions or longjmp out of it).
-typedef void (*mcp_handler_cb)(void *userdata,
-                               const struct mcp_request *request,
-                               struct mcp_responder *responder);
 
 // Receives the notifications of one subscription: `method` (e.g.
 // "notifications/tools/list_changed") and `params_json` (the notification's params as JSON, "{}"
@@ -1302,6 +1303,77 @@ enum mcp_status mcp_set_log_callback(uint32_t min_level,
                                      void *userdata,
                                      mcp_userdata_free_cb userdata_free);
 
+// Answers request method `method` (UTF-8, copied) with `cb` (see `mcp_handler_cb`): a method the
+// specification does not define (otherwise answered -32601, method not found), or one of the
+// feature methods a host may own: `tools/list`, `tools/call`, `resources/list`,
+// `resources/templates/list`, `resources/read`, `prompts/list`, `prompts/get`,
+// `completion/complete`, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`. The handler is
+// called as a tool's is (same request accessors, same responder: answer now or later from any
+// thread, with a result, `mcp_responder_error`, or an input round), in both eras. For an owned
+// method the engine still applies the revision's rules: the method exists only where the revision
+// has it (-32601 elsewhere), the request is checked against the revision's schema before `cb` runs
+// (-32602 naming what is wrong, `cb` not called) and the result after (-32603 to the client,
+// `MCP_STATUS_INVALID_RESULT` from the answering function). A second call for the same method
+// replaces (and finalizes) the first. Ownership of `userdata` as in
+// `mcp_server_builder_add_tool` (taken also on failure); NULL `cb` is `MCP_STATUS_NULL_PARAMETER`.
+//
+// What the engine refuses makes `mcp_server_builder_build` fail with `MCP_STATUS_INVALID_ARGUMENT`
+// and the reason: a method the engine keeps (`initialize`, `ping`, `server/discover`,
+// `tasks/update`, ...), a name in the `notifications/` namespace or beginning with `rpc.`, an empty
+// name, an owned method whose capability is not declared (`mcp_server_builder_declare_capabilities`),
+// or an owned method beside the engine's items for it (a tool registered and `tools/call` owned).
+enum mcp_status mcp_server_builder_set_method_handler(struct mcp_server_builder *builder,
+                                                      const char *method,
+                                                      size_t method_len,
+                                                      mcp_handler_cb cb,
+                                                      void *userdata,
+                                                      mcp_userdata_free_cb userdata_free);
+
+// Declares capabilities of the host's own: `json` is a JSON object of capabilities (copied), as
+// `initialize` and `server/discover` carry them; each key is advertised as given, over what the
+// engine would declare for it (a later declaration of a key replaces the earlier one). The methods
+// the host owns need theirs: `tools`, `resources`, `prompts`, `completions`, `tasks`. Text that is
+// not JSON is `MCP_STATUS_INVALID_JSON`; JSON that is not an object makes
+// `mcp_server_builder_build` fail with `MCP_STATUS_INVALID_ARGUMENT` and the reason.
+enum mcp_status mcp_server_builder_declare_capabilities(struct mcp_server_builder *builder,
+                                                        const char *json,
+                                                        size_t json_len);
+
+// Sets (or replaces) the handler of request method `method` on a built server, even while it
+// serves; the method and the handler as in `mcp_server_builder_set_method_handler`. Ownership of
+// `userdata` as there (taken also on failure). Every refusal of the engine is
+// `MCP_STATUS_INVALID_ARGUMENT` with the reason in `*error_out` (may be NULL; written only on
+// failure): a method the engine keeps, a `notifications/` or `rpc.` name, an owned method whose
+// capability is not declared (`mcp_server_declare_capabilities`), an owned method while the engine
+// has items it would answer it for (then also a later `mcp_server_add_tool` and the like is
+// refused). Any thread, also from a handler.
+enum mcp_status mcp_server_set_method_handler(const struct mcp_server *server,
+                                              const char *method,
+                                              size_t method_len,
+                                              mcp_handler_cb cb,
+                                              void *userdata,
+                                              mcp_userdata_free_cb userdata_free,
+                                              struct mcp_error **error_out);
+
+// Removes the handler of request method `method`; writes whether there was one to `*removed_out`
+// (may be NULL). Its userdata is finalized once no call uses it any more. A name no handler may
+// have is refused as `mcp_server_set_method_handler` refuses it (`MCP_STATUS_INVALID_ARGUMENT`,
+// the reason in `*error_out`, which may be NULL and is written only on failure). Any thread.
+enum mcp_status mcp_server_remove_method_handler(const struct mcp_server *server,
+                                                 const char *method,
+                                                 size_t method_len,
+                                                 bool *removed_out,
+                                                 struct mcp_error **error_out);
+
+// Declares capabilities of the host's own on a built server (see
+// `mcp_server_builder_declare_capabilities`), even while it serves. Text that is not JSON is
+// `MCP_STATUS_INVALID_JSON`; JSON that is not an object is `MCP_STATUS_INVALID_ARGUMENT` with the
+// reason in `*error_out` (may be NULL; written only on failure). Any thread.
+enum mcp_status mcp_server_declare_capabilities(const struct mcp_server *server,
+                                                const char *json,
+                                                size_t json_len,
+                                                struct mcp_error **error_out);
+
 // Creates a configuration for a client called `client_name` (its `client_name` in dynamic
 // registration; UTF-8, not empty) whose authorization server sends the user back to `redirect_uri`
 // (an absolute `http://` or `https://` URL, or another `scheme:` URL for native apps; copied).
@@ -1493,7 +1565,7 @@ enum mcp_status mcp_server_builder_set_redis(struct mcp_server_builder *builder,
 enum mcp_status mcp_http_server_config_set_redis(struct mcp_http_server_config *config,
                                                  const struct mcp_redis *redis);
 
-// The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
+// The JSON-RPC method ("tools/call", "resources/read", "acme/search", ...). Views returned by `mcp_request_*`
 // accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
 struct mcp_str mcp_request_method(const struct mcp_request *request);
 

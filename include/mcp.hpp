@@ -668,6 +668,30 @@ class server {
     detail::check(status, err);
   }
   bool remove_skill(std::string_view name) const { return remove(mcp_server_remove_skill, name); }
+  /* Answers request method `method` itself, as server_builder::method does; throws mcp::error
+   * (MCP_STATUS_INVALID_ARGUMENT) with the engine's reason when it refuses. */
+  void set_method_handler(std::string_view method, result_handler f) const {
+    live_add(mcp_server_set_method_handler, method, new detail::result_call{std::move(f), false},
+             &detail::result_call::run, &detail::drop<detail::result_call>);
+  }
+  void set_method_handler(std::string_view method, responder_handler f) const {
+    live_add(mcp_server_set_method_handler, method, new detail::responder_call{std::move(f)},
+             &detail::responder_call::run, &detail::drop<detail::responder_call>);
+  }
+  /* Whether there was a handler of `method`; throws for a name no handler may have. */
+  bool remove_method_handler(std::string_view method) const {
+    bool removed = false;
+    mcp_error *err = nullptr;
+    mcp_status status = mcp_server_remove_method_handler(h_.get(), method.data(), method.size(), &removed, &err);
+    detail::check(status, err);
+    return removed;
+  }
+  /* Declares capabilities of the host's own (JSON text of an object), as server_builder's does. */
+  void declare_capabilities(std::string_view json) const {
+    mcp_error *err = nullptr;
+    mcp_status status = mcp_server_declare_capabilities(h_.get(), json.data(), json.size(), &err);
+    detail::check(status, err);
+  }
   const mcp_server *get() const noexcept { return h_.get(); }
 
  private:
@@ -862,6 +886,24 @@ class server_builder {
     auto *call = new detail::result_call{std::move(f), false};
     detail::check(mcp_server_builder_set_completion(h_.get(), &detail::result_call::run, call,
                                                     &detail::drop<detail::result_call>));
+    return *this;
+  }
+  /* Answers request method `method` itself: a method the specification does not define, or a
+   * feature method a host may own (tools/list, tools/call, the resources and prompts methods,
+   * completion/complete, tasks/get ...; its capability declared with declare_capabilities). The
+   * handler answers as a resource handler does (a plain exception is an internal error, -32603);
+   * what the engine refuses (initialize, notifications/x, rpc.x, a capability not declared, a
+   * registered tool beside owned tools/call) makes build() throw with the reason. */
+  server_builder &method(std::string_view method, result_handler f) {
+    return add_result(mcp_server_builder_set_method_handler, method, std::move(f), false);
+  }
+  server_builder &method(std::string_view method, responder_handler f) {
+    return add_responder(mcp_server_builder_set_method_handler, method, std::move(f));
+  }
+  /* Capabilities of the host's own (JSON text of an object, e.g. {"tools":{}}), advertised over
+   * the engine's for each key given: the methods the host owns need theirs. */
+  server_builder &declare_capabilities(std::string_view json) {
+    detail::set_text(mcp_server_builder_declare_capabilities, h_.get(), json);
     return *this;
   }
   /* The server; throws mcp::error naming every invalid registration. */

@@ -296,6 +296,17 @@ fn owning_a_method_beside_the_engines_items_for_it_is_refused() {
             .unwrap_err(),
     );
     assert!(e.contains("and a resource lister is registered"), "{e}");
+    // Removed, the engine's own items are welcome again; a second removal finds nothing.
+    assert!(server.remove_method_handler("resources/read").unwrap());
+    assert!(!server.remove_method_handler("resources/read").unwrap());
+    server
+        .add_resource(
+            json!({"uri": "a://b", "name": "b"}),
+            sync_handler(|_| json!({"contents": []})),
+        )
+        .unwrap();
+    let e = refusal(server.remove_method_handler("rpc.x").unwrap_err());
+    assert!(e.contains("JSON-RPC 2.0 reserves names"), "{e}");
     let e = refusal(server.declare_capabilities(json!(["tools"])).unwrap_err());
     assert!(
         e.contains("capabilities must be a JSON object, got [\"tools\"]"),

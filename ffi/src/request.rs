@@ -18,8 +18,9 @@ pub enum mcp_era {
     MCP_ERA_MODERN = 1,
 }
 
-/// One incoming request (tools/call, resources/read, prompts/get, completion/complete). Owned by the
-/// library; valid until its responder is freed. Accessors may be called from any thread.
+/// One incoming request (tools/call, resources/read, prompts/get, completion/complete, or a method
+/// the host answers itself: `mcp_server_builder_set_method_handler`). Owned by the library; valid
+/// until its responder is freed. Accessors may be called from any thread.
 pub struct mcp_request {
     pub(crate) ctx: RequestContext,
     cache: [OnceLock<String>; FIELDS],
@@ -156,7 +157,7 @@ fn view(request: *const mcp_request, f: Field) -> mcp_str {
     })
 }
 
-/// The JSON-RPC method ("tools/call", "resources/read", ...). Views returned by `mcp_request_*`
+/// The JSON-RPC method ("tools/call", "resources/read", "acme/search", ...). Views returned by `mcp_request_*`
 /// accessors are valid until the request's responder is freed; each is empty when `request` is NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn mcp_request_method(request: *const mcp_request) -> mcp_str {

@@ -27,7 +27,10 @@
 # abandoning mid-call cancels the handler, bad inputs) and tests/c/statuses.c (every status a call
 # returns, each provoked by a real call, printed as the header's examples print it) and
 # tests/c/session.c (a handler's handle on its legacy session: notifications after the answer,
-# exact on the wire, and each refusal). Then the
+# exact on the wire, and each refusal) and tests/c/methods.c (request methods the host answers
+# itself, custom and owned tools/list and tools/call, in both eras exact on the wire: the schema's
+# -32602 before the handler, -32603 for a result that breaks it, each refusal of registration with
+# its status and message). Then the
 # release library (built here, or scripts/dist.sh's C bundle named by C_ABI_RELEASE_BUNDLE): the C tests under valgrind with its default flags (no suppressions; "possibly
 # lost" counts). Installs cbindgen into .tools/cargo, and pkg-config, cmake and valgrind (apt), only
 # when missing.
@@ -82,7 +85,7 @@ san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # shellcheck disable=SC2207
 libs=($(pkg-config --cflags --libs mcp) -Wl,-rpath,"$prefix/lib" -lpthread)
 step "compile C tests (plain and ASan+UBSan)"
-for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis hosts endpoint statuses session; do
+for t in unit config http oauth server client stdio_faults faults log serve_fds resource_server connect_fds multi_instance tasks skills redis hosts endpoint statuses session methods; do
   gcc "${cflags[@]}" "tests/c/$t.c" -o "$work/bin/$t" "${libs[@]}"
   gcc "${cflags[@]}" "${san[@]}" "tests/c/$t.c" -o "$work/bin/$t-asan" "${libs[@]}"
 done
@@ -109,6 +112,7 @@ step "run plain"
 "$work/bin/connect_fds"
 "$work/bin/statuses"
 "$work/bin/session"
+"$work/bin/methods"
 "$work/bin/multi_instance"
 "$work/bin/tasks"
 "$work/bin/skills"
@@ -133,6 +137,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 "$work/bin/connect_fds-asan"
 "$work/bin/statuses-asan"
 "$work/bin/session-asan"
+"$work/bin/methods-asan"
 "$work/bin/multi_instance-asan"
 "$work/bin/tasks-asan"
 "$work/bin/skills-asan"
@@ -167,6 +172,7 @@ vg=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/connect_fds"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/statuses"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/session"
+"${vg[@]}" -q --error-exitcode=1 "$work/bin/methods"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/multi_instance"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/tasks"
 "${vg[@]}" -q --error-exitcode=1 "$work/bin/skills"

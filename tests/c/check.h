@@ -45,6 +45,19 @@ static inline void dump_error(const char *what, mcp_error *e) {
           (int)mcp_error_code(e), (int)m.len, m.data);
 }
 
+/* Checks that `st` is `want`, with an error of that status saying exactly `message`; frees it. */
+static inline void expect_refused(mcp_status want, mcp_status st, mcp_error *err, const char *message) {
+  EXPECT(want, st);
+  CHECK(err != NULL && mcp_error_status(err) == want);
+  mcp_str m = mcp_error_message(err);
+  if (m.len != strlen(message) || memcmp(m.data, message, m.len) != 0) {
+    fprintf(stderr, "expected the message \"%s\"\n          got \"%.*s\"\n", message, (int)m.len,
+            m.data);
+    exit(1);
+  }
+  mcp_error_free(err);
+}
+
 /* A tool for tool_server: its JSON definition and handler. */
 typedef struct {
   const char *definition;

@@ -36,36 +36,6 @@ static void pay(void *ud, const mcp_request *req, mcp_responder *r) {
   mcp_responder_free(r);
 }
 
-static void write_all(int fd, const char *text) {
-  size_t len = strlen(text);
-  CHECK(write(fd, text, len) == (ssize_t)len);
-}
-
-/* Reads one line and checks it is exactly `want` (and its newline). */
-static void expect_line(int fd, const char *want) {
-  char line[4096];
-  read_line(fd, line, sizeof line);
-  size_t n = strlen(line);
-  CHECK(n > 0 && line[n - 1] == '\n');
-  line[n - 1] = '\0';
-  if (strcmp(line, want) != 0) {
-    fprintf(stderr, "expected %s\n     got %s\n", want, line);
-    exit(1);
-  }
-}
-
-/* Checks that `st` is `want` and that the error says `message`. */
-static void refused(mcp_status want, mcp_status st, mcp_error *err, const char *message) {
-  EXPECT(want, st);
-  CHECK(err != NULL && mcp_error_status(err) == want);
-  mcp_str m = mcp_error_message(err);
-  if (m.len != strlen(message) || memcmp(m.data, message, m.len) != 0) {
-    fprintf(stderr, "expected the message \"%s\", got \"%.*s\"\n", message, (int)m.len, m.data);
-    exit(1);
-  }
-  mcp_error_free(err);
-}
-
 static const char init_url[] =
     "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
     "\"2025-11-25\",\"capabilities\":{\"elicitation\":{\"url\":{}}},\"clientInfo\":{\"name\":\"t\","
@@ -126,12 +96,12 @@ int main(void) {
   /* Refusals: nothing is sent. */
   mcp_error *err = NULL;
   mcp_status st = mcp_session_notify(session, MCP_LIT("notifications/nope"), NULL, 0, &err);
-  refused(MCP_STATUS_INVALID_ARGUMENT, st, err,
+  expect_refused(MCP_STATUS_INVALID_ARGUMENT, st, err,
           "notifications/nope is not a server notification of protocol revision 2025-11-25");
   err = NULL;
   st = mcp_session_notify(session, MCP_LIT("notifications/elicitation/complete"),
                           MCP_LIT("{\"elicitationId\":7}"), &err);
-  refused(MCP_STATUS_INVALID_ARGUMENT, st, err,
+  expect_refused(MCP_STATUS_INVALID_ARGUMENT, st, err,
           "invalid params: the notification notifications/elicitation/complete cannot be "
           "expressed in protocol revision 2025-11-25: params.elicitationId: must be of type "
           "string, not number");
@@ -147,7 +117,7 @@ int main(void) {
   CHECK(!mcp_session_is_open(session));
   err = NULL;
   st = mcp_session_elicitation_complete(session, MCP_LIT("pay-1"), &err);
-  refused(MCP_STATUS_TRANSPORT, st, err, "the session has ended: no notification can reach it");
+  expect_refused(MCP_STATUS_TRANSPORT, st, err, "the session has ended: no notification can reach it");
   mcp_session_free(session);
 
   /* Form mode only: elicitation/complete is refused. */
@@ -155,7 +125,7 @@ int main(void) {
   session = atomic_exchange(&g_session, NULL);
   err = NULL;
   st = mcp_session_elicitation_complete(session, MCP_LIT("pay-2"), &err);
-  refused(MCP_STATUS_INVALID_ARGUMENT, st, err,
+  expect_refused(MCP_STATUS_INVALID_ARGUMENT, st, err,
           "the client did not declare the elicitation.url capability");
   mcp_session_free(session);
   end(fd, serve);

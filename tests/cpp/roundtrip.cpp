@@ -76,6 +76,11 @@ mcp::server make_server() {
   });
   b.prompt(R"({"name":"haiku","arguments":[{"name":"topic","required":true}]})",
            [](const mcp::request &) -> std::string { throw std::logic_error("prompt broke"); });
+  // Methods the specification does not define, answered by the host.
+  b.method("acme/echo", [](const mcp::request &req) { return R"({"echoed":)" + std::string(req.params()) + "}"; });
+  b.method("acme/refuse", [](const mcp::request &) -> std::string {
+    throw mcp::rpc_error(-32001, "no such order", R"({"order":42})");
+  });
   return b.build();
 }
 
@@ -114,6 +119,16 @@ void exercise(const mcp::client &c, const char *how) {
   } catch (const mcp::error &e) {
     expect(e.code() == -32603 && has(e.what(), "prompt broke"), (label + "a throwing prompt is an internal error").c_str(),
            e.what());
+  }
+  r = c.call("acme/echo", R"({"q":1})");
+  expect(mcp::json::get_int64(r, "/echoed/q") == 1, (label + "a custom method").c_str(), r);
+  try {
+    c.call("acme/refuse");
+    expect(false, (label + "a custom method's error").c_str(), "no exception");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_RPC_ERROR && e.code() == -32001 && std::string(e.what()) == "no such order" &&
+               e.data() == R"({"order":42})",
+           (label + "a custom method's error").c_str(), e.what());
   }
   try {
     c.call_tool("no_such_tool");
@@ -269,6 +284,31 @@ int main(int argc, char **argv) {
     expect(false, "an unknown revision is refused", "accepted");
   } catch (const mcp::error &e) {
     expect(e.status() == MCP_STATUS_INVALID_ARGUMENT, "an unknown revision is refused", e.what());
+  }
+  // A method the engine keeps, on the builder and on a built server; an owned method without its
+  // capability, then with it.
+  try {
+    mcp::server_builder b("bad", "1.0.0");
+    b.method("ping", [](const mcp::request &) { return std::string("{}"); });
+    b.build();
+    expect(false, "a handler of ping is refused", "built");
+  } catch (const mcp::error &e) {
+    expect(e.status() == MCP_STATUS_INVALID_ARGUMENT && has(e.what(), "method \"ping\" cannot have a handler of its own"),
+           "a handler of ping is refused", e.what());
+  }
+  {
+    mcp::server s = mcp::server_builder("owner", "1.0.0").build();
+    try {
+      s.set_method_handler("tools/list", [](const mcp::request &) { return std::string(R"({"tools":[]})"); });
+      expect(false, "owning tools/list needs the capability", "accepted");
+    } catch (const mcp::error &e) {
+      expect(e.status() == MCP_STATUS_INVALID_ARGUMENT && has(e.what(), "needs the tools capability declared first"),
+             "owning tools/list needs the capability", e.what());
+    }
+    s.declare_capabilities(R"({"tools":{}})");
+    s.set_method_handler("tools/list", [](const mcp::request &) { return std::string(R"({"tools":[]})"); });
+    expect(s.remove_method_handler("tools/list") && !s.remove_method_handler("tools/list"),
+           "a method handler removed once", "");
   }
   json_readers();
   refusals();

@@ -329,10 +329,10 @@ impl ServerBuilder {
             Ok(()) => {
                 self.registry.methods.insert(method.to_owned(), handler);
             }
-            Err(e) => self.errors.push(DefinitionError::unnamed(
-                DefinitionKind::Server,
-                e.to_string(),
-            )),
+            // The reason alone: the build's error already says the registration was invalid.
+            Err(e) => self
+                .errors
+                .push(DefinitionError::unnamed(DefinitionKind::Server, e.detail())),
         }
         self
     }

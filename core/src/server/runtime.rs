@@ -340,6 +340,15 @@ impl Server {
         Ok(())
     }
 
+    /// Removes the host's own handler of request method `method`
+    /// ([`set_method_handler`](Self::set_method_handler)); whether there was one. A name no host
+    /// handler may have is refused as `set_method_handler` refuses it
+    /// ([`Error::InvalidArgument`](crate::Error) naming why).
+    pub fn remove_method_handler(&self, method: &str) -> crate::Result<bool> {
+        custom_methods::check_name(method)?;
+        Ok(self.inner.registry.write().methods.remove(method).is_some())
+    }
+
     /// Sets (or, with `None`, removes) the handler that adds the host's own entries to
     /// `resources/list`: it is called for each `resources/list` request (its context carries the
     /// request's params, `cursor` among them) and answers `{resources: [Resource, ...]}` (each with
