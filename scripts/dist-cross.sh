@@ -139,6 +139,8 @@ check_npm linux-x64-musl "Advanced Micro Devices X86-64" musl
 musl_dir=$(native_build_dir x86_64-unknown-linux-musl "$profile")
 check_elf "$musl_dir/libmcp.so" "Advanced Micro Devices X86-64" musl
 mkdir -p "$work/musl-lib" && cp "$musl_dir/libmcp.so" "$work/musl-lib/"
+# The program needs the library by its SONAME (libmcp.so.VERSION), as an installed one is named.
+ln -sf libmcp.so "$work/musl-lib/libmcp.so.$version"
 zig_cc -target x86_64-linux-musl -std=c11 -O2 -Wall -Wextra -Werror -Iinclude benches/c/echo.c \
   -o "$work/echo-x86_64-musl" -L"$work/musl-lib" -lmcp
 if run_echo "x86_64 musl" env LD_LIBRARY_PATH="$work/musl-lib" "$work/echo-x86_64-musl"; then
@@ -150,8 +152,10 @@ fi
 echo "=== aarch64 musl (musllinux_1_2, linux-arm64-musl)"
 check_wheel musllinux_1_2 AArch64 musl aarch64
 check_npm linux-arm64-musl AArch64 musl
+# A static link takes the unwinder Rust's std needs from the toolchain (zig's libunwind): the
+# archive does not carry one (without it: undefined _Unwind_* symbols).
 zig_cc -target aarch64-linux-musl -static -std=c11 -O2 -Wall -Wextra -Werror -Iinclude benches/c/echo.c \
-  -o "$work/echo-aarch64-musl" "$(native_build_dir aarch64-unknown-linux-musl "$profile")/libmcp.a"
+  -o "$work/echo-aarch64-musl" "$(native_build_dir aarch64-unknown-linux-musl "$profile")/libmcp.a" -lunwind
 if run_echo "aarch64 musl" qemu-aarch64 "$work/echo-aarch64-musl"; then
   report+=("aarch64 musl: wheel and npm package inspected; the musl libmcp.a ran, linked statically (qemu-aarch64)")
 else
