@@ -83,6 +83,20 @@ timed() {
 
 # The npm main package: napi's loader and lib/ (no addon: that comes from the platform packages,
 # each an optional dependency at exactly this version).
+# zig links a musl library against `libc.so`, a name the musllinux policy does not allow (auditwheel:
+# "dependencies will need to be eliminated: libc.so"); Alpine's musl is `libc.musl-ARCH.so.1`. Musl's
+# loader takes any `libc.` name as itself, so the library runs either way: the wheel's extension is
+# given the policy's name (patchelf), and the wheel packed again with its RECORD (`wheel pack`).
+musl_libc_in_wheel() {
+  local whl=$1 arch=$2 dir
+  dir=$(mktemp -d)
+  python3 -m wheel unpack --dest "$dir" "$whl" > /dev/null
+  patchelf --replace-needed libc.so "libc.musl-$arch.so.1" "$dir"/libmcp-*/libmcp/_native.abi3.so
+  rm "$whl"
+  python3 -m wheel pack --dest-dir "$(dirname "$whl")" "$dir"/libmcp-* > /dev/null
+  rm -rf "$dir"
+}
+
 npm_platforms=()
 for t in "${targets[@]}"; do
   set -- $t
@@ -96,6 +110,10 @@ for t in "${targets[@]}"; do
   # and a shared directory would have each build invalidate the other's dependencies.
   timed "wheel $wheel_tag" maturin build --quiet --locked --strip -m bindings-python/Cargo.toml \
     --profile "$profile" --zig --target "$triple" --compatibility "$wheel_tag" -o "$out"
+  if [ "$wheel_tag" = musllinux_1_2 ]; then
+    timed "wheel $wheel_tag: musl's C library by its own name" \
+      musl_libc_in_wheel "$out/libmcp-$version-cp310-abi3-${wheel_tag}_${triple%%-*}.whl" "${triple%%-*}"
+  fi
   LIBMCP_STRIP=1 timed "libmcp.so, libmcp.a and the Node addon" native_build "$zig_target" "$profile"
   built=$(native_build_dir "$triple" "$profile")
 
