@@ -8,7 +8,6 @@ use super::compiler;
 use super::dialect::Dialect;
 use super::error::SchemaError;
 use super::eval::Eval;
-use super::keywords::{Slot, subschema_slot};
 use super::limits::{MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES};
 use super::program::Program;
 use super::report::ValidationErrors;
@@ -83,39 +82,6 @@ pub(super) fn check_bounds(schema: &Value) -> Result<(), SchemaError> {
     Ok(())
 }
 
-/// Rejects an embedded schema resource that declares a `$schema` this engine does not implement.
-///
-/// The validator would silently apply the parent's dialect to it; the MCP rules ask for an error.
-/// Only subschema positions are visited, so data (`enum`, `const`, `default`, property names) and a
-/// property merely named `$schema` are not mistaken for declarations. Call after [`check_bounds`].
-pub(super) fn check_embedded_dialects(schema: &Value) -> Result<(), SchemaError> {
-    let mut stack: Vec<&Value> = Vec::new();
-    push_subschemas(&mut stack, schema);
-    while let Some(node) = stack.pop() {
-        if let Some(uri) = node.get("$schema").and_then(Value::as_str) {
-            Dialect::from_uri(uri)?;
-        }
-        push_subschemas(&mut stack, node);
-    }
-    Ok(())
-}
-
-fn push_subschemas<'a>(stack: &mut Vec<&'a Value>, schema: &'a Value) {
-    let Some(map) = schema.as_object() else {
-        return;
-    };
-    for (keyword, sub) in map {
-        match subschema_slot(keyword) {
-            Some(Slot::Direct) => match sub {
-                Value::Array(items) => stack.extend(items),
-                other => stack.push(other),
-            },
-            Some(Slot::Named) => stack.extend(sub.as_object().into_iter().flat_map(|m| m.values())),
-            None => {}
-        }
-    }
-}
-
 /// SHA-256 of a canonical encoding: object keys sorted, strings length-prefixed, so equal schemas
 /// hash equally whatever their key order. Call only after [`check_bounds`] (it recurses).
 pub(super) fn canonical_hash(schema: &Value) -> [u8; 32] {
@@ -164,7 +130,6 @@ fn feed_str(h: &mut Sha256, s: &str) {
 /// Compiles a schema that already passed [`check_bounds`].
 pub(super) fn build(schema: &Value) -> Result<CompiledSchema, SchemaError> {
     let dialect = Dialect::of(schema)?;
-    check_embedded_dialects(schema)?;
     let program = compiler::compile(schema, dialect)?;
     Ok(CompiledSchema { program, dialect })
 }

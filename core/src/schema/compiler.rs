@@ -24,6 +24,7 @@ pub(super) fn compile(root: &Value, dialect: Dialect) -> Result<Program, SchemaE
         resources,
         nodes: Vec::new(),
         memo: HashMap::new(),
+        pointers: Vec::new(),
         pending: Vec::new(),
         track_unevaluated: false,
         dynamic: false,
@@ -66,8 +67,9 @@ struct Builder<'a> {
     root: &'a Value,
     resources: Resources,
     nodes: Vec<Node>,
-    /// Node of each compiled (or pending) pointer.
+    /// Node of each compiled (or pending) pointer, and the pointer of each node.
     memo: HashMap<String, usize>,
+    pointers: Vec<String>,
     pending: Vec<(usize, String)>,
     track_unevaluated: bool,
     dynamic: bool,
@@ -81,6 +83,7 @@ impl Builder<'_> {
         }
         let index = self.nodes.len();
         self.nodes.push(Node::Bool(true));
+        self.pointers.push(pointer.to_owned());
         self.memo.insert(pointer.to_owned(), index);
         self.pending.push((index, pointer.to_owned()));
         Ok(index)
@@ -177,11 +180,7 @@ impl Builder<'_> {
 
     /// The pointer a node was made for.
     fn pointer_of(&self, node: usize) -> &str {
-        self.memo
-            .iter()
-            .find(|(_, n)| **n == node)
-            .map(|(p, _)| p.as_str())
-            .unwrap_or("")
+        &self.pointers[node]
     }
 
     /// Resolves a `$ref`-like keyword's value against the resource it is in.

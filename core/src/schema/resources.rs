@@ -61,6 +61,8 @@ impl Resources {
                 }
                 continue;
             };
+            // An embedded `$schema` this engine does not implement is refused
+            // (`UnsupportedDialect`), never read under the parent's dialect.
             if let Some(uri) = map.get("$schema").and_then(Value::as_str) {
                 dialect = Dialect::from_uri(uri)?;
             }
